@@ -1,0 +1,1 @@
+"""The thinking loop of Nous: sense, frames, recall, deliberate, act, monitor, learn."""

@@ -1,0 +1,40 @@
+"""The error root of the memory package.
+
+``GraphError`` subclasses are what the rest of Nous sees of Neo4j: driver
+exceptions are wrapped here, at the package boundary, and their messages
+never carry query parameters (which may hold file contents or secrets).
+"""
+
+from __future__ import annotations
+
+
+class GraphError(Exception):
+    """Root of every error raised by ``graph``."""
+
+
+class SettingsError(GraphError, ValueError):
+    """A settings file, key or value is wrong; the message names which."""
+
+
+class QueryNotFoundError(GraphError, LookupError):
+    """No ``cypher/<area>/<name>.cypher`` file has that name."""
+
+
+class MemoryUnavailableError(GraphError, ConnectionError):
+    """Neo4j cannot be reached, or refused the credentials."""
+
+
+class MemoryQueryError(GraphError, RuntimeError):
+    """A statement failed in Neo4j; the message names the statement, not its values."""
+
+
+class Neo4jNotFoundError(GraphError, RuntimeError):
+    """No Neo4j could be found or started; the message says what to install."""
+
+
+class MigrationError(GraphError, RuntimeError):
+    """A schema migration file could not be applied; the message names the file."""
+
+
+class PathOutsideRootError(GraphError, ValueError):
+    """A path resolves outside the watched root (for example through a symlink)."""
