@@ -108,7 +108,7 @@ class GraphDriver:
         """Run one schema statement in an auto-commit transaction (schema needs its own)."""
         try:
             async with self.driver.session(database=self.database) as session:
-                result = await session.run(text)  # type: ignore[arg-type]
+                result = await session.run(text)
                 await result.consume()
         except Neo4jError as exc:
             raise MemoryQueryError(f"{source}: {exc.code}: {exc.message}") from None
@@ -120,7 +120,7 @@ class GraphDriver:
         query = self.queries.get(name)
         try:
             async with self.driver.session(database=self.database) as session:
-                result = await session.run("EXPLAIN " + query.text)  # type: ignore[arg-type]
+                result = await session.run("EXPLAIN " + query.text)
                 summary = await result.consume()
         except Neo4jError as exc:
             raise MemoryQueryError(f"query {name}: {exc.code}: {exc.message}") from None
@@ -128,7 +128,7 @@ class GraphDriver:
 
     async def _execute(self, query: Query, params: Mapping[str, Any], *, read: bool) -> list[Row]:
         async def work(tx: AsyncManagedTransaction) -> list[Row]:
-            result = await tx.run(query.text, dict(params))  # type: ignore[arg-type]
+            result = await tx.run(query.text, dict(params))
             return [_native(record.data()) async for record in result]
 
         try:
@@ -143,7 +143,9 @@ class GraphDriver:
             # The message names the query and Neo4j's code; parameters stay out of it.
             raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
         except (ServiceUnavailable, OSError) as exc:
-            raise MemoryUnavailableError(f"query {query.name}: Neo4j does not answer: {exc}") from None
+            raise MemoryUnavailableError(
+                f"query {query.name}: Neo4j does not answer: {exc}"
+            ) from None
 
 
 def _native(value: Any) -> Any:

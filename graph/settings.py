@@ -189,7 +189,12 @@ class ExecutorSettings(BaseModel):
     max_turns: int = Field(10, ge=1)
     claude_flow_command: list[str] = Field(
         default_factory=lambda: [
-            "npx", "claude-flow@alpha", "swarm", "init", "--topology", "{topology}",
+            "npx",
+            "claude-flow@alpha",
+            "swarm",
+            "init",
+            "--topology",
+            "{topology}",
         ]
     )
     timeout_s: float = Field(300.0, gt=0)
@@ -213,15 +218,15 @@ class Settings(BaseModel):
 
     agent_id: str = Field("nous", min_length=1, pattern=r"^[A-Za-z0-9_.:-]+$")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)  # type: ignore[arg-type]
-    watch: WatchSettings = Field(default_factory=WatchSettings)  # type: ignore[arg-type]
-    sense: SenseSettings = Field(default_factory=SenseSettings)  # type: ignore[arg-type]
-    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)  # type: ignore[arg-type]
+    neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
+    watch: WatchSettings = Field(default_factory=WatchSettings)
+    sense: SenseSettings = Field(default_factory=SenseSettings)
+    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
     reasoner: Literal["auto", "llm", "rules"] = "auto"
-    llm: LLMSettings = Field(default_factory=LLMSettings)  # type: ignore[arg-type]
-    thresholds: ThresholdSettings = Field(default_factory=ThresholdSettings)  # type: ignore[arg-type]
-    executors: ExecutorSettings = Field(default_factory=ExecutorSettings)  # type: ignore[arg-type]
-    budget: BudgetSettings = Field(default_factory=BudgetSettings)  # type: ignore[arg-type]
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    thresholds: ThresholdSettings = Field(default_factory=ThresholdSettings)
+    executors: ExecutorSettings = Field(default_factory=ExecutorSettings)
+    budget: BudgetSettings = Field(default_factory=BudgetSettings)
     templates_file: Path | None = Field(
         None, description="action templates YAML; None uses the shipped defaults"
     )
@@ -256,8 +261,8 @@ def load_settings(
     path = config_file if config_file is not None else DEFAULT_CONFIG_FILE
     data: dict[str, Any] = _read_yaml(path) if explicit or path.exists() else {}
     origins: dict[tuple[str, ...], str] = {}
-    for key in _leaf_keys(data):
-        origins[key] = str(path)
+    for leaf in _leaf_keys(data):
+        origins[leaf] = str(path)
 
     for name, value in sorted(env.items()):
         key = _env_key(name)
@@ -269,9 +274,9 @@ def load_settings(
         origins[key] = f"environment variable {name}"
 
     for dotted, value in (overrides or {}).items():
-        key = tuple(dotted.split("."))
-        _assign(data, key, value, source="command line")
-        origins[key] = "command line"
+        path_key = tuple(dotted.split("."))
+        _assign(data, path_key, value, source="command line")
+        origins[path_key] = "command line"
 
     try:
         return Settings.model_validate(data)
@@ -291,7 +296,9 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
-        raise SettingsError(f"{path}: the top level must be a mapping of keys, not a list or scalar")
+        raise SettingsError(
+            f"{path}: the top level must be a mapping of keys, not a list or scalar"
+        )
     return loaded
 
 
@@ -341,3 +348,13 @@ def _describe(exc: ValidationError, origins: Mapping[tuple[str, ...], str], file
         message = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
         lines.append(f"{origin}: {'.'.join(loc)}: {message}")
     return "invalid settings:\n  " + "\n  ".join(lines)
+
+
+def child_environment() -> dict[str, str]:
+    """A copy of this process's environment, for the child processes Nous starts.
+
+    Read here, with the settings, so that no other module touches the
+    environment; the parts that start processes (the Neo4j runtime, the
+    executors) receive this mapping as an argument.
+    """
+    return dict(os.environ)

@@ -1,0 +1,59 @@
+"""Monitor: what came of an action, and what to do next.
+
+Pure logic, no I/O. `analyze_failure` names the failure, `decide` chooses
+complete, retry or escalate, `retry_strategy` and `refine_prompt` shape the
+next attempt, `escalation_message` and `summary` explain it to a person, and
+`assess` measures a turn's surprise and its censor candidates.
+"""
+
+from __future__ import annotations
+
+from cognition.monitor.assess import (
+    AssessedError,
+    Assessment,
+    EpisodeOutcome,
+    ToolError,
+    assess,
+    error_to_censor_text,
+    is_transient,
+    plain_text,
+)
+from cognition.monitor.failures import FailureAnalysis, FailureType, analyze_failure
+from cognition.monitor.retry import (
+    DEFAULT_MAX_RETRIES,
+    RetryStrategy,
+    refine_prompt,
+    retry_strategy,
+)
+from cognition.monitor.verdict import (
+    Verdict,
+    VerdictDetail,
+    decide,
+    escalation_message,
+    should_escalate,
+    summary,
+)
+
+__all__ = [
+    "DEFAULT_MAX_RETRIES",
+    "AssessedError",
+    "Assessment",
+    "EpisodeOutcome",
+    "FailureAnalysis",
+    "FailureType",
+    "RetryStrategy",
+    "ToolError",
+    "Verdict",
+    "VerdictDetail",
+    "analyze_failure",
+    "assess",
+    "decide",
+    "error_to_censor_text",
+    "escalation_message",
+    "is_transient",
+    "plain_text",
+    "refine_prompt",
+    "retry_strategy",
+    "should_escalate",
+    "summary",
+]

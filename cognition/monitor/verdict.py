@@ -1,0 +1,171 @@
+"""The verdict after an execution: complete, retry or escalate (Decision Maker seed 002)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from cognition.monitor.assess import plain_text
+from cognition.monitor.failures import FailureAnalysis
+from cognition.monitor.retry import RetryStrategy
+
+_RULE = "━" * 40
+_BOX_WIDTH = 60
+_TASK_CHARS = 300
+_ERROR_CHARS = 1000
+
+
+class Verdict(StrEnum):
+    """What to do after an execution."""
+
+    COMPLETE = "complete"
+    RETRY = "retry"
+    ESCALATE = "escalate"
+
+
+@dataclass(frozen=True)
+class VerdictDetail:
+    """A verdict with its reason, its details and the state it was made from."""
+
+    verdict: Verdict
+    reason: str
+    details: str
+    success: bool
+    validation_passed: bool
+    retry_count: int
+    max_retries: int
+    failure: FailureAnalysis | None = None
+
+    def as_properties(self) -> dict[str, str | int | bool | None]:
+        """Flat primitive values, ready to be stored as node properties."""
+        return {
+            "verdict": str(self.verdict),
+            "reason": self.reason,
+            "details": self.details,
+            "success": self.success,
+            "validation_passed": self.validation_passed,
+            "retry_count": self.retry_count,
+            "max_retries": self.max_retries,
+            "failure_type": str(self.failure.failure_type) if self.failure else None,
+            "transient": self.failure.transient if self.failure else None,
+        }
+
+
+def decide(
+    success: bool,
+    validation_passed: bool,
+    retry_count: int,
+    max_retries: int,
+    failure: FailureAnalysis | None = None,
+) -> VerdictDetail:
+    """Decide complete, retry or escalate, with the reason.
+
+    Complete when the execution succeeded and validation passed (even on the
+    last retry); otherwise retry while `retry_count < max_retries`, and
+    escalate once the retries are used up. `retry_count` is the number of
+    retries already made.
+    """
+    if retry_count < 0 or max_retries < 0:
+        raise ValueError(f"counts cannot be negative: {retry_count=}, {max_retries=}")
+    state = (success, validation_passed, retry_count, max_retries, failure)
+    kind = f" ({failure.failure_type})" if failure else ""
+    if success and validation_passed:
+        return VerdictDetail(
+            Verdict.COMPLETE,
+            "Agent completed the task and validation passed",
+            "No further action needed",
+            *state,
+        )
+    reason = "Agent failed to complete task" if not success else "Validation failed"
+    if retry_count < max_retries:
+        details = f"Will refine prompt and retry (retry {retry_count + 1}/{max_retries})"
+        return VerdictDetail(Verdict.RETRY, reason + kind, details, *state)
+    details = f"Maximum retries reached ({retry_count}/{max_retries}); a human must decide"
+    return VerdictDetail(Verdict.ESCALATE, reason + kind, details, *state)
+
+
+def should_escalate(
+    success: bool, validation_passed: bool, retry_count: int, max_retries: int
+) -> bool:
+    """True when the execution failed and no retries are left."""
+    verdict = decide(success, validation_passed, retry_count, max_retries).verdict
+    return verdict is Verdict.ESCALATE
+
+
+def _boxed(title: str) -> list[str]:
+    return [
+        "╔" + "═" * _BOX_WIDTH + "╗",
+        "║  " + title.ljust(_BOX_WIDTH - 2) + "║",
+        "╚" + "═" * _BOX_WIDTH + "╝",
+    ]
+
+
+def escalation_message(
+    task: str,
+    attempts: int,
+    last_error: str | None,
+    failure: FailureAnalysis | None = None,
+    *,
+    decision_id: str | None = None,
+) -> str:
+    """The message for the human who has to take over, in the seed's layout.
+
+    `attempts` counts every execution, the first one included. All values are
+    reduced to plain text; the suggested Cypher takes the decision id as a
+    parameter, never spliced into the query.
+    """
+    lines = [*_boxed("HUMAN ESCALATION REQUIRED"), ""]
+    if decision_id:
+        lines.append(f"Decision: {plain_text(decision_id, 100)}")
+    lines += [
+        f"Task: {plain_text(task, _TASK_CHARS) or '(no description)'}",
+        "",
+        f"Nous has attempted this task {attempts} times without success.",
+        "",
+    ]
+    if failure:
+        lines += [f"Failure type: {failure.failure_type}", ""]
+    error = plain_text(last_error or "", _ERROR_CHARS, single_line=False)
+    lines += ["Last Agent Error:", error or "(no error text)", ""]
+    lines += [
+        "What happened:",
+        "- Multiple autonomous attempts failed",
+        "- Automatic recovery strategies exhausted",
+        "- Task complexity may exceed autonomous capability",
+        "",
+        "Next Steps:",
+    ]
+    if decision_id:
+        lines += [
+            "1. Review the decision and its executions in Neo4j Browser, with",
+            "   :param decision_id => '<the decision id above>'",
+            "   MATCH (d:Decision {id: $decision_id})-[:EXECUTED_AS]->(e:Execution)",
+            "   RETURN e ORDER BY e.attempt",
+        ]
+    else:
+        lines.append("1. Review the executions of this task and their output")
+    lines += [
+        "2. Decide whether to:",
+        "   - Modify the task and retry manually",
+        "   - Complete the task manually",
+        "   - Break the task into smaller subtasks",
+        "   - Abandon this approach",
+        "",
+        "╚" + "═" * _BOX_WIDTH + "╝",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def summary(detail: VerdictDetail, strategy: RetryStrategy | None = None) -> str:
+    """A short readable summary of a verdict, with the retry strategy if there is one."""
+    lines = [
+        _RULE,
+        f"Decision: {detail.verdict.upper()}",
+        _RULE,
+        "",
+        f"Reason: {detail.reason}",
+        f"Details: {detail.details}",
+    ]
+    if strategy and detail.verdict is Verdict.RETRY:
+        lines += ["", "Retry Strategy:", strategy.base_strategy]
+    return "\n".join(lines) + "\n"

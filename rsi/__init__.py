@@ -1,0 +1,1 @@
+"""Recursive self-improvement: reflection, desires, practice, heuristics (not built yet)."""

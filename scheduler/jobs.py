@@ -1,0 +1,149 @@
+"""The daemon's jobs and long-running tasks, and their registration with APScheduler.
+
+Jobs exist only once they do something: today the periodic index sync and
+the status line. The watcher is a long-running task, not a job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+from pathlib import Path
+from typing import TextIO
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.cron import CronTrigger
+
+from cognition.ingest import Ingestor
+from graph.errors import GraphError
+from graph.files import PathFilter
+from graph.memory import Memory
+from graph.models import utc_now
+from graph.rescan import RescanResult, rescan
+from graph.settings import ScheduleSettings
+from graph.watcher import FileWatcher
+
+log = logging.getLogger(__name__)
+
+WATCH_RESTART_S = 5.0
+IDLE_WAIT_S = 30.0
+
+
+class IndexSync:
+    """The periodic index sync: rescan the tree against the ``File`` nodes."""
+
+    def __init__(
+        self,
+        root: Path,
+        memory: Memory,
+        ingestor: Ingestor,
+        path_filter: PathFilter,
+        *,
+        max_hash_bytes: int,
+    ) -> None:
+        self.root = root
+        self.memory = memory
+        self.ingestor = ingestor
+        self.path_filter = path_filter
+        self.max_hash_bytes = max_hash_bytes
+        self.last_result: RescanResult | None = None
+        self.last_run: datetime | None = None
+        self.last_error: str | None = None
+
+    async def run(self) -> RescanResult | None:
+        """Rescan once and queue what it found; None if it failed (the error is kept)."""
+        # What the watcher queued must be in the graph first, or the rescan
+        # would observe those changes a second time.
+        await self.ingestor.wait_idle(IDLE_WAIT_S)
+        try:
+            result = await rescan(
+                self.root, self.memory, self.path_filter, max_hash_bytes=self.max_hash_bytes
+            )
+        except (GraphError, OSError) as exc:
+            self.last_error = f"index sync: {exc}"
+            log.error("%s", self.last_error)
+            return None
+        self.ingestor.submit(result.observations)
+        self.last_result, self.last_run = result, utc_now()
+        log.info(
+            "index sync: %d files seen, %d hashed, %d changes, %d touched",
+            result.files_seen,
+            result.files_hashed,
+            len(result.observations),
+            len(result.touched),
+        )
+        return result
+
+
+class StatusLine:
+    """A short line at an interval: observations recorded, queue depth, last error."""
+
+    def __init__(self, ingestor: Ingestor, index_sync: IndexSync, *, out: TextIO) -> None:
+        self.ingestor = ingestor
+        self.index_sync = index_sync
+        self.out = out
+        self.watch_error: str | None = None
+
+    def render(self) -> str:
+        """The status text (also used by tests)."""
+        stats = self.ingestor.stats
+        error = stats.last_error or self.index_sync.last_error or self.watch_error or "none"
+        return (
+            f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
+            f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
+            f" · last error: {error}"
+        )
+
+    async def emit(self) -> None:
+        """Print the status line."""
+        print(self.render(), file=self.out)
+        self.out.flush()
+
+
+def register_jobs(
+    scheduler: AsyncIOScheduler,
+    schedule: ScheduleSettings,
+    index_sync: IndexSync,
+    status: StatusLine,
+) -> list[str]:
+    """Add the daemon's jobs; return a description of each for the banner."""
+    scheduler.add_job(
+        index_sync.run,
+        CronTrigger.from_crontab(schedule.index_sync_cron),
+        id="index_sync",
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=3600,
+    )
+    scheduler.add_job(
+        status.emit,
+        "interval",
+        seconds=schedule.status_interval_s,
+        id="status",
+        max_instances=1,
+        coalesce=True,
+    )
+    return [
+        f"index sync (cron '{schedule.index_sync_cron}')",
+        f"status line (every {schedule.status_interval_s:g} s)",
+    ]
+
+
+async def watch_into(
+    watcher: FileWatcher, ingestor: Ingestor, stop: asyncio.Event, status: StatusLine
+) -> None:
+    """Feed the watcher's batches to the ingestor until ``stop``; restart it if it fails."""
+    while not stop.is_set():
+        try:
+            async for batch in watcher.watch(stop):
+                ingestor.submit(batch)
+        except (OSError, RuntimeError) as exc:
+            status.watch_error = f"watcher: {exc}"
+            log.error("watcher failed, restarting in %.0f s: %s", WATCH_RESTART_S, exc)
+            try:
+                await asyncio.wait_for(stop.wait(), WATCH_RESTART_S)
+            except TimeoutError:
+                continue
+        else:
+            return
