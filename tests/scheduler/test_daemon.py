@@ -1,0 +1,184 @@
+"""The daemon end to end: a real process, a temporary root, the real Neo4j, signals."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from graph.memory import Memory
+
+REPO = Path(__file__).resolve().parents[2]
+START_TIMEOUT_S = 60.0
+
+
+class Daemon:
+    """``python -m graph.daemon`` in a subprocess, with its output collected."""
+
+    def __init__(self, root: Path, agent_id: str, env: dict[str, str], log: Path) -> None:
+        self.log = log
+        env = {**env, "NOUS_SCHEDULE__STATUS_INTERVAL_S": "0.5", "NOUS_WATCH__DEBOUNCE_MS": "100"}
+        self._sink = log.open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "graph.daemon", "--root", str(root), "--agent-id", agent_id],
+            cwd=REPO,
+            env=env,
+            stdout=self._sink,
+            stderr=subprocess.STDOUT,
+        )
+
+    def output(self) -> str:
+        return self.log.read_text()
+
+    def wait_for(self, text: str, timeout_s: float = START_TIMEOUT_S) -> None:
+        deadline = time.monotonic() + timeout_s
+        while text not in self.output():
+            if self.process.poll() is not None:
+                pytest.fail(f"daemon exited {self.process.returncode}:\n{self.output()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"no {text!r} within {timeout_s} s:\n{self.output()}")
+            time.sleep(0.1)
+
+    def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
+        self.process.send_signal(sig)
+        code = self.process.wait(timeout=60)
+        self._sink.close()
+        return code
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self._sink.close()
+
+
+@pytest.fixture
+def daemon_factory(
+    tmp_path: Path, neo4j_env: dict[str, str], agent_id: str
+) -> Iterator[type[Daemon]]:
+    started: list[Daemon] = []
+
+    class Factory(Daemon):
+        def __init__(self, root: Path) -> None:
+            super().__init__(root, agent_id, neo4j_env, tmp_path / f"daemon-{len(started)}.log")
+            started.append(self)
+
+    yield Factory
+    for daemon in started:
+        daemon.kill()
+
+
+async def _eventually(check: object, timeout_s: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if await check():  # type: ignore[operator]
+            return
+        if time.monotonic() > deadline:
+            pytest.fail("condition not met in time")
+        await asyncio.sleep(0.2)
+
+
+async def test_changes_become_observations_and_sigterm_exits_cleanly(
+    tmp_path: Path, memory: Memory, daemon_factory: type[Daemon]
+) -> None:
+    root = tmp_path / "root"
+    (root / "_intake").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "docs" / "old.md").write_text("before the daemon")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("outside the root")
+
+    daemon = daemon_factory(root)
+    daemon.wait_for("observations 1 ")  # the start rescan saw docs/old.md
+
+    (root / "_intake" / "note.md").write_text("hello")
+    (root / ".git").mkdir()
+    (root / ".git" / "HEAD").write_text("ignored")
+    (root / "link").symlink_to(outside)
+    await asyncio.sleep(0.5)
+    (root / "docs" / "old.md").write_text("edited")
+    (root / "_intake" / "note.md").rename(root / "docs" / "note.md")
+    await asyncio.sleep(0.5)
+    (root / "docs" / "old.md").unlink()
+
+    async def settled() -> bool:
+        files = await memory.file_records()
+        return set(files) == {"docs/note.md"}
+
+    await _eventually(settled)
+    assert daemon.stop() == 0
+    out = daemon.output()
+    assert "nous stopped:" in out
+    recorded = int(out.split("nous stopped: ")[1].split()[0])
+    total, _ = await memory.observation_counts()
+    assert total == recorded  # every observation the daemon counted is in the graph
+
+    kinds = {o.type.value for o in await memory.observations_for_path("docs/old.md")}
+    assert kinds == {"file_created", "file_modified", "file_deleted"}
+    [moved] = await memory.observations_for_path("docs/note.md")
+    assert moved.type.value == "file_moved" and moved.metadata["from_path"] == "_intake/note.md"
+    assert await memory.observations_for_path(".git/HEAD") == []
+    assert await memory.observations_for_path("link/secret.txt") == []
+
+
+async def test_restart_finds_what_changed_while_stopped(
+    tmp_path: Path, memory: Memory, daemon_factory: type[Daemon]
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.md").write_text("a")
+    (root / "b.md").write_text("b")
+    first = daemon_factory(root)
+    first.wait_for("observations 2 ")
+    assert first.stop(signal.SIGINT) == 0
+
+    (root / "a.md").write_text("a, edited while nobody watched")
+    (root / "b.md").unlink()
+    (root / "c.md").write_text("c")
+
+    second = daemon_factory(root)
+    second.wait_for("observations 3 ")
+    assert second.stop() == 0
+    assert set(await memory.file_records()) == {"a.md", "c.md"}
+    [edit, _] = await memory.observations_for_path("a.md")
+    assert edit.type.value == "file_modified" and edit.metadata["source"] == "rescan"
+
+
+async def test_sigterm_during_a_burst_leaves_no_half_batch(
+    tmp_path: Path, memory: Memory, daemon_factory: type[Daemon]
+) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    daemon = daemon_factory(root)
+    daemon.wait_for("observations 0 ")
+    for i in range(1500):
+        (root / f"f{i:04}.txt").write_text(str(i))
+    await asyncio.sleep(0.3)  # stop while the writer is busy
+    assert daemon.stop() == 0
+    recorded = int(daemon.output().split("nous stopped: ")[1].split()[0])
+    total, _ = await memory.observation_counts()
+    assert total == recorded
+    # Every observation written has its File: no batch was cut in half.
+    assert len(await memory.file_records()) == total
+
+
+def test_help_explains_every_option() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "graph.daemon", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+        check=True,
+    )
+    for option in ("--root", "--config", "--agent-id", "--log-level"):
+        assert option in done.stdout
