@@ -1,0 +1,43 @@
+"""What the benchmarks share: a Neo4j found the daemon's way, with the schema applied."""
+
+from __future__ import annotations
+
+import os
+import statistics
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from graph.driver import GraphDriver
+from graph.migrate import apply_migrations
+from graph.neo4j import Neo4jEndpoint, find_or_start
+from graph.settings import Settings, load_settings
+
+
+def bench_settings() -> Settings:
+    """Settings from the environment and nous.yaml, as the daemon would read them."""
+    return load_settings()
+
+
+@asynccontextmanager
+async def connected(settings: Settings) -> AsyncIterator[tuple[Neo4jEndpoint, GraphDriver]]:
+    """A started driver on a migrated database."""
+    endpoint = find_or_start(settings.neo4j, environ=dict(os.environ))
+    driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
+    await driver.start()
+    try:
+        await apply_migrations(driver)
+        yield endpoint, driver
+    finally:
+        await driver.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100) of values, by linear interpolation."""
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def verdict(ok: bool) -> str:
+    """PASS or MISS, for the lines that compare a figure with its target."""
+    return "PASS" if ok else "MISS"

@@ -1,0 +1,119 @@
+"""Observation ingestion throughput: the batched write against two baselines from the same run.
+
+    python -m bench.ingest [--count 20000] [--batch 1000] [--per-event-sample 2000]
+
+Writes ``--count`` synthetic observations (with their ``File`` nodes) through
+``Memory.record_observations`` and prints observations per second, then two
+ratios measured in the same run on the same kind of rows:
+
+* against one transaction per observation (the same query, one row at a
+  time), timed on ``--per-event-sample`` rows because the full count would
+  take minutes that way; the ratio compares rates;
+* against a bare ``UNWIND ... CREATE`` of the same rows (no MERGE, no File
+  nodes): the ceiling a batched write can reach.
+
+Targets (issue 2): at least 10,000 per second, at least 20x the per-event
+way, at least 0.5 of the bare ceiling. Every agent the run creates is
+deleted at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+from collections.abc import Sequence
+
+from bench.common import bench_settings, connected, verdict
+from graph.driver import GraphDriver
+from graph.memory import Memory, observation_row
+from graph.models import Category, Observation, ObservationType, Urgency, new_id
+
+TYPES = [ObservationType.FILE_CREATED, ObservationType.FILE_MODIFIED, ObservationType.FILE_DELETED]
+
+
+def synthetic(agent_id: str, count: int) -> list[Observation]:
+    """``count`` file observations over ``count // 4`` paths in 50 folders."""
+    return [
+        Observation(
+            agent_id=agent_id,
+            type=TYPES[i % 3],
+            urgency=Urgency.ROUTINE,
+            category=Category.KNOWLEDGE,
+            path=f"knowledge/d{i % 50}/note{i % max(1, count // 4)}.md",
+            content_hash=f"{i:064x}",
+            size=1000 + i,
+            mtime=1_700_000_000.0 + i,
+            metadata={"source": "bench"},
+        )
+        for i in range(count)
+    ]
+
+
+async def timed_batched(memory: Memory, rows: Sequence[Observation], batch: int) -> float:
+    start = time.perf_counter()
+    await memory.record_observations(rows, batch_size=batch)
+    return time.perf_counter() - start
+
+
+async def timed_per_event(memory: Memory, rows: Sequence[Observation]) -> float:
+    start = time.perf_counter()
+    for observation in rows:
+        await memory.record_observations([observation])
+    return time.perf_counter() - start
+
+
+async def timed_bare(driver: GraphDriver, rows: Sequence[Observation], batch: int) -> float:
+    params = [observation_row(o) for o in rows]
+    start = time.perf_counter()
+    await driver.write_rows("bench/bare_observations", params, batch_size=batch)
+    return time.perf_counter() - start
+
+
+async def run(count: int, batch: int, sample: int) -> bool:
+    settings = bench_settings()
+    async with connected(settings) as (endpoint, driver):
+        print(f"neo4j: {endpoint.describe()}")
+        agents = [f"bench-ingest-{new_id().lower()}-{n}" for n in range(4)]
+        memories = [Memory(driver, a) for a in agents]
+        try:
+            # Warm the server's query caches and JIT on a throwaway agent first.
+            await timed_batched(memories[0], synthetic(agents[0], 2000), batch)
+            await timed_bare(driver, synthetic(agents[0], 2000), batch)
+
+            batched_s = await timed_batched(memories[1], synthetic(agents[1], count), batch)
+            bare_s = await timed_bare(driver, synthetic(agents[2], count), batch)
+            per_event_s = await timed_per_event(memories[3], synthetic(agents[3], sample))
+        finally:
+            for memory in memories:
+                await memory.forget()
+
+    rate = count / batched_s
+    bare_rate = count / bare_s
+    per_event_rate = sample / per_event_s
+    vs_per_event = rate / per_event_rate
+    vs_bare = rate / bare_rate
+    print(f"batched write      {count} observations in {batched_s:.2f} s = {rate:,.0f}/s")
+    print(f"per-event baseline {sample} observations in {per_event_s:.2f} s = {per_event_rate:,.0f}/s")
+    print(f"bare UNWIND CREATE {count} observations in {bare_s:.2f} s = {bare_rate:,.0f}/s")
+    checks = [
+        (rate >= 10_000, f"rate {rate:,.0f}/s (target >= 10,000/s)"),
+        (vs_per_event >= 20, f"ratio vs per-event {vs_per_event:.1f}x (target >= 20x)"),
+        (vs_bare >= 0.5, f"ratio vs bare ceiling {vs_bare:.2f} (target >= 0.5)"),
+    ]
+    for ok, text in checks:
+        print(f"{verdict(ok)}  {text}")
+    return all(ok for ok, _ in checks)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=20_000)
+    parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--per-event-sample", type=int, default=2000)
+    args = parser.parse_args()
+    asyncio.run(run(args.count, args.batch, args.per_event_sample))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,359 @@
+"""A small OpenAI-compatible HTTP server for tests, standard library only.
+
+It listens on 127.0.0.1 on a port the OS picks and answers
+``GET /v1/models`` and non-streaming ``POST /v1/chat/completions``. Each test
+scripts it: a queue of :class:`Reply` values is consumed one per chat request,
+and when the queue is empty the ``default`` (a reply, or a callable that gets
+the :class:`RecordedRequest` and returns one) answers. Every request is
+recorded for assertions.
+
+Usage::
+
+    with LLMStub() as stub:
+        stub.script(Reply.json({"decision": "wait"}), Reply.error(500))
+        settings = LLMSettings(base_url=stub.base_url)
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+STEP_HEADER = "x-nous-step"
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted answer to a chat request.
+
+    ``content`` becomes ``choices[0].message.content`` of a 200 reply; when
+    ``body`` is set it is sent verbatim instead, with ``status``.
+    """
+
+    status: int = 200
+    content: str | None = None
+    body: str | None = None
+    delay_s: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def json(cls, obj: Any, *, delay_s: float = 0.0) -> Reply:
+        """A 200 reply whose message content is ``obj`` serialised as JSON."""
+        return cls(content=json.dumps(obj), delay_s=delay_s)
+
+    @classmethod
+    def text(cls, text: str, *, delay_s: float = 0.0) -> Reply:
+        """A 200 reply whose message content is ``text`` as is (e.g. broken JSON)."""
+        return cls(content=text, delay_s=delay_s)
+
+    @classmethod
+    def error(
+        cls,
+        status: int = 500,
+        body: str | dict[str, Any] | None = None,
+        *,
+        delay_s: float = 0.0,
+        headers: dict[str, str] | None = None,
+    ) -> Reply:
+        """A reply with ``status`` and ``body`` (an OpenAI-style error by default)."""
+        if body is None:
+            body = {"error": {"message": f"stub error {status}", "type": "stub_error"}}
+        text = body if isinstance(body, str) else json.dumps(body)
+        return cls(status=status, body=text, delay_s=delay_s, headers=dict(headers or {}))
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request the stub received."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any] | None
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The chat messages, or ``[]`` for requests without any."""
+        return list((self.body or {}).get("messages", []))
+
+    @property
+    def model(self) -> str | None:
+        """The model the client asked for."""
+        return (self.body or {}).get("model")
+
+    @property
+    def response_format(self) -> dict[str, Any] | None:
+        """The ``response_format`` sent, if any."""
+        return (self.body or {}).get("response_format")
+
+    @property
+    def step(self) -> str | None:
+        """The step name the client sent in the ``X-Nous-Step`` header, if any."""
+        return self.headers.get(STEP_HEADER)
+
+
+ReplySource = Reply | Callable[[RecordedRequest], Reply]
+
+_NO_REPLY = Reply.error(500, "stub: no reply scripted")
+
+
+class LLMStub:
+    """An OpenAI-compatible server on 127.0.0.1, scripted per test.
+
+    ``healthy=False`` makes ``/v1/models`` answer 503; ``models_reply``, when
+    set, is sent there instead (its ``status`` and ``body``). ``json_mode=False``
+    makes chat requests carrying ``response_format: json_object`` answer 400,
+    as LM Studio does.
+    """
+
+    def __init__(self, *, model: str = "stub-model", default: ReplySource | None = None) -> None:
+        self.model = model
+        self.default: ReplySource = default if default is not None else _NO_REPLY
+        self.healthy = True
+        self.models_reply: Reply | None = None
+        self.json_mode = True
+        self._queue: collections.deque[Reply] = collections.deque()
+        self._requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def start(self) -> LLMStub:
+        """Bind a free port and serve in a background thread."""
+        if self._server is not None:
+            return self
+        self._stopping.clear()
+        server = _Server(("127.0.0.1", 0), _Handler)
+        server.stub = self
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, wake delayed replies, and join every thread."""
+        server, thread = self._server, self._thread
+        if server is None or thread is None:
+            return
+        self._stopping.set()
+        server.shutdown()
+        server.drop_connections()
+        server.server_close()  # joins the handler threads
+        thread.join()
+        self._server = self._thread = None
+
+    def __enter__(self) -> LLMStub:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>/v1``."""
+        if self._server is None:
+            raise RuntimeError("LLMStub is not started")
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    # -- scripting and inspection ------------------------------------------
+
+    def script(self, *replies: Reply) -> None:
+        """Queue replies for the next chat requests, in order."""
+        with self._lock:
+            self._queue.extend(replies)
+
+    @property
+    def pending(self) -> int:
+        """How many scripted replies are still queued."""
+        with self._lock:
+            return len(self._queue)
+
+    @property
+    def requests(self) -> list[RecordedRequest]:
+        """Every request received so far, oldest first."""
+        with self._lock:
+            return list(self._requests)
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        """The chat completion requests received so far."""
+        return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    @property
+    def model_requests(self) -> list[RecordedRequest]:
+        """The ``/v1/models`` requests received so far."""
+        return [r for r in self.requests if r.path.endswith("/models")]
+
+    def reset(self) -> None:
+        """Forget recorded requests and queued replies."""
+        with self._lock:
+            self._queue.clear()
+            self._requests.clear()
+
+    # -- called from handler threads ---------------------------------------
+
+    def _record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self._requests.append(request)
+
+    def _next_reply(self, request: RecordedRequest) -> Reply:
+        with self._lock:
+            if self._queue:
+                return self._queue.popleft()
+        source = self.default
+        return source(request) if callable(source) else source
+
+    def _sleep(self, seconds: float) -> None:
+        # An Event rather than time.sleep so stop() never waits out a slow reply.
+        if seconds > 0:
+            self._stopping.wait(seconds)
+
+
+class _Server(ThreadingHTTPServer):
+    # Handler threads are joined by server_close(); drop_connections() first
+    # wakes the ones idling on a keep-alive connection so the join is prompt.
+    daemon_threads = False
+    block_on_close = True
+    stub: LLMStub
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
+        super().__init__(address, handler)
+        self._connections: set[socket.socket] = set()
+        self._connections_lock = threading.Lock()
+
+    def track(self, connection: socket.socket, *, open_: bool) -> None:
+        with self._connections_lock:
+            if open_:
+                self._connections.add(connection)
+            else:
+                self._connections.discard(connection)
+
+    def drop_connections(self) -> None:
+        with self._connections_lock:
+            connections = list(self._connections)
+        for connection in connections:
+            with contextlib.suppress(OSError):  # the client may have closed it already
+                connection.shutdown(socket.SHUT_RDWR)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # The client going away mid-reply (a timeout test) is expected, not a failure.
+        return
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as real servers do
+    # Buffered, so headers and body leave in one write: two small writes on a
+    # keep-alive connection meet Nagle and delayed ACK and cost ~40 ms each.
+    wbufsize = 64 * 1024
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.track(self.connection, open_=True)
+
+    def finish(self) -> None:
+        self.server.track(self.connection, open_=False)
+        super().finish()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+    def do_GET(self) -> None:
+        stub = self.server.stub
+        stub._record(RecordedRequest("GET", self.path, self._lower_headers(), None))
+        if self.path.rstrip("/") != "/v1/models":
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+        elif stub.models_reply is not None:
+            reply = stub.models_reply
+            self._send_raw(reply.status, (reply.body or "").encode(), reply.headers)
+        elif not stub.healthy:
+            self._send(503, {"error": {"message": "stub is unhealthy"}})
+        else:
+            created = int(time.time())
+            model = {"id": stub.model, "object": "model", "created": created, "owned_by": "stub"}
+            self._send(200, {"object": "list", "data": [model]})
+
+    def do_POST(self) -> None:
+        stub = self.server.stub
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        request = RecordedRequest("POST", self.path, self._lower_headers(), body)
+        stub._record(request)
+        if self.path.rstrip("/") != "/v1/chat/completions":
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            self._send(400, {"error": {"message": "body must be JSON with messages"}})
+            return
+        fmt = body.get("response_format")
+        if not stub.json_mode and isinstance(fmt, dict) and fmt.get("type") == "json_object":
+            # LM Studio's own wording for the same refusal.
+            self._send(400, {"error": "'response_format.type' must be 'json_schema' or 'text'"})
+            return
+        reply = stub._next_reply(request)
+        stub._sleep(reply.delay_s)
+        if reply.body is not None:
+            self._send_raw(reply.status, reply.body.encode(), reply.headers)
+            return
+        content = reply.content or ""
+        prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body["messages"])
+        completion_tokens = len(content.split())
+        completion = {
+            "id": f"chatcmpl-stub-{len(stub.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": stub.model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+        self._send(reply.status, completion, reply.headers)
+
+    def _lower_headers(self) -> dict[str, str]:
+        return {k.lower(): v for k, v in self.headers.items()}
+
+    def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        self._send_raw(status, json.dumps(payload).encode(), headers or {})
+
+    def _send_raw(self, status: int, data: bytes, headers: dict[str, str]) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
