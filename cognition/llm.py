@@ -28,6 +28,7 @@ import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel, ValidationError
 
+from cognition.errors import LLMUnavailableError
 from graph.settings import LLMSettings
 
 log = logging.getLogger(__name__)
@@ -43,14 +44,6 @@ _ERROR_TEXT_LIMIT = 1000
 _FENCE = re.compile(r"^```[A-Za-z0-9_-]*\s*\n?(.*?)\n?\s*```$", re.DOTALL)
 # Reasoning models served locally (qwen3, deepseek-r1) prefix their answer with this.
 _THINK = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
-
-
-class CognitionError(Exception):
-    """Root of every error raised by ``cognition``."""
-
-
-class LLMUnavailableError(CognitionError, ConnectionError):
-    """The LLM endpoint cannot serve: unreachable, timed out, 5xx, 429, or refusing us."""
 
 
 @dataclass(frozen=True, slots=True)

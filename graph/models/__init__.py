@@ -5,6 +5,28 @@ these models into query parameters.
 """
 
 from graph.models.base import Node, new_id, utc_now
+from graph.models.decide import (
+    ActionTarget,
+    Decision,
+    DecisionType,
+    Escalation,
+    Execution,
+    Frame,
+    Goal,
+    ReasonerKind,
+    ReasoningStep,
+    StepName,
+)
+from graph.models.learn import (
+    Censor,
+    Episode,
+    Event,
+    Fact,
+    Lesson,
+    Pattern,
+    Procedure,
+    WorkingMemory,
+)
 from graph.models.observe import (
     Category,
     FileRecord,
@@ -14,12 +36,30 @@ from graph.models.observe import (
 )
 
 __all__ = [
+    "ActionTarget",
     "Category",
+    "Censor",
+    "Decision",
+    "DecisionType",
+    "Episode",
+    "Escalation",
+    "Event",
+    "Execution",
+    "Fact",
     "FileRecord",
+    "Frame",
+    "Goal",
+    "Lesson",
     "Node",
     "Observation",
     "ObservationType",
+    "Pattern",
+    "Procedure",
+    "ReasonerKind",
+    "ReasoningStep",
+    "StepName",
     "Urgency",
+    "WorkingMemory",
     "new_id",
     "utc_now",
 ]

@@ -1,0 +1,68 @@
+// purpose: record one decision with everything that explains it, in one statement: the
+//   Decision node, CONSIDERED its observations (now marked processed), HAS_STEP{order} its
+//   ReasoningStep nodes chained by NEXT, RECALLED the past decisions recall showed it,
+//   MATCHED its Pattern, USED its ActionTemplate, IN_EPISODE its episode, APPLIED the
+//   heuristics its prompt carried (their usage counted), and SUPERSEDES a waiting decision
+//   it re-decided.
+// params: $decision (map of Decision properties, id and agent_id included), $observation_ids,
+//   $steps (list of maps of ReasoningStep properties, each with order), $recalled_ids,
+//   $pattern (map {id, key} or null), $template (map {id, name, version, target} or null),
+//   $episode_id (or null), $heuristic_ids, $superseded_ids
+// returns: id of the decision
+CREATE (d:Decision)
+SET d = $decision
+WITH d
+CALL (d) {
+  UNWIND $observation_ids AS oid
+  MATCH (o:Observation {id: oid})
+  SET o.processed = true
+  MERGE (d)-[:CONSIDERED]->(o)
+}
+CALL (d) {
+  UNWIND $steps AS step
+  CREATE (s:ReasoningStep)
+  SET s = step
+  CREATE (d)-[:HAS_STEP {order: step.order}]->(s)
+  WITH s ORDER BY s.order
+  WITH collect(s) AS ordered
+  UNWIND range(0, size(ordered) - 2) AS i
+  WITH ordered[i] AS a, ordered[i + 1] AS b
+  CREATE (a)-[:NEXT]->(b)
+}
+CALL (d) {
+  UNWIND $recalled_ids AS rid
+  MATCH (past:Decision {id: rid})
+  MERGE (d)-[:RECALLED]->(past)
+}
+CALL (d) {
+  WITH d WHERE $pattern IS NOT NULL
+  MERGE (p:Pattern {agent_id: d.agent_id, key: $pattern.key})
+    ON CREATE SET p.id = $pattern.id, p.at = d.at, p.total = 0, p.successes = 0,
+                  p.avg_confidence = 0.0
+  MERGE (d)-[:MATCHED]->(p)
+}
+CALL (d) {
+  WITH d WHERE $template IS NOT NULL
+  MERGE (t:ActionTemplate {agent_id: d.agent_id, name: $template.name,
+                           version: $template.version})
+    ON CREATE SET t.id = $template.id, t.at = d.at, t.target = $template.target
+  MERGE (d)-[:USED]->(t)
+}
+CALL (d) {
+  WITH d WHERE $episode_id IS NOT NULL
+  MATCH (e:Episode {id: $episode_id})
+  MERGE (d)-[:IN_EPISODE]->(e)
+}
+CALL (d) {
+  UNWIND $heuristic_ids AS hid
+  MATCH (h:Heuristic {id: hid})
+  SET h.usage_count = coalesce(h.usage_count, 0) + 1, h.last_used = d.at
+  MERGE (d)-[:APPLIED]->(h)
+}
+CALL (d) {
+  UNWIND $superseded_ids AS sid
+  MATCH (old:Decision {id: sid})
+  SET old.status = "superseded"
+  MERGE (d)-[:SUPERSEDES]->(old)
+}
+RETURN d.id AS id

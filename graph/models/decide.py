@@ -1,0 +1,148 @@
+"""Decisions, their reasoning steps, executions, escalations, goals and frames (seed 000 Part II)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import Field
+
+from graph.models.base import Node
+
+
+class DecisionType(StrEnum):
+    """What the agent decided to do about a batch of observations."""
+
+    ACT = "act"
+    WAIT = "wait"
+    INVESTIGATE = "investigate"
+    ESCALATE = "escalate"
+
+
+class ActionTarget(StrEnum):
+    """Who carries out an ACT decision."""
+
+    CLAUDE_CODE = "claude_code"
+    CLAUDE_FLOW = "claude_flow"
+    INTERNAL = "internal"
+    DRY_RUN = "dry_run"
+
+
+class ReasonerKind(StrEnum):
+    """Which reasoner produced a step or a decision."""
+
+    LLM = "llm"
+    RULES = "rules"
+
+
+class StepName(StrEnum):
+    """The five steps of seed 000 section 2.2, in order."""
+
+    OBSERVE = "OBSERVE"
+    CATEGORIZE = "CATEGORIZE"
+    MATCH_PATTERN = "MATCH_PATTERN"
+    EVALUATE = "EVALUATE"
+    DECIDE = "DECIDE"
+
+
+class ReasoningStep(Node):
+    """One step of a deliberation: what went in, what came out, who produced it."""
+
+    name: StepName
+    order: int
+    reasoner: ReasonerKind
+    model: str | None = None
+    input_summary: str = ""
+    output: dict[str, Any] = Field(default_factory=dict)
+    confidence_delta: float = 0.0
+    reasoning: str = ""
+    latency_ms: float = 0.0
+    tokens: int = 0
+    error: str | None = None
+
+
+class Decision(Node):
+    """A decision about one batch of observations, with the facts recall grouped it by."""
+
+    type: DecisionType
+    confidence: float
+    raw_confidence: float | None = None
+    reasoning: str = ""
+    reasoner: ReasonerKind = ReasonerKind.RULES
+    model: str | None = None
+    frame: str | None = None
+    template: str | None = None
+    template_version: int | None = None
+    target: ActionTarget | None = None
+    prompt: str | None = None
+    category: str | None = None
+    observation_type: str | None = None
+    path: str | None = None
+    path_pattern: str | None = None
+    pattern_key: str | None = None
+    is_critical: bool = False
+    wait_timeout_s: float | None = None
+    investigation_questions: list[str] = Field(default_factory=list)
+    escalation_reason: str | None = None
+    escalation_priority: str | None = None
+    executed: bool = False
+    outcome: str | None = None
+    outcome_success: bool | None = None
+    outcome_at: datetime | None = None
+    status: str = "decided"
+
+
+class Execution(Node):
+    """One run of an action (a retry is a new Execution, ``RETRY_OF`` the one before)."""
+
+    decision_id: str
+    attempt: int = 1
+    target: ActionTarget
+    template: str | None = None
+    command: list[str] = Field(default_factory=list)
+    prompt: str | None = None
+    return_code: int | None = None
+    duration_s: float | None = None
+    success: bool | None = None
+    timed_out: bool = False
+    output_excerpt: str = ""
+    error: str | None = None
+    failure_type: str | None = None
+    verdict: str | None = None
+    cost_usd: float | None = None
+    num_turns: int | None = None
+    ended_at: datetime | None = None
+    retry_of: str | None = None
+
+
+class Escalation(Node):
+    """A decision handed to a person, with seed 002's message."""
+
+    decision_id: str
+    reason: str
+    priority: str = "medium"
+    message: str = ""
+    status: str = "open"
+
+
+class Goal(Node):
+    """A standing goal shown to every decision."""
+
+    description: str
+    priority: str = "medium"
+    completed_at: datetime | None = None
+
+
+class Frame(Node):
+    """A cognitive frame (seed 004) as stored, with how often it was chosen."""
+
+    name: str
+    title: str = ""
+    description: str = ""
+    activation_patterns: list[str] = Field(default_factory=list)
+    default_category: str | None = None
+    default_stakes: str | None = None
+    questions_to_ask: list[str] = Field(default_factory=list)
+    priority: int = 0
+    usage_count: int = 0

@@ -1,0 +1,88 @@
+"""What the agent learns and remembers: patterns, lessons, censors, episodes, facts, events."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import Field
+
+from graph.models.base import Node
+
+
+class Pattern(Node):
+    """Statistics of one ``category:type:decision:template`` key (seed 000 section 5.1)."""
+
+    key: str
+    total: int = 0
+    successes: int = 0
+    avg_confidence: float = 0.0
+    last_used: datetime | None = None
+
+    @property
+    def success_rate(self) -> float | None:
+        """Successes over total, or None before the first outcome."""
+        return self.successes / self.total if self.total else None
+
+
+class Lesson(Node):
+    """A lesson drawn from an outcome (seed 000 section 5.2), ``LEARNED_FROM`` its decision."""
+
+    decision_id: str
+    type: str
+    pattern_key: str | None = None
+    adjustment: str
+    reason: str
+
+
+class Censor(Node):
+    """Something not to do again (seed 004): ``warn`` at first, ``block`` when it fires again."""
+
+    trigger_pattern: str
+    reason: str
+    severity: str = "warn"
+    status: str = "active"
+    fire_count: int = 0
+    last_fired_at: datetime | None = None
+
+
+class Episode(Node):
+    """One session of work, from start to end, with what it taught."""
+
+    session_id: str
+    started_at: datetime
+    ended_at: datetime | None = None
+    outcome: str | None = None
+    summary: str = ""
+    lessons: list[str] = Field(default_factory=list)
+
+
+class Fact(Node):
+    """A piece of knowledge, confirmed so many times."""
+
+    content: str
+    confirmations: int = 1
+
+
+class Procedure(Node):
+    """A known way of doing something in a domain."""
+
+    name: str
+    domain: str = ""
+    core_patterns: list[str] = Field(default_factory=list)
+
+
+class WorkingMemory(Node):
+    """What a session is busy with now."""
+
+    session_id: str
+    current_task: str = ""
+    current_frame: str | None = None
+    open_threads: list[str] = Field(default_factory=list)
+
+
+class Event(Node):
+    """One entry of the audit stream of everything the daemon did."""
+
+    type: str
+    data: dict[str, Any] = Field(default_factory=dict)
