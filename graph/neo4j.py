@@ -77,8 +77,9 @@ def find_or_start(
 ) -> Neo4jEndpoint:
     """Find a Neo4j that answers with the configured credentials, starting one if needed.
 
-    ``environ`` (default: :func:`graph.settings.child_environment` at call time) is where ``docker``,
-    ``java`` and ``mvn`` are looked up and what started processes inherit.
+    ``environ`` (default: :func:`graph.settings.child_environment` at call
+    time) is where ``docker``, ``java`` and ``mvn`` are looked up and what
+    started processes inherit.
     Raises :class:`MemoryUnavailableError` when ``settings.uri`` does not
     answer or a server refuses the credentials, and
     :class:`Neo4jNotFoundError` when nothing answers and nothing can be started.
