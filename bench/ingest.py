@@ -94,7 +94,9 @@ async def run(count: int, batch: int, sample: int) -> bool:
     vs_per_event = rate / per_event_rate
     vs_bare = rate / bare_rate
     print(f"batched write      {count} observations in {batched_s:.2f} s = {rate:,.0f}/s")
-    print(f"per-event baseline {sample} observations in {per_event_s:.2f} s = {per_event_rate:,.0f}/s")
+    print(
+        f"per-event baseline {sample} observations in {per_event_s:.2f} s = {per_event_rate:,.0f}/s"
+    )
     print(f"bare UNWIND CREATE {count} observations in {bare_s:.2f} s = {bare_rate:,.0f}/s")
     checks = [
         (rate >= 10_000, f"rate {rate:,.0f}/s (target >= 10,000/s)"),
