@@ -1,4 +1,4 @@
-"""Decisions, their reasoning steps, executions, escalations, goals and frames (seed 000 Part II)."""
+"""Decisions, reasoning steps, executions, escalations, goals, frames (seed 000 Part II)."""
 
 from __future__ import annotations
 
