@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -51,11 +51,13 @@ class Ingestor:
         batch_size: int = 1000,
         queue_limit: int | None = None,
         retry_backoff_s: Sequence[float] = RETRY_BACKOFF_S,
+        attribute: Callable[[Observation], Observation] | None = None,
     ) -> None:
         self.memory = memory
         self.classifier = classifier
         self.batch_size = batch_size
         self.stats = IngestStats()
+        self._attribute = attribute
         self._queue = ObservationQueue(max_size=queue_limit)
         self._in_hand: list[Observation] = []
         self._ready = asyncio.Event()
@@ -72,7 +74,7 @@ class Ingestor:
         return len(self._queue) + len(self._in_hand)
 
     def submit(self, observations: Iterable[Observation]) -> list[Observation]:
-        """Classify and queue observations; return the ones kept (noise is dropped).
+        """Classify, attribute and queue observations; return the ones kept (noise is dropped).
 
         A full queue refuses the rest; they are counted, and the next rescan
         finds the file changes they described.
@@ -80,6 +82,8 @@ class Ingestor:
         kept: list[Observation] = []
         for raw in observations:
             observation = self.classifier.classify(raw)
+            if self._attribute is not None:
+                observation = self._attribute(observation)
             if observation.urgency is Urgency.NOISE:
                 self.stats.noise_dropped += 1
                 continue

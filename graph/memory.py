@@ -117,7 +117,8 @@ def observation_row(o: Observation) -> dict[str, Any]:
         "content_hash": o.content_hash,
         "size": o.size,
         "mtime": o.mtime,
-        "processed": o.processed,
+        # The agent's own edits are processed from the start: they never start an action.
+        "processed": o.processed or o.caused_by is not None,
         "metadata": json.dumps(o.metadata, sort_keys=True, default=str),
         "caused_by": o.caused_by,
         "from_path": from_path,
