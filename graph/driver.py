@@ -9,6 +9,7 @@ its parameters.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -94,15 +95,31 @@ class GraphDriver:
         /,
         *,
         batch_size: int = 1000,
+        concurrency: int = 2,
         **params: Any,
     ) -> list[Row]:
-        """Write ``rows`` through an ``UNWIND $rows`` query, one transaction per chunk."""
+        """Write ``rows`` through an ``UNWIND $rows`` query, one transaction per chunk.
+
+        Up to ``concurrency`` chunks are in flight at once, so the client packs
+        one chunk while the server writes another; chunks may commit in any
+        order, so a query written for this must not depend on it (deadlocks
+        between chunks are transient errors, which ``execute_write`` retries).
+        """
         query = self.queries.get(name)
-        out: list[Row] = []
-        for start in range(0, len(rows), batch_size):
-            chunk = list(rows[start : start + batch_size])
-            out.extend(await self._execute(query, {**params, "rows": chunk}, read=False))
-        return out
+        chunks = [list(rows[i : i + batch_size]) for i in range(0, len(rows), batch_size)]
+        if len(chunks) <= 1 or concurrency <= 1:
+            out: list[Row] = []
+            for chunk in chunks:
+                out.extend(await self._execute(query, {**params, "rows": chunk}, read=False))
+            return out
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(chunk: list[Mapping[str, Any]]) -> list[Row]:
+            async with gate:
+                return await self._execute(query, {**params, "rows": chunk}, read=False)
+
+        results = await asyncio.gather(*(one(c) for c in chunks))
+        return [row for result in results for row in result]
 
     async def run_schema(self, text: str, *, source: str) -> None:
         """Run one schema statement in an auto-commit transaction (schema needs its own)."""

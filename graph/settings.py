@@ -140,6 +140,10 @@ class ScheduleSettings(BaseModel):
     index_sync_cron: str = "0 */4 * * *"
     status_interval_s: float = Field(30.0, gt=0)
     rescan_at_start: bool = True
+    decision_interval_s: float = Field(2.0, gt=0)
+    decision_max_observations: int = Field(200, ge=1)
+    max_investigation_rounds: int = Field(2, ge=0)
+    deferred_retry_s: float = Field(60.0, gt=0)
 
 
 class LLMSettings(BaseModel):
