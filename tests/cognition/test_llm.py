@@ -13,7 +13,8 @@ from typing import Any, Literal
 import pytest
 from pydantic import BaseModel, Field, SecretStr
 
-from cognition.llm import CognitionError, LLMClient, LLMReply, LLMUnavailableError
+from cognition.errors import CognitionError, LLMUnavailableError
+from cognition.llm import LLMClient, LLMReply
 from graph.settings import LLMSettings
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 

@@ -1,0 +1,422 @@
+"""Action templates: what Nous may do, when, and the prompt it hands over (seed 000, part III).
+
+Templates live in a YAML file (``Settings.templates_file``, or the shipped
+``templates.yaml`` beside this module), checked whole when it is loaded: a
+broken file, an unknown key, a placeholder nothing fills, a bad glob or target
+raises :class:`TemplateError` naming the file, the template and the key.
+When a template applies is declarative (:mod:`cognition.act.conditions`);
+prompts are rendered by :mod:`cognition.act.render`. Nothing read from the
+file is ever evaluated as code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+
+from cognition.act.conditions import Conditions, FileFacts, Trigger, specificity
+from cognition.act.executors import FUNCTION_PARAM, ExecutionRequest
+from cognition.act.render import (
+    AUTOMATIC,
+    Parameter,
+    ValueProblem,
+    fill,
+    leftover_syntax,
+    placeholders,
+)
+from cognition.errors import TemplateError
+from graph.models.observe import Observation
+
+__all__ = [
+    "SHIPPED_TEMPLATES",
+    "ActionTemplate",
+    "AgentSpec",
+    "FileFacts",
+    "RenderedAction",
+    "TemplateError",
+    "TemplateRegistry",
+    "instantiate",
+    "load_templates",
+]
+
+SHIPPED_TEMPLATES = "templates.yaml"
+Target = Literal["claude_code", "claude_flow", "internal", "dry_run"]
+
+_STRICT = ConfigDict(extra="forbid", frozen=True)
+_NAME = r"^[a-z][a-z0-9_]{0,63}$"
+# The same shape the claude-flow executor accepts for a topology argument.
+_WORD = r"^[a-z][a-z0-9_-]{0,39}$"
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TOP_KEY = re.compile(r"([A-Za-z0-9_-]+)\s*:")
+_NO_EXTRA: Mapping[str, str] = MappingProxyType({})
+_SOURCES = "extra, metadata.<key> or an automatic value"
+
+
+class AgentSpec(BaseModel):
+    """One agent of a claude-flow swarm and its share of the task."""
+
+    model_config = _STRICT
+
+    type: str = Field(min_length=1)
+    task: str = Field(min_length=1)
+
+
+class ActionTemplate(BaseModel):
+    """One template; ``name`` is its key under ``templates:`` in the file."""
+
+    model_config = _STRICT
+
+    name: str = Field(pattern=_NAME)
+    title: str = Field(min_length=1)
+    description: str = ""
+    version: int = Field(ge=1)
+    trigger: Trigger
+    conditions: Conditions = Field(default_factory=Conditions)
+    target: Target
+    function: str | None = Field(None, pattern=_NAME)
+    """The registered internal function to run (target ``internal`` only)."""
+    agent: str | None = None
+    prompt_template: str = Field(min_length=1)
+    parameters: dict[str, Parameter] = Field(default_factory=dict)
+    success_criteria: list[str] = Field(default_factory=list)
+    """Kept as text for the record; the monitor judges outcomes by its own rules."""
+    timeout_seconds: float = Field(300.0, gt=0)
+    max_retries: int = Field(2, ge=0)
+    topology: str | None = Field(None, pattern=_WORD)
+    strategy: str | None = Field(None, pattern=_WORD)
+    agents: list[AgentSpec] = Field(default_factory=list)
+    _file: str = PrivateAttr("<templates>")
+
+    @property
+    def file(self) -> str:
+        """The file the template was loaded from."""
+        return self._file
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedAction:
+    """A template instantiated for one observation: ready to become an execution."""
+
+    template: str
+    version: int
+    target: Target
+    function: str | None
+    agent: str | None
+    prompt: str
+    params: dict[str, str]
+    """Declared parameters with a value, and the automatic values the prompt used."""
+    timeout_s: float
+    max_retries: int
+    topology: str | None
+    strategy: str | None
+    agents: tuple[AgentSpec, ...]
+    success_criteria: tuple[str, ...]
+
+    @property
+    def request_params(self) -> dict[str, Any]:
+        """``params`` plus, for an internal target, ``"function"``: what an executor reads."""
+        params: dict[str, Any] = dict(self.params)
+        if self.function is not None:
+            params[FUNCTION_PARAM] = self.function
+        return params
+
+    def to_request(self, execution_id: str, root: Path) -> ExecutionRequest:
+        """The :class:`ExecutionRequest` for this action."""
+        return ExecutionRequest(
+            execution_id=execution_id,
+            prompt=self.prompt,
+            root=root,
+            timeout_s=self.timeout_s,
+            params=self.request_params,
+            topology=self.topology,
+        )
+
+
+class TemplateRegistry:
+    """The loaded templates, in file order, matched against observations."""
+
+    def __init__(self, templates: Iterable[ActionTemplate], *, file: str) -> None:
+        """Hold ``templates``; raises :class:`TemplateError` if one is inconsistent."""
+        self.file = file
+        self._templates: dict[str, ActionTemplate] = {}
+        for template in templates:
+            # Templates built in code get the checks a loaded file gets.
+            problems = [(template.name, *p) for p in _cross_check(template)]
+            if template.name in self._templates:
+                problems.append((template.name, "", "defined twice"))
+            if problems:
+                raise TemplateError(_problem_lines(file, problems))
+            self._templates[template.name] = template
+
+    def __iter__(self) -> Iterator[ActionTemplate]:
+        return iter(self._templates.values())
+
+    def __len__(self) -> int:
+        return len(self._templates)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._templates
+
+    def names(self) -> list[str]:
+        """The template names, in file order."""
+        return list(self._templates)
+
+    def get(self, name: str) -> ActionTemplate:
+        """The template called ``name``; KeyError if there is none (``name in registry`` asks)."""
+        try:
+            return self._templates[name]
+        except KeyError:
+            known = ", ".join(self._templates) or "none"
+            raise KeyError(f"no action template named {name!r} (known: {known})") from None
+
+    def describe(self) -> list[str]:
+        """One line per template, for prompts: name, version, target, title, when it applies."""
+        return [_describe(t) for t in self._templates.values()]
+
+    def match(self, observation: Observation, facts: FileFacts) -> list[ActionTemplate]:
+        """The templates that apply to ``observation``, most specific first.
+
+        A template applies when its trigger and every declared condition hold.
+        Order, most specific first: templates that matched on the file's
+        content (``content_patterns`` or ``content_contains_any``) before
+        those that did not; then more declared checks (category, types, paths,
+        content, each condition) before fewer; then the matching glob with
+        more literal characters; then file order. A change the agent made
+        itself (``caused_by`` set) matches nothing: it never starts an action.
+        """
+        if observation.caused_by is not None and observation.is_file_change:
+            return []
+        ranked: list[tuple[tuple[int, ...], ActionTemplate]] = []
+        for position, template in enumerate(self._templates.values()):
+            trigger, conditions = template.trigger, template.conditions
+            if trigger.matches(observation, facts) and conditions.hold(observation, facts):
+                rank = specificity(trigger, conditions, observation.path)
+                ranked.append(((*(-r for r in rank), position), template))
+        ranked.sort(key=lambda pair: pair[0])
+        return [template for _, template in ranked]
+
+    def instantiate(
+        self,
+        template: ActionTemplate,
+        observation: Observation,
+        *,
+        summary: str,
+        key_facts: Sequence[str],
+        content_preview: str | None,
+        extra: Mapping[str, str] = _NO_EXTRA,
+    ) -> RenderedAction:
+        """Same as the module's :func:`instantiate`."""
+        return instantiate(
+            template,
+            observation,
+            summary=summary,
+            key_facts=key_facts,
+            content_preview=content_preview,
+            extra=extra,
+        )
+
+
+def load_templates(path: Path | None = None) -> TemplateRegistry:
+    """Load and check a templates file; ``None`` means the shipped ``templates.yaml``.
+
+    Raises :class:`TemplateError` naming the file, template and key on any problem.
+    """
+    if path is None:
+        shipped = resources.files(__package__ or "cognition.act").joinpath(SHIPPED_TEMPLATES)
+        return _parse(shipped.read_text(encoding="utf-8"), str(shipped))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TemplateError(f"{path}: cannot read templates file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise TemplateError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    return _parse(text, str(path))
+
+
+def instantiate(
+    template: ActionTemplate,
+    observation: Observation,
+    *,
+    summary: str,
+    key_facts: Sequence[str],
+    content_preview: str | None,
+    extra: Mapping[str, str] = _NO_EXTRA,
+) -> RenderedAction:
+    """Fill ``template`` for ``observation`` and render its prompt.
+
+    A parameter's value is ``extra[name]`` if given, else its source (an
+    automatic value, ``metadata.<key>`` of the observation, or nothing for
+    ``extra``), else its default. ``extra`` may only name declared parameters.
+    Raises :class:`TemplateError` for a required parameter without a value, a
+    value its type refuses, or a path that is absolute or climbs out with ``..``.
+    """
+    try:
+        prompt, params = fill(
+            template.prompt_template,
+            template.parameters,
+            observation,
+            summary=summary,
+            key_facts=key_facts,
+            content_preview=content_preview,
+            extra=extra,
+        )
+    except ValueProblem as problem:
+        where = f"{template.file}: template {template.name!r}: {problem.key}"
+        raise TemplateError(f"{where}: {problem}") from None
+    return RenderedAction(
+        template=template.name,
+        version=template.version,
+        target=template.target,
+        function=template.function,
+        agent=template.agent,
+        prompt=prompt,
+        params=params,
+        timeout_s=template.timeout_seconds,
+        max_retries=template.max_retries,
+        topology=template.topology,
+        strategy=template.strategy,
+        agents=tuple(template.agents),
+        success_criteria=tuple(template.success_criteria),
+    )
+
+
+def _parse(text: str, file: str) -> TemplateRegistry:
+    try:
+        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        culprit = _template_at(text, exc)
+        where = f"{file}: template {culprit!r}" if culprit else file
+        raise TemplateError(f"{where}: not valid YAML: {_yaml_problem(exc)}") from None
+    if not isinstance(data, dict) or set(data) != {"templates"}:
+        raise TemplateError(f"{file}: the top level must be a mapping with the one key 'templates'")
+    entries = data["templates"]
+    if not isinstance(entries, dict) or not entries:
+        raise TemplateError(f"{file}: 'templates' must map template names to templates")
+
+    problems: list[tuple[str, str, str]] = []
+    templates: list[ActionTemplate] = []
+    for key_name, entry in entries.items():
+        name = str(key_name)
+        if not isinstance(entry, dict):
+            problems.append((name, "", "must be a mapping of keys"))
+            continue
+        if "name" in entry:
+            problems.append(
+                (name, "name", "a template's name is its key under 'templates'; use 'title'")
+            )
+            continue
+        try:
+            template = ActionTemplate.model_validate({**entry, "name": name})
+        except ValidationError as exc:
+            problems.extend((name, key, message) for key, message in _pydantic_problems(exc))
+            continue
+        template._file = file
+        problems.extend((name, key, message) for key, message in _cross_check(template))
+        templates.append(template)
+    if problems:
+        raise TemplateError(_problem_lines(file, problems))
+    return TemplateRegistry(templates, file=file)
+
+
+def _problem_lines(file: str, problems: Iterable[tuple[str, str, str]]) -> str:
+    return "\n".join(
+        f"{file}: template {name!r}: {key + ': ' if key else ''}{message}"
+        for name, key, message in problems
+    )
+
+
+def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
+    """Problems no single field shows: each as (dotted key, message)."""
+    if t.trigger.is_empty:
+        yield "trigger", "matches every observation; give a category, types, paths or content"
+    for name, spec in t.parameters.items():
+        key = f"parameters.{name}"
+        if not _IDENTIFIER.fullmatch(name) or name == FUNCTION_PARAM:
+            yield key, f"{name!r} cannot be a parameter name"
+        elif spec.required and spec.default is None and spec.source_for(name) is None:
+            yield key, f"required, but has no source: give 'source' ({_SOURCES}) or a 'default'"
+    leftover = leftover_syntax(t.prompt_template)
+    if leftover is not None:
+        yield "prompt_template", f"only '{{{{ name }}}}' placeholders are allowed, not {leftover!r}"
+    for name in placeholders(t.prompt_template):
+        if name not in t.parameters and name not in AUTOMATIC:
+            message = f"placeholder '{{{{ {name} }}}}' is not a declared parameter"
+            yield "prompt_template", f"{message} nor an automatic value ({', '.join(AUTOMATIC)})"
+    if (t.target == "internal") != (t.function is not None):
+        yield "function", "an internal target needs a 'function', and only it may have one"
+    if t.target != "claude_flow":
+        for key in ("topology", "strategy", "agents"):
+            if getattr(t, key):
+                yield key, "only a claude_flow target has a swarm topology, strategy or agents"
+
+
+def _pydantic_problems(exc: ValidationError) -> Iterator[tuple[str, str]]:
+    for error in exc.errors():
+        key = ".".join(str(part) for part in error["loc"])
+        if error["type"] == "extra_forbidden":
+            yield key, "unknown key"
+        else:
+            yield key, str(error["msg"]).removeprefix("Value error, ")
+
+
+def _describe(t: ActionTemplate) -> str:
+    target = f"internal {t.function}" if t.function else t.target
+    about = " ".join(f"{t.title}. {t.description}".split())
+    return f"{t.name} (v{t.version}, {target}): {about} When: {t.trigger.describe()}."
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """A safe loader that refuses a key given twice in one mapping (YAML keeps the last)."""
+
+
+def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
+    seen: set[object] = set()
+    for key_node, _ in node.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
+            continue
+        key = loader.construct_object(key_node)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark
+            )
+        seen.add(key)
+    return loader.construct_mapping(node)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
+        mark = exc.problem_mark
+        return f"{exc.problem} (line {mark.line + 1}, column {mark.column + 1})"
+    return str(exc)
+
+
+def _template_at(text: str, exc: yaml.YAMLError) -> str | None:
+    """The template whose lines hold the YAML error, by indentation under ``templates:``."""
+    mark = exc.problem_mark if isinstance(exc, yaml.MarkedYAMLError) else None
+    if mark is None:
+        return None
+    inside, depth, current = False, None, None
+    for line in text.splitlines()[: mark.line + 1]:
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent == 0:
+            inside, current = stripped.startswith("templates:"), None
+            continue
+        if inside and (depth is None or indent == depth):
+            depth = indent
+            found = _TOP_KEY.match(stripped)
+            current = found.group(1) if found else current
+    return current
