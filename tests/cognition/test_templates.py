@@ -84,7 +84,7 @@ def test_load_with_an_explicit_path_is_the_same_as_the_default(registry: Templat
     assert load_templates(SHIPPED).names() == registry.names()
 
 
-def test_targets_follow_the_seed_with_index_sync_internal(registry: TemplateRegistry) -> None:
+def test_targets_follow_the_seed(registry: TemplateRegistry) -> None:
     targets = {t.name: (t.target, t.function) for t in registry}
     assert targets == {
         "process_intake": ("claude_code", None),
@@ -92,7 +92,7 @@ def test_targets_follow_the_seed_with_index_sync_internal(registry: TemplateRegi
         "research_topic": ("claude_flow", None),
         "create_thinker": ("claude_code", None),
         "handle_failure": ("internal", "handle_failure"),
-        "periodic_index_sync": ("internal", "rescan"),
+        "periodic_index_sync": ("claude_code", None),
     }
     research = registry.get("research_topic")
     assert (research.topology, research.strategy, len(research.agents)) == ("mesh", "parallel", 3)
@@ -104,7 +104,8 @@ def test_describe_gives_one_line_per_template(registry: TemplateRegistry) -> Non
     for name, line in zip(SIX, lines, strict=True):
         assert line.startswith(f"{name} (v1, ")
         assert "\n" not in line
-    assert "internal rescan" in lines[-1]
+    assert "(v1, claude_code)" in lines[-1]
+    assert "internal handle_failure" in lines[-2]
 
 
 def test_get_and_contains(registry: TemplateRegistry) -> None:
@@ -814,26 +815,22 @@ def test_undeclared_automatic_paths_are_checked_too(tmp_path: Path) -> None:
 
 
 def test_internal_actions_carry_their_function(registry: TemplateRegistry) -> None:
-    template = registry.get("periodic_index_sync")
+    template = registry.get("handle_failure")
     action = registry.instantiate(
         template,
-        observe(T.SCHEDULE_TRIGGERED, job="index_sync"),
-        summary="",
+        observe(T.TASK_FAILED, error="exit 1: file not found", attempt=1),
+        summary="nightly import",
         key_facts=[],
         content_preview=None,
     )
-    assert (action.template, action.version, action.target) == (
-        "periodic_index_sync",
-        1,
-        "internal",
-    )
-    assert action.function == "rescan"
-    assert action.params == {}
-    assert action.request_params == {"function": "rescan"}
+    assert (action.template, action.version, action.target) == ("handle_failure", 1, "internal")
+    assert action.function == "handle_failure"
+    assert action.request_params["function"] == "handle_failure"
     execution_id = str(uuid.uuid4())
     request = action.to_request(execution_id, Path("/root"))
-    assert (request.execution_id, request.params) == (execution_id, {"function": "rescan"})
-    assert action.success_criteria == ("Sync completed", "No critical errors")
+    assert request.execution_id == execution_id
+    assert request.params["function"] == "handle_failure"
+    assert action.success_criteria == ("Recovery decision made",)
 
 
 def test_fence_is_longer_than_any_backtick_run() -> None:
