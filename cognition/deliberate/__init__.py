@@ -1,0 +1,53 @@
+"""Deliberate: the five reasoning steps from a decision context to a decision (seed 000 Part II).
+
+OBSERVE, CATEGORIZE, MATCH_PATTERN, EVALUATE and DECIDE, each recorded as a
+``ReasoningStep``; the confidence is 0.5 plus the steps' deltas, blended with
+the history of the pattern it would act on, then put through the thresholds
+(ACT, INVESTIGATE, WAIT, ESCALATE). :class:`LLMReasoner` asks a model for
+each step, :class:`RulesReasoner` follows a fixed rule table without I/O, and
+:class:`AutoReasoner` picks between them by ``Settings.reasoner``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from cognition.deliberate.auto import AutoReasoner, ReasonerMode
+from cognition.deliberate.llm_reasoner import LLMReasoner
+from cognition.deliberate.rules_reasoner import RulesReasoner, deliberate_by_rules
+from cognition.deliberate.thresholds import (
+    Verdict,
+    adjust_confidence,
+    clamp_delta,
+    conclude,
+    decision_type,
+    pattern_key,
+)
+from cognition.schemas import DecisionContext, Deliberation, RenderedContext
+from graph.models import ReasonerKind
+
+
+class Reasoner(Protocol):
+    """Anything that turns a decision context into a deliberation."""
+
+    kind: ReasonerKind
+
+    async def deliberate(self, context: DecisionContext, rendered: RenderedContext) -> Deliberation:
+        """Reason about ``context``; ``rendered.text`` is the budgeted prompt context."""
+        ...
+
+
+__all__ = [
+    "AutoReasoner",
+    "LLMReasoner",
+    "Reasoner",
+    "ReasonerMode",
+    "RulesReasoner",
+    "Verdict",
+    "adjust_confidence",
+    "clamp_delta",
+    "conclude",
+    "decision_type",
+    "deliberate_by_rules",
+    "pattern_key",
+]

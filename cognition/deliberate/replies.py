@@ -1,0 +1,326 @@
+"""What each of the five steps concludes, and how five conclusions become a Deliberation.
+
+The reply models are what the LLM must send for each step (seed 000 section
+2.2's fields) and what the rules reasoner produces for the same step, so a
+step that falls back slots into the chain unchanged. They are tolerant where
+a model's slip is harmless: case and spaces in enums, ``"none"`` for no
+template, a string where a list was asked, a percentage for a probability,
+unknown extra fields. What cannot be read sensibly fails validation, and the
+client's one repair attempt (then the rules) takes over.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from cognition.deliberate.thresholds import Verdict, clamp_delta
+from cognition.schemas import DecisionContext, Deliberation
+from graph.models import DecisionType, ReasonerKind, ReasoningStep, StepName
+
+_TEXT_LIMIT = 500
+_LIST_LIMIT = 10
+_EVALUATE_REASONING_CHARS = 100  # seed 000 keeps the first 100 characters
+_NONE_WORDS = frozenset({"", "none", "null", "n/a", "na", "unknown", "no template"})
+_SYNONYMS = {"moderate": "medium", "normal": "medium", "minor": "low", "major": "high"}
+
+
+def clip(text: str, limit: int = _TEXT_LIMIT) -> str:
+    """``text`` stripped, cut to ``limit`` characters with an ellipsis."""
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _word(value: object) -> object:
+    # "High", " act ", "ACT - execute now" -> "high", "act", "act"
+    if not isinstance(value, str):
+        return value
+    lowered = value.strip().lower()
+    match = re.match(r"[a-z_]+", lowered)
+    word = match.group(0) if match else lowered
+    return _SYNONYMS.get(word, word)
+
+
+def _yes_no(value: object) -> object:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    word = _word(value)
+    return {"true": "yes", "false": "no"}.get(word, word) if isinstance(word, str) else word
+
+
+def _intent(value: object) -> object:
+    # "New content" -> "new_content"; an intent outside the list is simply unknown.
+    if not isinstance(value, str):
+        return value
+    key = re.sub(r"[\s-]+", "_", value.strip().lower())
+    return key if key in {"new_content", "update", "fix", "cleanup"} else "unknown"
+
+
+def _text(value: object) -> object:
+    return clip(value) if isinstance(value, str) else value
+
+
+def _optional_name(value: object) -> object:
+    if value is None or (isinstance(value, str) and value.strip().lower() in _NONE_WORDS):
+        return None
+    return _text(value)
+
+
+def _none_as(default: str) -> Any:
+    return lambda value: default if value is None else _text(value)
+
+
+def _text_list(value: object) -> object:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return value
+    items = [clip(str(v)) for v in value if isinstance(v, str | int | float) and str(v).strip()]
+    return items[:_LIST_LIMIT]
+
+
+def _percent(value: object) -> object:
+    if isinstance(value, str):
+        text = value.strip().rstrip("%").strip()
+        if text.lower() in _NONE_WORDS:
+            return None
+        return text
+    return value
+
+
+def _probability(value: object) -> object:
+    # A model asked for 0.0-1.0 sometimes answers 85 (meaning 85 %).
+    if isinstance(value, int | float) and not isinstance(value, bool) and 1 < value <= 100:
+        return value / 100
+    return value
+
+
+Text = Annotated[str, BeforeValidator(_text)]
+TextList = Annotated[list[str], BeforeValidator(_text_list)]
+Delta = Annotated[float, Field(allow_inf_nan=False)]
+Significance = Annotated[Literal["low", "medium", "high", "critical"], BeforeValidator(_word)]
+Level = Annotated[Literal["low", "medium", "high"] | None, BeforeValidator(_word)]
+Option = Annotated[DecisionType, BeforeValidator(_word)]
+
+
+class StepReply(BaseModel):
+    """Base of the step replies: extra fields from a chatty model are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    def delta(self) -> float:
+        """The confidence delta the step claims (before clamping to its range)."""
+        return 0.0
+
+    def describe(self) -> str:
+        """The step's one-line reasoning, as seed 000 records it."""
+        return ""
+
+
+class ObserveReply(StepReply):
+    """OBSERVE: what happened, its key facts and significance."""
+
+    brief_summary: Text = Field(min_length=1)
+    key_facts: TextList = Field(default_factory=list)
+    significance: Significance = "medium"
+    confidence_delta: Delta = 0.0
+
+    def delta(self) -> float:
+        return self.confidence_delta
+
+    def describe(self) -> str:
+        return self.brief_summary
+
+
+class CategorizeReply(StepReply):
+    """CATEGORIZE: the intent behind the change and whether it asks for action."""
+
+    primary_intent: Annotated[
+        Literal["new_content", "update", "fix", "cleanup", "unknown"], BeforeValidator(_intent)
+    ] = "unknown"
+    domain: Annotated[str, BeforeValidator(_none_as("unknown"))] = "unknown"
+    requires_action: Annotated[Literal["yes", "no", "maybe"], BeforeValidator(_yes_no)]
+    action_urgency: Annotated[
+        Literal["immediate", "soon", "whenever", "none"], BeforeValidator(_none_as("none"))
+    ] = "none"
+    confidence_delta: Delta = 0.0
+
+    def delta(self) -> float:
+        return self.confidence_delta
+
+    def describe(self) -> str:
+        return f"Intent: {self.primary_intent}"
+
+
+class MatchPatternReply(StepReply):
+    """MATCH_PATTERN: the known pattern, the template that fits, and its track record."""
+
+    matched_pattern: Annotated[str, BeforeValidator(_none_as("none"))] = "none"
+    recommended_template: Annotated[str | None, BeforeValidator(_optional_name)] = None
+    past_success_rate: Annotated[float | None, BeforeValidator(_percent)] = Field(
+        default=None, ge=0, le=100
+    )
+    pattern_confidence: Annotated[float, BeforeValidator(_probability)] = Field(
+        default=0.5, ge=0, le=1
+    )
+    confidence_delta: Delta = 0.0
+
+    def delta(self) -> float:
+        return self.confidence_delta
+
+    def describe(self) -> str:
+        return f"Template: {self.recommended_template or 'none'}"
+
+
+class OptionAssessment(BaseModel):
+    """One of the four options as EVALUATE sees it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    option: Option
+    likelihood_of_success: float | None = Field(default=None, ge=0, le=100)
+    risk_level: Level = None
+    resource_cost: Level = None
+
+
+class EvaluateReply(StepReply):
+    """EVALUATE: the options weighed and the one recommended."""
+
+    options: list[OptionAssessment] = Field(default_factory=list, max_length=8)
+    recommended_option: Option
+    reasoning: Text = ""
+    confidence_delta: Delta = 0.0
+
+    def delta(self) -> float:
+        return self.confidence_delta
+
+    def describe(self) -> str:
+        text = self.reasoning or f"recommends {self.recommended_option.value}"
+        return clip(text, _EVALUATE_REASONING_CHARS)
+
+
+class DecideReply(StepReply):
+    """DECIDE: a rationale for the decision the thresholds chose, and what to find out."""
+
+    rationale: Text = ""
+    investigation_questions: TextList = Field(default_factory=list)
+
+    def describe(self) -> str:
+        return self.rationale
+
+
+R = TypeVar("R", bound=StepReply)
+
+
+@dataclass(frozen=True, slots=True)
+class StepOutcome(Generic[R]):
+    """One step's reply and who produced it, at what cost."""
+
+    name: StepName
+    reply: R
+    reasoner: ReasonerKind
+    input_summary: str
+    model: str | None = None
+    latency_ms: float = 0.0
+    tokens: int = 0
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """The five outcomes of one deliberation, in order."""
+
+    observe: StepOutcome[ObserveReply]
+    categorize: StepOutcome[CategorizeReply]
+    match: StepOutcome[MatchPatternReply]
+    evaluate: StepOutcome[EvaluateReply]
+    decide: StepOutcome[DecideReply]
+
+
+def input_summary(step: StepName, context: DecisionContext, *, detail: str = "") -> str:
+    """What went into ``step``, in the seed's words; ``detail`` is the step's own part."""
+    if step is StepName.OBSERVE:
+        return f"{len(context.observations)} observations"
+    if step is StepName.MATCH_PATTERN:
+        return (
+            f"Matching against {len(context.past_decisions)} past decisions "
+            f"and {len(context.templates)} templates"
+        )
+    if step is StepName.EVALUATE:
+        return "Evaluating 4 options"
+    return detail
+
+
+def build_deliberation(context: DecisionContext, trace: Trace, verdict: Verdict) -> Deliberation:
+    """The Deliberation for ``trace`` and ``verdict``, with one ReasoningStep per step.
+
+    ``reasoner`` is LLM only when all five steps came from the LLM; ``model``
+    is the model that produced any of them. A partial fallback therefore
+    reads ``reasoner=rules`` with a model set, and each step says which.
+    """
+    outcomes: list[StepOutcome[Any]] = [
+        trace.observe,
+        trace.categorize,
+        trace.match,
+        trace.evaluate,
+        trace.decide,
+    ]
+    decided = f"{verdict.decision_type.value} (confidence {verdict.confidence:.2f})"
+    rationale = trace.decide.reply.rationale
+    steps: list[ReasoningStep] = []
+    for order, outcome in enumerate(outcomes):
+        output: dict[str, Any] = outcome.reply.model_dump(mode="json")
+        reasoning = outcome.reply.describe()
+        if outcome.name is StepName.DECIDE:
+            reasoning = f"{decided}: {rationale}" if rationale else decided
+            output |= {
+                "decision_type": verdict.decision_type.value,
+                "confidence": verdict.confidence,
+                "raw_confidence": verdict.raw_confidence,
+                "pattern_key": verdict.pattern_key,
+                "template": verdict.template,
+            }
+        steps.append(
+            ReasoningStep(
+                agent_id=context.agent_id,
+                name=outcome.name,
+                order=order,
+                reasoner=outcome.reasoner,
+                model=outcome.model,
+                input_summary=outcome.input_summary,
+                output=output,
+                confidence_delta=clamp_delta(outcome.name, outcome.reply.delta()),
+                reasoning=reasoning,
+                latency_ms=outcome.latency_ms,
+                tokens=outcome.tokens,
+                error=outcome.error,
+            )
+        )
+    all_llm = all(o.reasoner is ReasonerKind.LLM for o in outcomes)
+    observe = trace.observe.reply
+    investigate = verdict.decision_type is DecisionType.INVESTIGATE
+    return Deliberation(
+        decision_type=verdict.decision_type,
+        confidence=verdict.confidence,
+        raw_confidence=verdict.raw_confidence,
+        reasoning=" -> ".join(f"{s.name.value}: {s.reasoning}" for s in steps),
+        reasoner=ReasonerKind.LLM if all_llm else ReasonerKind.RULES,
+        model=next((o.model for o in outcomes if o.reasoner is ReasonerKind.LLM), None),
+        template=verdict.template,
+        summary=observe.brief_summary,
+        key_facts=list(observe.key_facts),
+        significance=observe.significance,
+        is_critical=verdict.is_critical,
+        steps=steps,
+        wait_timeout_s=verdict.wait_timeout_s,
+        investigation_questions=(
+            list(trace.decide.reply.investigation_questions[:5]) if investigate else []
+        ),
+        escalation_reason=verdict.escalation_reason,
+        escalation_priority=verdict.escalation_priority,
+    )
