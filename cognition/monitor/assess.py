@@ -17,8 +17,6 @@ SURPRISE_NONE = 0.0
 SURPRISE_TOOL_ERROR = 0.3
 SURPRISE_ERROR_WORDS = 0.7
 SURPRISE_TURN_ERROR = 0.9
-# Censors are created only above this level (the seed's "> 0.7").
-CENSOR_SURPRISE_THRESHOLD = 0.7
 
 CENSOR_ERROR_CHARS = 100
 _ARG_VALUE_CHARS = 40
@@ -88,8 +86,15 @@ class Assessment:
 
     @property
     def should_create_censors(self) -> bool:
-        """The seed's rule: censors only when surprise is above 0.7 and there are candidates."""
-        return self.surprise_level > CENSOR_SURPRISE_THRESHOLD and bool(self.censor_candidates)
+        """True when there are censor candidates: non-transient errors, whatever the surprise.
+
+        Seed 004's monitor asks for surprise above 0.7 as well, but its own layer
+        tests expect one tool error (surprise 0.3) to file a censor, and a user
+        expects a "Permission denied" not to be repeated on the next turn. The
+        caution stays elsewhere: transient errors never become candidates, a
+        censor starts at ``warn`` and only blocks when it fires again.
+        """
+        return bool(self.censor_candidates)
 
 
 def is_transient(error: str) -> bool:

@@ -149,11 +149,12 @@ def test_learn_creates_censors() -> None:
     assert assessment.should_create_censors
 
 
-def test_tool_error_alone_does_not_create_censors() -> None:
-    # 0.3 is not above 0.7; the seed's conservative rule (its D4).
-    assert not assess("", ["Permission denied"], None).should_create_censors
-    # 0.7 is not above 0.7 either.
-    assert not assess("It failed.", ["Permission denied"], None).should_create_censors
+def test_a_lasting_tool_error_creates_censors_whatever_the_surprise() -> None:
+    # Seed 004's layer tests: one non-transient tool error files a censor (at warn).
+    assert assess("", ["Permission denied"], None).should_create_censors
+    assert assess("It failed.", ["Permission denied"], None).should_create_censors
+    # A transient one never does.
+    assert not assess("", ["rate limit exceeded (429)"], None).should_create_censors
 
 
 def test_high_surprise_without_candidates_creates_no_censors() -> None:

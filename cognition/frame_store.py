@@ -1,0 +1,157 @@
+"""Frames as ``Frame`` nodes: seeded once per agent, chosen by pattern, their use counted.
+
+:mod:`cognition.frames` is the pure part (the frame data and
+:func:`~cognition.frames.select_frame`); this is the memory's part, seed
+004's FrameEngine: the agent's frames live in the graph, where a person can
+tune them, and every selection bumps the chosen frame's ``usage_count``,
+which in turn breaks ties in later selections.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from cognition.frames import (
+    DEFAULT_FRAME,
+    SEED_FRAMES,
+    ContextBudget,
+    FrameSpec,
+    score_frame,
+    select_frame,
+)
+from cognition.turns import FrameSelection
+from graph.memory import Memory
+from graph.models import new_id, utc_now
+
+log = logging.getLogger(__name__)
+
+
+def frame_row(spec: FrameSpec) -> dict[str, Any]:
+    """The properties of a new ``Frame`` node for ``spec`` (the budget as JSON)."""
+    row: dict[str, Any] = {
+        "id": new_id(),
+        "at": utc_now(),
+        "name": spec.name,
+        "title": spec.title,
+        "description": spec.description,
+        "activation_patterns": list(spec.activation_patterns),
+        "default_category": spec.default_category,
+        "default_stakes": spec.default_stakes,
+        "questions_to_ask": list(spec.questions_to_ask),
+        "priority": spec.priority,
+        "budget": spec.budget.model_dump_json(),
+    }
+    return {k: v for k, v in row.items() if v is not None}
+
+
+def frame_from_properties(properties: Mapping[str, Any]) -> FrameSpec:
+    """A frame from its node's properties; a missing budget is the default one."""
+    budget = properties.get("budget")
+    return FrameSpec(
+        name=properties["name"],
+        title=properties.get("title") or properties["name"],
+        description=properties.get("description") or "",
+        activation_patterns=tuple(properties.get("activation_patterns") or ()),
+        default_category=properties.get("default_category"),
+        default_stakes=properties.get("default_stakes"),
+        questions_to_ask=tuple(properties.get("questions_to_ask") or ()),
+        priority=int(properties.get("priority") or 0),
+        budget=(
+            ContextBudget.model_validate(json.loads(budget))
+            if isinstance(budget, str)
+            else ContextBudget()
+        ),
+    )
+
+
+class FrameEngine:
+    """One agent's frames in the graph: seed, list, get, select (seed 004)."""
+
+    def __init__(self, memory: Memory, seeds: Sequence[FrameSpec] = SEED_FRAMES) -> None:
+        self.memory = memory
+        self.seeds = tuple(seeds)
+        self._seeded = False
+
+    async def seed(self) -> int:
+        """Make the seed frames ``Frame`` nodes; frames that exist are left alone.
+
+        Returns how many frames were created (0 on every call after the first).
+        """
+        rows = await self.memory.write("learn/seed_frames", rows=[frame_row(s) for s in self.seeds])
+        self._seeded = True
+        return sum(1 for r in rows if r["created"])
+
+    async def list_frames(self) -> list[FrameSelection]:
+        """Every frame of the agent, highest priority first, with its usage count.
+
+        Nothing was matched to list them, so each carries confidence 1.0 and
+        ``match_method`` "pattern"; only :meth:`select_detail` fills those in.
+        """
+        return [
+            FrameSelection.from_spec(
+                spec, confidence=1.0, match_method="pattern", node_id=node_id, usage_count=uses
+            )
+            for spec, node_id, uses in await self._frames()
+        ]
+
+    async def get(self, name: str) -> FrameSelection | None:
+        """One frame by its key (``"decision"``), or None."""
+        return next((f for f in await self.list_frames() if f.frame_id == name), None)
+
+    async def select(self, text: str, *, default: str = DEFAULT_FRAME) -> FrameSpec:
+        """The frame for ``text`` (see :meth:`select_detail`)."""
+        return (await self.select_detail(text, default=default)).spec()
+
+    async def select_detail(self, text: str, *, default: str = DEFAULT_FRAME) -> FrameSelection:
+        """Choose the frame for ``text`` by pattern (no LLM) and count its use.
+
+        Ties go to priority, then to the frame used more often. When nothing
+        matches, the frame named ``default`` is chosen (``match_method``
+        "default"), or the conversation frame if the agent has no such frame.
+        """
+        frames = await self._frames()
+        specs = [spec for spec, _, _ in frames]
+        usage = {spec.name: uses for spec, _, uses in frames}
+        scores = {spec.name: score_frame(text, spec) for spec in specs}
+        chosen = select_frame(text, specs, usage)
+        if scores.get(chosen.name, 0) > 0:
+            method = "pattern"
+            confidence = scores[chosen.name] / sum(scores.values())
+        else:
+            method, confidence = "default", 0.0
+            chosen = next((s for s in specs if s.name == default), chosen)
+        node_id = next((n for spec, n, _ in frames if spec.name == chosen.name), None)
+        used = await self.memory.write("learn/frame_used", name=chosen.name, now=utc_now())
+        uses = int(used[0]["usage_count"]) if used else usage.get(chosen.name, 0)
+        return FrameSelection.from_spec(
+            chosen,
+            confidence=confidence,
+            match_method="default" if method == "default" else "pattern",
+            node_id=node_id,
+            usage_count=uses,
+        )
+
+    async def _frames(self) -> list[tuple[FrameSpec, str | None, int]]:
+        rows = await self.memory.read("learn/frames")
+        if not rows and not self._seeded:
+            await self.seed()
+            rows = await self.memory.read("learn/frames")
+        frames = []
+        for row in rows:
+            properties = row["frame"]
+            try:
+                spec = frame_from_properties(properties)
+            except (ValidationError, ValueError, KeyError) as exc:
+                # A hand-edited frame that no longer validates must not stop the loop.
+                log.warning("frame %r skipped: %s", properties.get("name"), exc)
+                continue
+            frames.append((spec, properties.get("id"), int(properties.get("usage_count") or 0)))
+        if not frames:
+            # No frames in the graph (seeding failed, or all were broken): the seeds, unsaved.
+            frames = [(spec, None, 0) for spec in self.seeds]
+        return frames
