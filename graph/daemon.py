@@ -79,6 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         return asyncio.run(run_daemon(settings, child_environment(), out=sys.stdout))
+    except SettingsError as exc:  # e.g. a bad action template file, found at start
+        print(f"nous: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except GraphError as exc:
         print(f"nous: {exc}", file=sys.stderr)
         return EXIT_FAILURE

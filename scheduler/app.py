@@ -19,15 +19,23 @@ from typing import TextIO
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from cognition.act.attribution import ActiveExecutions
 from cognition.ingest import Ingestor
 from cognition.sense import ObservationClassifier
 from graph.driver import GraphDriver
 from graph.files import PathFilter
 from graph.memory import Memory
+from graph.models import new_id
 from graph.migrate import apply_migrations
 from graph.neo4j import Neo4jEndpoint, find_or_start
 from graph.settings import Settings
 from graph.watcher import FileWatcher
+from scheduler.loop_parts import (
+    ATTRIBUTION_SLACK_S,
+    LoopRuntime,
+    build_loop,
+    load_action_templates,
+)
 from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
 
 log = logging.getLogger(__name__)
@@ -47,11 +55,17 @@ class Nous:
     ingestor: Ingestor
     watcher: FileWatcher
     index_sync: IndexSync
+    runtime: LoopRuntime
 
 
 async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
-    """Find Neo4j, apply the schema and build the parts (nothing runs yet)."""
+    """Find Neo4j, apply the schema and build the parts (nothing runs yet).
+
+    The action templates are validated first, so a bad template file stops
+    the daemon before anything else starts.
+    """
     root = settings.watch.root.expanduser().resolve()
+    templates = load_action_templates(settings)
     endpoint = await asyncio.to_thread(find_or_start, settings.neo4j, environ=environ)
     driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
     await driver.start()
@@ -61,11 +75,13 @@ async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
         await driver.close()
         raise
     memory = Memory(driver, settings.agent_id)
+    attribution = ActiveExecutions(grace_s=settings.watch.debounce_ms / 1000 + ATTRIBUTION_SLACK_S)
     ingestor = Ingestor(
         memory,
         ObservationClassifier(settings.sense),
         batch_size=settings.sense.write_batch_size,
         queue_limit=settings.sense.queue_limit,
+        attribute=attribution.attribute,
     )
     watcher = FileWatcher(root, settings.watch, settings.agent_id)
     index_sync = IndexSync(
@@ -75,7 +91,17 @@ async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
         PathFilter(settings.watch.ignore_patterns),
         max_hash_bytes=settings.watch.max_hash_bytes,
     )
-    return Nous(settings, root, endpoint, driver, memory, ingestor, watcher, index_sync)
+    runtime = await build_loop(
+        settings,
+        memory,
+        root,
+        index_sync,
+        environ,
+        session_id=new_id(),
+        templates=templates,
+        attribution=attribution,
+    )
+    return Nous(settings, root, endpoint, driver, memory, ingestor, watcher, index_sync, runtime)
 
 
 async def run_daemon(
@@ -91,9 +117,13 @@ async def run_daemon(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     nous = await build(settings, environ)
-    status = StatusLine(nous.ingestor, nous.index_sync, out=out)
+    status = StatusLine(
+        nous.ingestor, nous.index_sync, out=out, decisions=lambda: nous.runtime.loop.decided
+    )
     scheduler = AsyncIOScheduler()
-    jobs = register_jobs(scheduler, settings.schedule, nous.index_sync, status)
+    jobs = register_jobs(
+        scheduler, settings.schedule, nous.index_sync, status, decide=nous.runtime.loop.tick
+    )
     print_banner(nous, jobs, out=out)
 
     writer = asyncio.create_task(nous.ingestor.run(stop), name="nous-writer")
@@ -125,6 +155,8 @@ def print_banner(nous: Nous, jobs: list[str], *, out: TextIO) -> None:
         f"  memory   {nous.endpoint.describe()}",
         f"  browser  {browser}",
         f"  watching {nous.root} ({len(nous.settings.watch.ignore_patterns)} ignore patterns)",
+        f"  thinking {_reasoning(nous.settings)}",
+        f"  actions  {len(nous.runtime.templates)} templates; {_acting(nous.settings)}",
         f"  jobs     {', '.join(jobs)}",
         "  stop     Ctrl-C (Neo4j keeps running; `python -m graph.neo4j stop` stops it)",
     ]
@@ -143,7 +175,23 @@ async def _finish(watching: asyncio.Task[None], writer: asyncio.Task[None], nous
             log.error("%s did not finish within %.0f s", task.get_name(), SHUTDOWN_FLUSH_S)
         except Exception:
             log.exception("%s failed while stopping", task.get_name())
-    await nous.driver.close()
+    try:
+        await nous.runtime.close()
+    finally:
+        await nous.driver.close()
+
+
+def _reasoning(settings: Settings) -> str:
+    if settings.reasoner == "rules":
+        return "rules reasoner (no LLM)"
+    mode = "LLM only" if settings.reasoner == "llm" else "LLM when it answers, else rules"
+    return f"{mode}: {settings.llm.base_url} model {settings.llm.model}"
+
+
+def _acting(settings: Settings) -> str:
+    budget = settings.budget
+    how = "dry run (nothing executed)" if settings.executors.dry_run else "executors live"
+    return f"{how}; at most {budget.actions_per_hour}/hour, {budget.max_concurrent} at once"
 
 
 async def _wait_or_stop(awaitable: Awaitable[object], stop: asyncio.Event) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TextIO
@@ -19,7 +20,7 @@ from cognition.ingest import Ingestor
 from graph.errors import GraphError
 from graph.files import PathFilter
 from graph.memory import Memory
-from graph.models import utc_now
+from graph.models import Observation, ObservationType, utc_now
 from graph.rescan import RescanResult, rescan
 from graph.settings import ScheduleSettings
 from graph.watcher import FileWatcher
@@ -51,8 +52,13 @@ class IndexSync:
         self.last_run: datetime | None = None
         self.last_error: str | None = None
 
-    async def run(self) -> RescanResult | None:
-        """Rescan once and queue what it found; None if it failed (the error is kept)."""
+    async def run(self, *, announce: bool = False) -> RescanResult | None:
+        """Rescan once and queue what it found; None if it failed (the error is kept).
+
+        With ``announce`` (the scheduled run) a ``schedule_triggered``
+        observation follows, so the decision loop can take up the second half
+        of the sync: the ``periodic_index_sync`` template.
+        """
         # What the watcher queued must be in the graph first, or the rescan
         # would observe those changes a second time.
         await self.ingestor.wait_idle(IDLE_WAIT_S)
@@ -65,6 +71,20 @@ class IndexSync:
             log.error("%s", self.last_error)
             return None
         self.ingestor.submit(result.observations)
+        if announce:
+            self.ingestor.submit(
+                [
+                    Observation(
+                        agent_id=self.memory.agent_id,
+                        type=ObservationType.SCHEDULE_TRIGGERED,
+                        metadata={
+                            "job": "index_sync",
+                            "files_seen": result.files_seen,
+                            "changes": len(result.observations),
+                        },
+                    )
+                ]
+            )
         self.last_result, self.last_run = result, utc_now()
         log.info(
             "index sync: %d files seen, %d hashed, %d changes, %d touched",
@@ -79,20 +99,29 @@ class IndexSync:
 class StatusLine:
     """A short line at an interval: observations recorded, queue depth, last error."""
 
-    def __init__(self, ingestor: Ingestor, index_sync: IndexSync, *, out: TextIO) -> None:
+    def __init__(
+        self,
+        ingestor: Ingestor,
+        index_sync: IndexSync,
+        *,
+        out: TextIO,
+        decisions: Callable[[], int] | None = None,
+    ) -> None:
         self.ingestor = ingestor
         self.index_sync = index_sync
         self.out = out
+        self.decisions = decisions
         self.watch_error: str | None = None
 
     def render(self) -> str:
         """The status text (also used by tests)."""
         stats = self.ingestor.stats
         error = stats.last_error or self.index_sync.last_error or self.watch_error or "none"
+        decided = f" · decisions {self.decisions()}" if self.decisions else ""
         return (
             f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
             f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
-            f" · last error: {error}"
+            f"{decided} · last error: {error}"
         )
 
     async def emit(self) -> None:
@@ -106,11 +135,24 @@ def register_jobs(
     schedule: ScheduleSettings,
     index_sync: IndexSync,
     status: StatusLine,
+    decide: Callable[[], Awaitable[object]] | None = None,
 ) -> list[str]:
     """Add the daemon's jobs; return a description of each for the banner."""
+    jobs: list[str] = []
+    if decide is not None:
+        scheduler.add_job(
+            decide,
+            "interval",
+            seconds=schedule.decision_interval_s,
+            id="decision_loop",
+            max_instances=1,
+            coalesce=True,
+        )
+        jobs.append(f"decision loop (every {schedule.decision_interval_s:g} s)")
     scheduler.add_job(
         index_sync.run,
         CronTrigger.from_crontab(schedule.index_sync_cron),
+        kwargs={"announce": True},
         id="index_sync",
         max_instances=1,
         coalesce=True,
@@ -125,6 +167,7 @@ def register_jobs(
         coalesce=True,
     )
     return [
+        *jobs,
         f"index sync (cron '{schedule.index_sync_cron}')",
         f"status line (every {schedule.status_interval_s:g} s)",
     ]

@@ -23,6 +23,7 @@ from cognition.act import (
     run_process,
 )
 from graph.settings import ExecutorSettings
+from tests.support.processes import gone
 
 FAKE_CLAUDE = Path(__file__).resolve().parents[1] / "bin" / "claude"
 
@@ -62,30 +63,6 @@ def _log_entries(tmp_path: Path) -> list[dict[str, Any]]:
     if not log.exists():
         return []
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
-
-
-def _running(pid: int) -> bool:
-    """Whether ``pid`` is a live process (a zombie awaiting its reaper counts as gone)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-    return stat.rpartition(")")[2].split()[0] not in {"Z", "X"}
-
-
-async def _gone(pid: int, within_s: float = 3.0) -> bool:
-    deadline = time.monotonic() + within_s
-    while time.monotonic() < deadline:
-        if not _running(pid):
-            return True
-        await asyncio.sleep(0.02)
-    return False
 
 
 async def _wait_for_file(path: Path, within_s: float = 10.0) -> str:
@@ -273,7 +250,7 @@ async def test_timeout_kills_the_whole_process_group(
     assert not result.success
     assert result.error is not None and "timed out" in result.error
     assert result.return_code is not None and result.return_code < 0
-    assert await _gone(int(pid_file.read_text()))
+    assert await gone(int(pid_file.read_text()))
 
 
 async def test_a_group_that_ignores_sigterm_gets_sigkill(root: Path, tmp_path: Path) -> None:
@@ -298,7 +275,7 @@ async def test_a_group_that_ignores_sigterm_gets_sigkill(root: Path, tmp_path: P
     assert proc.timed_out
     assert proc.return_code == -9
     assert time.monotonic() - started < 5
-    assert await _gone(int(pid_file.read_text()))
+    assert await gone(int(pid_file.read_text()))
 
 
 async def test_orphans_of_a_finished_child_are_ended(root: Path, tmp_path: Path) -> None:
@@ -318,7 +295,7 @@ async def test_orphans_of_a_finished_child_are_ended(root: Path, tmp_path: Path)
     assert proc.return_code == 0
     assert proc.stdout == "parent done\n"
     assert time.monotonic() - started < 10
-    assert await _gone(int(pid_file.read_text()))
+    assert await gone(int(pid_file.read_text()))
 
 
 async def test_output_cap_is_respected_and_the_child_is_not_blocked(root: Path) -> None:
@@ -367,7 +344,7 @@ async def test_cancellation_kills_the_process_group(
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert await _gone(grandchild)
+    assert await gone(grandchild)
 
 
 async def test_missing_binary_is_a_failure_result(root: Path, base_env: dict[str, str]) -> None:

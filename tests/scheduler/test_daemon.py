@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.learning import LearningStore
 from graph.memory import Memory
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,9 +25,20 @@ START_TIMEOUT_S = 60.0
 class Daemon:
     """``python -m graph.daemon`` in a subprocess, with its output collected."""
 
-    def __init__(self, root: Path, agent_id: str, env: dict[str, str], log: Path) -> None:
+    def __init__(
+        self, root: Path, agent_id: str, env: dict[str, str], log: Path, **extra: str
+    ) -> None:
         self.log = log
-        env = {**env, "NOUS_SCHEDULE__STATUS_INTERVAL_S": "0.5", "NOUS_WATCH__DEBOUNCE_MS": "100"}
+        env = {
+            **env,
+            "NOUS_SCHEDULE__STATUS_INTERVAL_S": "0.5",
+            "NOUS_SCHEDULE__DECISION_INTERVAL_S": "0.5",
+            "NOUS_WATCH__DEBOUNCE_MS": "100",
+            # The rules reasoner, and nothing executed unless a test says otherwise.
+            "NOUS_REASONER": "rules",
+            "NOUS_EXECUTORS__DRY_RUN": "true",
+            **extra,
+        }
         self._sink = log.open("w")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "graph.daemon", "--root", str(root), "--agent-id", agent_id],
@@ -66,8 +80,9 @@ def daemon_factory(
     started: list[Daemon] = []
 
     class Factory(Daemon):
-        def __init__(self, root: Path) -> None:
-            super().__init__(root, agent_id, neo4j_env, tmp_path / f"daemon-{len(started)}.log")
+        def __init__(self, root: Path, **extra: str) -> None:
+            log = tmp_path / f"daemon-{len(started)}.log"
+            super().__init__(root, agent_id, neo4j_env, log, **extra)
             started.append(self)
 
     yield Factory
@@ -168,6 +183,60 @@ async def test_sigterm_during_a_burst_leaves_no_half_batch(
     assert total == recorded
     # Every observation written has its File: no batch was cut in half.
     assert len(await memory.file_records()) == total
+
+
+async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
+    tmp_path: Path, memory: Memory, daemon_factory: type[Daemon]
+) -> None:
+    root = tmp_path / "demo"
+    shutil.copytree(REPO / "demo", root)
+    script = tmp_path / "claude.json"
+    script.write_text(
+        json.dumps(
+            {
+                "edits": [{"path": "knowledge/filed.md", "content": "filed by the agent\n"}],
+                "is_error": True,
+                "subtype": "error_during_execution",
+                "result": "Error: permission denied while writing the index",
+            }
+        )
+    )
+    daemon = daemon_factory(
+        root,
+        NOUS_EXECUTORS__DRY_RUN="false",
+        NOUS_EXECUTORS__CLAUDE_BINARY=str(REPO / "tests" / "bin" / "claude"),
+        NOUS_FAKE_CLAUDE_SCRIPT=str(script),
+    )
+    daemon.wait_for("decisions ")
+    (root / "_intake" / "dropped.md").write_text("# Dropped in while Nous watched\n")
+
+    async def acted_on_the_drop() -> bool:
+        rows = await memory.read("audit/recent_decisions", limit=50)
+        return any(r["path"] == "_intake/dropped.md" and r["status"] != "acting" for r in rows)
+
+    await _eventually(acted_on_the_drop, timeout_s=60)
+    assert daemon.stop() == 0
+    [decision] = [
+        r
+        for r in await memory.read("audit/recent_decisions", limit=50)
+        if r["path"] == "_intake/dropped.md"
+    ]
+    assert (decision["type"], decision["template"]) == ("act", "process_intake")
+    assert decision["outcome_success"] is False
+    executions = await memory.read("audit/executions_for_decision", decision_id=decision["id"])
+    assert [e["failure_type"] for e in executions] == ["permission_error"] * 3
+    store = LearningStore(memory)
+    assert {"permission_failure", "confidence_too_high"} <= {
+        lesson.type for lesson in await store.lessons_for(decision["id"])
+    }
+    pattern = await store.pattern("intake:file_created:act:process_intake")
+    assert pattern is not None and pattern.total >= 1 and pattern.successes == 0
+    # The stand-in's edit (knowledge/filed.md) was observed as its own, and no
+    # decision ever considered it.
+    own = await memory.observations_for_path("knowledge/filed.md")
+    assert own and all(o.caused_by for o in own)
+    decided_paths = {r["path"] for r in await memory.read("audit/recent_decisions", limit=100)}
+    assert "knowledge/filed.md" not in decided_paths
 
 
 def test_help_explains_every_option() -> None:

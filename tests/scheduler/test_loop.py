@@ -1,0 +1,253 @@
+"""The decision loop end to end, in process: real Neo4j and files, stand-in claude, stub LLM.
+
+Each test builds the loop with the scheduler's own ``build_loop`` on a
+temporary root, gets observations the daemon's way (the rescan through the
+ingestor), runs ``tick()`` and reads what the graph says happened.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cognition.act.attribution import ActiveExecutions
+from cognition.ingest import Ingestor
+from cognition.sense import ObservationClassifier
+from graph.files import PathFilter
+from graph.learning import LearningStore
+from graph.memory import Memory
+from graph.models import new_id
+from graph.settings import Settings, load_settings
+from scheduler.jobs import IndexSync
+from scheduler.loop_parts import LoopRuntime, build_loop, load_action_templates
+from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
+from tests.support.processes import gone
+
+REPO = Path(__file__).resolve().parents[2]
+STAND_IN = REPO / "tests" / "bin" / "claude"
+
+
+@dataclass
+class Rig:
+    """A loop on a temporary root, with the levers the tests pull."""
+
+    root: Path
+    memory: Memory
+    ingestor: Ingestor
+    index_sync: IndexSync
+    runtime: LoopRuntime
+    script: Path
+    log: Path
+
+    def claude_does(self, **script: Any) -> None:
+        self.script.write_text(json.dumps(script))
+
+    async def observe(self) -> None:
+        await self.index_sync.run()
+        await self.ingestor.flush()
+
+    async def rows(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        return await self.memory.read(name, **params)
+
+
+def _settings(root: Path, tmp: Path, **overrides: Any) -> Settings:
+    base: dict[str, Any] = {
+        "watch.root": str(root),
+        "reasoner": "rules",
+        "executors.claude_binary": str(STAND_IN),
+        "llm.base_url": "http://127.0.0.1:9/v1",  # nothing listens there
+        "llm.timeout_s": 2.0,
+    }
+    base.update(overrides)
+    return load_settings(REPO / "tests" / "support" / "empty.yaml", environ={}, overrides=base)
+
+
+async def _rig(tmp_path: Path, memory: Memory, **overrides: Any) -> AsyncIterator[Rig]:
+    root = tmp_path / "root"
+    (root / "_intake").mkdir(parents=True, exist_ok=True)
+    settings = _settings(root, tmp_path, **overrides)
+    settings.agent_id = memory.agent_id
+    script, log = tmp_path / "claude-script.json", tmp_path / "claude-log.jsonl"
+    script.write_text("{}")
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "NOUS_FAKE_CLAUDE_SCRIPT": str(script),
+        "NOUS_FAKE_CLAUDE_LOG": str(log),
+        "CLAUDECODE": "1",  # must be removed before the child starts
+    }
+    attribution = ActiveExecutions(grace_s=0.5)
+    ingestor = Ingestor(
+        memory, ObservationClassifier(settings.sense), attribute=attribution.attribute
+    )
+    index_sync = IndexSync(
+        root, memory, ingestor, PathFilter(settings.watch.ignore_patterns), max_hash_bytes=1 << 20
+    )
+    runtime = await build_loop(
+        settings,
+        memory,
+        root,
+        index_sync,
+        env,
+        session_id=new_id(),
+        templates=load_action_templates(settings),
+        attribution=attribution,
+    )
+    try:
+        yield Rig(root, memory, ingestor, index_sync, runtime, script, log)
+    finally:
+        await runtime.close()
+
+
+@pytest.fixture
+async def rig(tmp_path: Path, memory: Memory) -> AsyncIterator[Rig]:
+    async for made in _rig(tmp_path, memory):
+        yield made
+
+
+async def test_intake_file_goes_all_the_way_to_pattern_and_outcome(rig: Rig) -> None:
+    (rig.root / "_intake" / "idea.md").write_text("# An idea\nworth keeping\n")
+    rig.claude_does(
+        edits=[{"path": "knowledge/idea.md", "content": "# Idea, filed\n"}],
+        result="created knowledge/idea.md",
+    )
+    await rig.observe()
+    report = await rig.runtime.loop.tick()
+
+    [decision] = report.decisions
+    assert (decision.type.value, decision.template, decision.reasoner.value) == (
+        "act",
+        "process_intake",
+        "rules",
+    )
+    [outcome] = report.outcomes
+    assert outcome.success and outcome.attempts == 1
+    assert (rig.root / "knowledge" / "idea.md").read_text() == "# Idea, filed\n"
+
+    links = await rig.rows("audit/decision_links", decision_id=decision.id)
+    assert {r["type"]: r["count"] for r in links} == {
+        "CONSIDERED": 1,
+        "HAS_STEP": 5,
+        "MATCHED": 1,
+        "USED": 1,
+        "EXECUTED_AS": 1,
+        "IN_EPISODE": 1,
+    }
+    pattern = await LearningStore(rig.memory).pattern(decision.pattern_key or "")
+    assert pattern is not None and (pattern.total, pattern.successes) == (1, 1)
+    # The stand-in ran with the execution's id as its session id, without CLAUDECODE.
+    [run] = [json.loads(line) for line in rig.log.read_text().splitlines()]
+    assert run["argv"][run["argv"].index("--session-id") + 1] == outcome.execution_id
+    assert run["claudecode_set"] is False
+
+
+async def test_the_stand_ins_own_edits_start_no_new_action(rig: Rig) -> None:
+    (rig.root / "_intake" / "note.md").write_text("a note\n")
+    rig.claude_does(edits=[{"path": "_intake/reply.md", "content": "an answer in intake\n"}])
+    await rig.observe()
+    first = await rig.runtime.loop.tick()
+    assert [d.type.value for d in first.decisions] == ["act"]
+    # Its edit lands in the intake folder, where a person's file would be acted on.
+    await rig.observe()
+    second = await rig.runtime.loop.tick()
+    assert second.decisions == []
+    [own] = await rig.memory.observations_for_path("_intake/reply.md")
+    assert own.caused_by == first.outcomes[0].execution_id
+
+
+async def test_a_lasting_failure_retries_then_escalates_with_lessons_and_a_censor(
+    rig: Rig,
+) -> None:
+    (rig.root / "_intake" / "locked.md").write_text("locked\n")
+    rig.claude_does(
+        is_error=True, subtype="error_during_execution", result="Error: permission denied"
+    )
+    await rig.observe()
+    report = await rig.runtime.loop.tick()
+    [decision] = report.decisions
+    [outcome] = report.outcomes
+    assert not outcome.success and outcome.escalated
+    assert outcome.attempts == 3  # process_intake allows two retries
+    executions = await rig.rows("audit/executions_for_decision", decision_id=decision.id)
+    assert [e["attempt"] for e in executions] == [1, 2, 3]
+    assert [e["retry_of_attempt"] for e in executions] == [None, 1, 2]
+    assert {e["failure_type"] for e in executions} == {"permission_error"}
+    [escalation] = await rig.rows("audit/escalations_for_decision", decision_id=decision.id)
+    assert "permission" in escalation["message"].lower()
+    store = LearningStore(rig.memory)
+    lessons = {lesson.type for lesson in await store.lessons_for(decision.id)}
+    assert "permission_failure" in lessons
+    censors = await store.active_censors()
+    assert [c.trigger_pattern for c in censors] == ["process_intake on _intake/*.md"]
+
+
+async def test_a_timeout_leaves_no_child_process(rig: Rig, tmp_path: Path) -> None:
+    templates = tmp_path / "templates.yaml"
+    shipped = (REPO / "cognition" / "act" / "templates.yaml").read_text()
+    templates.write_text(shipped.replace("timeout_seconds: 300", "timeout_seconds: 1"))
+    async for quick in _rig(tmp_path / "quick", rig.memory, templates_file=str(templates)):
+        (quick.root / "_intake" / "slow.md").write_text("slow\n")
+        child = tmp_path / "child.pid"
+        quick.claude_does(sleep_s=30, spawn_child_sleep_s=60, child_pid_file=str(child))
+        await quick.observe()
+        report = await quick.runtime.loop.tick()
+        assert all(r.timed_out for r in report.outcomes[0].results)
+        assert await gone(int(child.read_text()))
+
+
+async def test_with_an_llm_it_reasons_in_five_recorded_steps(
+    tmp_path: Path, memory: Memory
+) -> None:
+    def answer(request: RecordedRequest) -> Reply:
+        return Reply.json(STEP_REPLIES[request.step or ""])
+
+    with LLMStub(default=answer) as stub:
+        async for rig in _rig(tmp_path, memory, reasoner="llm", **{"llm.base_url": stub.base_url}):
+            (rig.root / "_intake" / "idea.md").write_text("# An idea\n")
+            await rig.observe()
+            report = await rig.runtime.loop.tick()
+            [decision] = report.decisions
+            assert decision.reasoner.value == "llm" and decision.model == "stub-model"
+            steps = await rig.rows("audit/decision_steps", decision_id=decision.id)
+            assert [s["name"] for s in steps] == [
+                "OBSERVE", "CATEGORIZE", "MATCH_PATTERN", "EVALUATE", "DECIDE",
+            ]  # fmt: skip
+            assert {s["reasoner"] for s in steps} == {"llm"}
+            assert all(s["tokens"] > 0 and s["latency_ms"] > 0 for s in steps)
+            assert stub.chat_requests[0].step == "OBSERVE"
+
+
+STEP_REPLIES: dict[str, dict[str, Any]] = {
+    "OBSERVE": {
+        "brief_summary": "A new note arrived in the intake folder.",
+        "key_facts": ["new file", "markdown", "intake"],
+        "significance": "high",
+        "confidence_delta": 0.1,
+    },
+    "CATEGORIZE": {
+        "primary_intent": "new_content",
+        "domain": "content",
+        "requires_action": "yes",
+        "action_urgency": "soon",
+        "confidence_delta": 0.1,
+    },
+    "MATCH_PATTERN": {
+        "matched_pattern": "intake note",
+        "recommended_template": "process_intake",
+        "past_success_rate": "unknown",
+        "pattern_confidence": 0.8,
+        "confidence_delta": 0.1,
+    },
+    "EVALUATE": {
+        "options": [],
+        "recommended_option": "ACT",
+        "reasoning": "A template fits and nothing argues against it.",
+        "confidence_delta": 0.1,
+    },
+    "DECIDE": {"rationale": "Process the intake note.", "investigation_questions": []},
+}
