@@ -1,0 +1,125 @@
+"""Decision loop overhead with the rules reasoner: milliseconds per decision, decisions per second.
+
+    python -m bench.loop [--decisions 300]
+
+Builds the loop with the scheduler's own ``build_loop`` (rules reasoner,
+executors in dry-run mode, so no child process runs), writes synthetic
+observations of three kinds (intake notes that ACT, knowledge edits that
+ACT, config edits that WAIT), and times ``DecisionLoop.decide`` on each:
+frame, recall, render, deliberate, record the decision with its steps, and
+for ACT the dry-run execution and learning. It prints p50/p95 per decision
+and decisions per second, and the same run's baseline: one read round trip
+to Neo4j, the floor under any decision that remembers anything.
+
+Targets (issue 3): p50 at most 15 ms, at least 100 decisions per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import bench_settings, connected, percentile, verdict
+from cognition.act.attribution import ActiveExecutions
+from cognition.ingest import Ingestor
+from cognition.sense import ObservationClassifier
+from graph.files import PathFilter
+from graph.memory import Memory
+from graph.models import Observation, ObservationType, new_id
+from graph.settings import child_environment
+from scheduler.jobs import IndexSync
+from scheduler.loop_parts import build_loop, load_action_templates
+
+KINDS = [
+    (ObservationType.FILE_CREATED, "_intake/note{}.md"),
+    (ObservationType.FILE_MODIFIED, "knowledge/topic{}.md"),
+    (ObservationType.FILE_MODIFIED, "config/settings{}.yaml"),
+]
+
+
+async def run(count: int) -> bool:
+    settings = bench_settings()
+    settings.reasoner = "rules"
+    settings.executors.dry_run = True
+    settings.budget.actions_per_hour = 1_000_000
+    async with connected(settings) as (endpoint, driver):
+        print(f"neo4j: {endpoint.describe()}")
+        memory = Memory(driver, f"bench-loop-{new_id().lower()}")
+        classifier = ObservationClassifier(settings.sense)
+        with tempfile.TemporaryDirectory(prefix="nous-loop-") as tmp:
+            root = Path(tmp)
+            settings.watch.root = root
+            attribution = ActiveExecutions()
+            ingestor = Ingestor(memory, classifier, attribute=attribution.attribute)
+            index_sync = IndexSync(
+                root, memory, ingestor, PathFilter([]), max_hash_bytes=settings.watch.max_hash_bytes
+            )
+            runtime = await build_loop(
+                settings,
+                memory,
+                root,
+                index_sync,
+                child_environment(),
+                session_id=new_id(),
+                templates=load_action_templates(settings),
+                attribution=attribution,
+            )
+            try:
+                batches = [
+                    [classifier.classify(_observation(memory.agent_id, i))] for i in range(count)
+                ]
+                await memory.record_observations([b[0] for b in batches])
+                for batch in batches[:20]:  # warm-up: query plans, JIT
+                    await runtime.loop.decide(batch)
+                floor = await _round_trips(memory, 200)
+                timings = []
+                started = time.perf_counter()
+                for batch in batches[20:]:
+                    t0 = time.perf_counter()
+                    await runtime.loop.decide(batch)
+                    timings.append((time.perf_counter() - t0) * 1000)
+                elapsed = time.perf_counter() - started
+            finally:
+                await runtime.close()
+                await memory.forget()
+
+    p50, p95 = percentile(timings, 50), percentile(timings, 95)
+    rate = len(timings) / elapsed
+    print(f"{len(timings)} decisions (rules reasoner, dry-run executors) in {elapsed:.2f} s")
+    print(f"per decision: p50 {p50:.1f} ms, p95 {p95:.1f} ms; {rate:.0f} decisions/s")
+    print(f"baseline: one read round trip p50 {floor:.2f} ms; decision p50 = {p50 / floor:.1f}x")
+    checks = [
+        (p50 <= 15.0, f"p50 {p50:.1f} ms (target <= 15 ms)"),
+        (rate >= 100, f"{rate:.0f} decisions/s (target >= 100)"),
+    ]
+    for ok, text in checks:
+        print(f"{verdict(ok)}  {text}")
+    return all(ok for ok, _ in checks)
+
+
+def _observation(agent_id: str, i: int) -> Observation:
+    kind, path = KINDS[i % len(KINDS)]
+    return Observation(agent_id=agent_id, type=kind, path=path.format(i), metadata={})
+
+
+async def _round_trips(memory: Memory, n: int) -> float:
+    timings = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        await memory.observation_counts()
+        timings.append((time.perf_counter() - t0) * 1000)
+    return percentile(timings, 50)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--decisions", type=int, default=300)
+    args = parser.parse_args()
+    asyncio.run(run(args.decisions + 20))
+
+
+if __name__ == "__main__":
+    main()
