@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,6 +30,10 @@ from graph.memory import Memory
 from graph.models import new_id, utc_now
 
 log = logging.getLogger(__name__)
+
+
+# How long the decision loop trusts its cached frames (see FrameEngine.choose).
+FRAME_CACHE_S = 60.0
 
 
 def frame_row(spec: FrameSpec) -> dict[str, Any]:
@@ -76,6 +81,8 @@ class FrameEngine:
         self.memory = memory
         self.seeds = tuple(seeds)
         self._seeded = False
+        self._cache: list[tuple[FrameSpec, str | None, int]] | None = None
+        self._cached_at = 0.0
 
     async def seed(self) -> int:
         """Make the seed frames ``Frame`` nodes; frames that exist are left alone.
@@ -135,6 +142,30 @@ class FrameEngine:
             node_id=node_id,
             usage_count=uses,
         )
+
+    async def choose(
+        self, text: str, *, default: str = DEFAULT_FRAME, max_age_s: float = FRAME_CACHE_S
+    ) -> FrameSpec:
+        """The frame for ``text``, from frames cached for ``max_age_s``; nothing is written.
+
+        For the decision loop, which chooses a frame for every batch: the
+        frames change only when a person edits them, and the use is counted by
+        the decision's own write (``decide/record_decision``'s ``$frame``), so a
+        decision costs no extra round trips here. The cached usage counts are
+        bumped locally so tie-breaks keep following use between refreshes.
+        """
+        now = time.monotonic()
+        if self._cache is None or now - self._cached_at > max_age_s:
+            self._cache, self._cached_at = await self._frames(), now
+        specs = [spec for spec, _, _ in self._cache]
+        usage = {spec.name: uses for spec, _, uses in self._cache}
+        chosen = select_frame(text, specs, usage)
+        if score_frame(text, chosen) == 0:
+            chosen = next((s for s in specs if s.name == default), chosen)
+        self._cache = [
+            (spec, node, uses + (spec.name == chosen.name)) for spec, node, uses in self._cache
+        ]
+        return chosen
 
     async def _frames(self) -> list[tuple[FrameSpec, str | None, int]]:
         rows = await self.memory.read("learn/frames")

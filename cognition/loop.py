@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from cognition.act.actor import ActOutcome, Actor, PlannedAction
+from cognition.act.actor import Actor, ActOutcome, PlannedAction
 from cognition.act.templates import TemplateRegistry
 from cognition.context import render_context
 from cognition.deliberate import Reasoner, pattern_key
@@ -28,7 +28,6 @@ from cognition.recall import Recall
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.sense import ObservationBatcher
 from graph.decisions import DecisionStore
-from graph.learning import LearningStore
 from graph.memory import path_pattern
 from graph.models import Decision, DecisionType, Escalation, Observation, utc_now
 
@@ -73,7 +72,6 @@ class DecisionLoop:
         actor: Actor,
         learner: OutcomeLearner,
         censors: CensorBook,
-        store: LearningStore,
         batcher: ObservationBatcher,
         settings: LoopSettings | None = None,
         session_id: str | None = None,
@@ -87,7 +85,6 @@ class DecisionLoop:
         self.actor = actor
         self.learner = learner
         self.censors = censors
-        self.store = store
         self.batcher = batcher
         self.settings = settings or LoopSettings()
         self.session_id = session_id
@@ -138,7 +135,7 @@ class DecisionLoop:
     ) -> Decision:
         """Frame, recall, deliberate, record, then act, wait, investigate or escalate."""
         primary = batch[0]
-        frame = await self.frames.select(_frame_text(primary), default="task")
+        frame = await self.frames.choose(_frame_text(primary), default="task")
         context = await self.recall.build(
             batch, frame, session_id=self.session_id, investigation_round=round_
         )
@@ -146,6 +143,7 @@ class DecisionLoop:
         deliberation = await self.reasoner.deliberate(context, rendered)
         planned, deliberation = plan_action(deliberation, context, self.templates)
         decision = _decision(deliberation, context, frame.name, planned)
+        self._schedule_follow_up(decision, deliberation, round_)
         await self.decisions.record_decision(
             decision,
             deliberation.steps,
@@ -156,20 +154,30 @@ class DecisionLoop:
             episode_id=self.episode_id,
             heuristic_ids=[s.id for s in context.strategies],
             superseded_ids=list(superseded),
+            frame=frame.name,
         )
         self.decided += 1
         await self._follow(decision, deliberation, planned, report, round_)
-        await self.store.emit(
-            "decision_made",
-            {
-                "decision_id": decision.id,
-                "type": decision.type.value,
-                "confidence": decision.confidence,
-                "reasoner": decision.reasoner.value,
-                "observations": len(batch),
-            },
-        )
         return decision
+
+    def _schedule_follow_up(
+        self, decision: Decision, deliberation: Deliberation, round_: int
+    ) -> None:
+        """Set a WAIT's or an INVESTIGATE's next look on the decision before it is written.
+
+        Written with the decision itself, so these need no second transaction;
+        an INVESTIGATE past its last round is escalated instead (in ``_follow``).
+        """
+        now = utc_now()
+        if decision.type is DecisionType.WAIT:
+            wait = timedelta(seconds=deliberation.wait_timeout_s or 300.0)
+            decision.status, decision.wait_until = "waiting", now + wait
+        elif (
+            decision.type is DecisionType.INVESTIGATE
+            and round_ < self.settings.max_investigation_rounds
+        ):
+            decision.status, decision.wait_until = "investigating", now
+            decision.investigation_round = round_ + 1
 
     async def _follow(
         self,
@@ -179,29 +187,24 @@ class DecisionLoop:
         report: TickReport | None,
         round_: int,
     ) -> None:
-        now = utc_now()
         if decision.type is DecisionType.ACT and planned is not None:
             outcome = await self.actor.act(decision, planned)
             if report is not None:
                 report.outcomes.append(outcome)
             await settle_outcome(
-                decision, outcome, self.decisions, self.learner, self.censors,
+                decision,
+                outcome,
+                self.decisions,
+                self.learner,
+                self.censors,
                 retry_after=timedelta(seconds=self.settings.deferred_retry_s),
-            )  # fmt: skip
+            )
         elif decision.type is DecisionType.WAIT:
-            wait = timedelta(seconds=deliberation.wait_timeout_s or 300.0)
-            await self.decisions.settle(decision.id, status="waiting", wait_until=now + wait)
+            return  # its next look was written with it
         elif decision.type is DecisionType.INVESTIGATE:
-            if round_ >= self.settings.max_investigation_rounds:
+            if decision.status != "investigating":
                 reason = f"still uncertain after {round_} rounds of investigation"
                 await self._escalate(decision, reason)
-            else:
-                await self.decisions.settle(
-                    decision.id,
-                    status="investigating",
-                    wait_until=now,
-                    investigation_round=round_ + 1,
-                )
         else:
             await self._escalate(decision, deliberation.escalation_reason or decision.reasoning)
 

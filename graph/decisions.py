@@ -57,8 +57,13 @@ class DecisionStore:
         episode_id: str | None = None,
         heuristic_ids: Sequence[str] = (),
         superseded_ids: Sequence[str] = (),
+        frame: str | None = None,
     ) -> str:
-        """Write the decision and its explanation; mark its observations processed."""
+        """Write the decision and its explanation; mark its observations processed.
+
+        ``frame`` names the frame the decision was made in; its usage count
+        goes up in the same transaction.
+        """
         template_row = None
         if template is not None:
             template_row = {"id": new_id(), **dict(template)}
@@ -73,6 +78,7 @@ class DecisionStore:
             episode_id=episode_id,
             heuristic_ids=list(heuristic_ids),
             superseded_ids=list(superseded_ids),
+            frame=frame,
         )
         return str(rows[0]["id"])
 

@@ -25,18 +25,18 @@ from cognition.sense import ObservationClassifier
 from graph.driver import GraphDriver
 from graph.files import PathFilter
 from graph.memory import Memory
-from graph.models import new_id
 from graph.migrate import apply_migrations
+from graph.models import new_id
 from graph.neo4j import Neo4jEndpoint, find_or_start
 from graph.settings import Settings
 from graph.watcher import FileWatcher
+from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
 from scheduler.loop_parts import (
     ATTRIBUTION_SLACK_S,
     LoopRuntime,
     build_loop,
     load_action_templates,
 )
-from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
 
 log = logging.getLogger(__name__)
 

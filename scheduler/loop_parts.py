@@ -24,8 +24,8 @@ from cognition.act.executors import (
 )
 from cognition.act.internal import handle_failure
 from cognition.act.templates import TemplateRegistry, load_templates
-from cognition.errors import TemplateError
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
+from cognition.errors import TemplateError
 from cognition.frame_store import FrameEngine
 from cognition.learn import CensorBook, Episodes, OutcomeLearner
 from cognition.llm import LLMClient
@@ -34,10 +34,10 @@ from cognition.recall import Recall
 from cognition.schemas import FileView, TemplateOption
 from cognition.sense import ObservationBatcher
 from graph.decisions import DecisionStore
+from graph.errors import SettingsError
 from graph.learning import LearningStore
 from graph.memory import Memory
 from graph.models import ActionTarget, Observation
-from graph.errors import SettingsError
 from graph.settings import Settings
 from scheduler.jobs import IndexSync
 
@@ -56,11 +56,17 @@ class LoopRuntime:
     episodes: Episodes
     episode_id: str
     templates: TemplateRegistry
+    store: LearningStore
 
     async def close(self) -> None:
-        """End the daemon's episode and close the LLM client."""
-        await self.episodes.end(self.episode_id, outcome="completed", summary="daemon stopped")
-        await self.llm.close()
+        """End the daemon's episode, say so in the event stream, close the LLM client."""
+        try:
+            await self.episodes.end(self.episode_id, outcome="completed", summary="daemon stopped")
+            await self.store.emit(
+                "daemon_stopped", {"decisions": self.loop.decided, "episode_id": self.episode_id}
+            )
+        finally:
+            await self.llm.close()
 
 
 def load_action_templates(settings: Settings) -> TemplateRegistry:
@@ -115,7 +121,6 @@ async def build_loop(
         actor=actor,
         learner=OutcomeLearner(store),
         censors=CensorBook(store),
-        store=store,
         batcher=ObservationBatcher(settings.sense.batch_window_s, settings.sense.max_batch_size),
         settings=LoopSettings(
             max_observations=settings.schedule.decision_max_observations,
@@ -125,7 +130,12 @@ async def build_loop(
         session_id=session_id,
         episode_id=episode_id,
     )
-    return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates)
+    await store.emit(
+        "daemon_started",
+        {"root": str(root), "reasoner": settings.reasoner, "dry_run": settings.executors.dry_run},
+        session_id=session_id,
+    )
+    return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store)
 
 
 def executors(

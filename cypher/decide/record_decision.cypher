@@ -2,12 +2,12 @@
 //   Decision node, CONSIDERED its observations (now marked processed), HAS_STEP{order} its
 //   ReasoningStep nodes chained by NEXT, RECALLED the past decisions recall showed it,
 //   MATCHED its Pattern, USED its ActionTemplate, IN_EPISODE its episode, APPLIED the
-//   heuristics its prompt carried (their usage counted), and SUPERSEDES a waiting decision
-//   it re-decided.
+//   heuristics its prompt carried (their usage counted), SUPERSEDES a waiting decision it
+//   re-decided, and one more use of the Frame it was framed in (seed 004's usage_count).
 // params: $decision (map of Decision properties, id and agent_id included), $observation_ids,
 //   $steps (list of maps of ReasoningStep properties, each with order), $recalled_ids,
 //   $pattern (map {id, key} or null), $template (map {id, name, version, target} or null),
-//   $episode_id (or null), $heuristic_ids, $superseded_ids
+//   $episode_id (or null), $heuristic_ids, $superseded_ids, $frame (a frame name or null)
 // returns: id of the decision
 CREATE (d:Decision)
 SET d = $decision
@@ -64,5 +64,10 @@ CALL (d) {
   MATCH (old:Decision {id: sid})
   SET old.status = "superseded"
   MERGE (d)-[:SUPERSEDES]->(old)
+}
+CALL (d) {
+  WITH d WHERE $frame IS NOT NULL
+  MATCH (f:Frame {agent_id: d.agent_id, name: $frame})
+  SET f.usage_count = coalesce(f.usage_count, 0) + 1, f.last_used = d.at
 }
 RETURN d.id AS id

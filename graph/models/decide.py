@@ -83,6 +83,8 @@ class Decision(Node):
     pattern_key: str | None = None
     is_critical: bool = False
     wait_timeout_s: float | None = None
+    wait_until: datetime | None = None
+    investigation_round: int = 0
     investigation_questions: list[str] = Field(default_factory=list)
     escalation_reason: str | None = None
     escalation_priority: str | None = None

@@ -6,8 +6,10 @@ import pytest
 
 from cognition.frame_store import FrameEngine
 from cognition.frames import SEED_FRAMES, FrameSpec
+from graph.decisions import DecisionStore
 from graph.driver import GraphDriver
 from graph.memory import Memory
+from graph.models import Decision, DecisionType
 
 
 @pytest.fixture
@@ -107,3 +109,15 @@ async def test_frames_belong_to_their_agent(driver: GraphDriver, memory: Memory)
         assert counts["decision"] == 0
     finally:
         await other.forget()
+
+
+async def test_choose_writes_nothing_and_the_decision_counts_the_use(memory: Memory) -> None:
+    engine = FrameEngine(memory)
+    await engine.seed()
+    assert (await engine.choose("error in deployment")).name == "debug"
+    assert (await engine.choose("xyzzy foobar", default="task")).name == "task"
+    assert {f.usage_count for f in await engine.list_frames()} == {0}
+    decision = Decision(agent_id=memory.agent_id, type=DecisionType.WAIT, confidence=0.4)
+    await DecisionStore(memory).record_decision(decision, [], observation_ids=[], frame="debug")
+    uses = {f.frame_id: f.usage_count for f in await engine.list_frames()}
+    assert uses["debug"] == 1 and uses["task"] == 0
