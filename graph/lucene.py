@@ -1,0 +1,51 @@
+"""Lucene query strings for full-text recall, built from free text by keeping words only.
+
+Nothing from the input reaches Lucene's parser as syntax: words are runs of
+letters and digits, lowercased, and escaped anyway; everything else is a
+separator. The result travels to Neo4j as a query parameter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Lucene's operators and syntax characters; words are escaped even though
+# lucene_query keeps letters and digits only, so a change there stays safe.
+_LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
+# Letters and digits: "_" splits words, as Lucene's standard analyzer does not.
+_WORD = re.compile(r"[^\W_]+")
+
+
+def lucene_query(texts: Iterable[str], *, max_terms: int = 32, min_length: int = 3) -> str:
+    """A Lucene query matching any word of ``texts``: ``"kant OR critique"``, or ``""``.
+
+    Words are runs of letters and digits, lowercased (so ``AND``/``OR``/``NOT``
+    are plain words), shorter ones and repeats dropped, the first
+    ``max_terms`` kept, and each escaped. Everything else in the input, Lucene
+    syntax included, is a separator and never reaches the parser.
+    """
+    seen: dict[str, None] = {}
+    for text in texts:
+        for word in _WORD.findall(text.lower()):
+            if len(word) >= min_length and word not in _STOP_WORDS:
+                seen.setdefault(word, None)
+            if len(seen) >= max_terms:
+                break
+        if len(seen) >= max_terms:
+            break
+    return " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", word) for word in seen)
+
+
+# Words so common they would match almost everything and crowd out the rest.
+_STOP_WORDS = frozenset(
+    {
+        "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was",
+        "one", "our", "out", "has", "him", "his", "how", "its", "may", "new", "now", "old", "see",
+        "two", "way", "who", "did", "get", "let", "put", "say", "she", "too", "use", "that",
+        "with", "this", "from", "have", "what", "when", "where", "which", "will", "would",
+        "there", "their", "them", "then", "than", "they", "been", "into", "were", "your", "about",
+        "could", "should", "does", "done", "just", "like", "only", "some", "such", "very", "also",
+        "more", "most",
+    }
+)  # fmt: skip

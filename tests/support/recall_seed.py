@@ -1,0 +1,92 @@
+"""Filling an agent's memory for recall tests.
+
+Decisions go through the product's own write path (``DecisionStore``). Nodes
+whose write paths are not ours to use here (censors, facts, procedures,
+episodes, lessons, heuristics, working memory, goals, pattern statistics) are
+created by the test-only Cypher files under ``tests/support/cypher/seed/``,
+loaded by name like every other statement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from graph.decisions import DecisionStore
+from graph.driver import GraphDriver
+from graph.memory import Memory, path_pattern
+from graph.models import Decision, DecisionType, new_id, utc_now
+from graph.neo4j import Neo4jEndpoint
+from graph.queries import QueryLibrary
+
+SUPPORT_CYPHER = Path(__file__).resolve().parent / "cypher"
+T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+class Seeder:
+    """Writes fixtures for one agent."""
+
+    def __init__(self, memory: Memory, fixtures: Memory) -> None:
+        self.memory = memory
+        self.decisions = DecisionStore(memory)
+        self.fixtures = fixtures
+
+    async def decision(
+        self,
+        path: str | None,
+        *,
+        category: str = "knowledge",
+        observation_type: str = "file_modified",
+        type: DecisionType = DecisionType.ACT,
+        template: str | None = "analyze_knowledge",
+        confidence: float = 0.8,
+        outcome_success: bool | None = None,
+        outcome: str | None = None,
+        minutes: int = 0,
+        status: str = "decided",
+        reasoning: str = "",
+    ) -> str:
+        """Record a decision ``minutes`` after T0 through ``DecisionStore.record_decision``."""
+        decision = Decision(
+            agent_id=self.memory.agent_id,
+            at=T0 + timedelta(minutes=minutes),
+            type=type,
+            confidence=confidence,
+            template=template,
+            category=category,
+            observation_type=observation_type,
+            path=path,
+            path_pattern=path_pattern(path),
+            executed=outcome_success is not None,
+            outcome_success=outcome_success,
+            outcome=outcome,
+            status=status,
+            reasoning=reasoning,
+        )
+        return await self.decisions.record_decision(decision, [], observation_ids=[])
+
+    async def nodes(self, kind: str, *rows: dict[str, Any]) -> list[str]:
+        """Create fixture nodes of one kind (``"facts"``, ``"censors"`` …); id and at default."""
+        full = [{"id": new_id(), "at": utc_now(), **row} for row in rows]
+        result = await self.fixtures.write(f"seed/{kind}", rows=full)
+        return [str(r["id"]) for r in result]
+
+
+@asynccontextmanager
+async def seeding(endpoint: Neo4jEndpoint, memory: Memory) -> AsyncIterator[Seeder]:
+    """A seeder for ``memory``'s agent; its fixture driver is closed after."""
+    driver = GraphDriver(
+        endpoint.uri,
+        endpoint.user,
+        endpoint.password,
+        database=endpoint.database,
+        queries=QueryLibrary(root=SUPPORT_CYPHER),
+    )
+    await driver.start()
+    try:
+        yield Seeder(memory, Memory(driver, memory.agent_id))
+    finally:
+        await driver.close()
