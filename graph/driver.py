@@ -146,7 +146,11 @@ class GraphDriver:
     async def _execute(self, query: Query, params: Mapping[str, Any], *, read: bool) -> list[Row]:
         async def work(tx: AsyncManagedTransaction) -> list[Row]:
             result = await tx.run(query.text, dict(params))
-            return [_native(record.data()) async for record in result]
+            # Record.items() is untyped in the driver; keys() and values() are typed.
+            return [
+                dict(zip(record.keys(), map(_native, record.values()), strict=True))
+                async for record in result
+            ]
 
         try:
             async with self.driver.session(
@@ -165,12 +169,20 @@ class GraphDriver:
             ) from None
 
 
+_PLAIN = (str, int, float, bool, type(None))
+
+
 def _native(value: Any) -> Any:
-    """Neo4j temporal values to Python ones, recursively, so models see datetimes."""
-    if isinstance(value, dict):
-        return {k: _native(v) for k, v in value.items()}
+    """Neo4j temporal values to Python ones, recursively, so models see datetimes.
+
+    Runs on every value of every row, so plain values leave at the first check.
+    """
+    if isinstance(value, _PLAIN):
+        return value
     if isinstance(value, list):
         return [_native(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _native(v) for k, v in value.items()}
     to_native = getattr(value, "to_native", None)
     if callable(to_native):
         return to_native()

@@ -41,6 +41,8 @@ from graph.models import ActionTarget, Observation
 from graph.settings import Settings
 from scheduler.jobs import IndexSync
 
+# The most of a file recall reads; the largest frame budget shows far less of it.
+MAX_CONTENT_BYTES = 64 * 1024
 # Changes reach the graph one debounce after they happen; attribute late ones too.
 ATTRIBUTION_SLACK_S = 1.5
 
@@ -110,7 +112,7 @@ async def build_loop(
         memory,
         root,
         templates_for=lambda o, f: template_options(templates, o, f),
-        max_content_bytes=settings.watch.max_hash_bytes,
+        max_content_bytes=MAX_CONTENT_BYTES,
     )
     loop = DecisionLoop(
         decisions=decisions,
