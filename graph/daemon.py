@@ -44,6 +44,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--agent-id", help="name of this agent in the graph (default: agent_id, else 'nous')"
     )
     parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="decide and record everything, but run no action (executors.dry_run)",
+    )
+    parser.add_argument(
         "--log-level",
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
         help="logging to stderr (default: log_level in the settings, else INFO)",
@@ -61,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         overrides["agent_id"] = args.agent_id
     if args.log_level is not None:
         overrides["log_level"] = args.log_level
+    if args.dry_run:
+        overrides["executors.dry_run"] = True
     try:
         settings = load_settings(args.config, overrides=overrides)
     except SettingsError as exc:

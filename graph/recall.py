@@ -55,7 +55,7 @@ class TextHit(Generic[N]):
 
 @dataclass(frozen=True)
 class HeuristicRecord:
-    """An active ``Heuristic`` node as recall shows it (graph.models has no Heuristic yet)."""
+    """An active ``Heuristic`` as recall shows it: only the fields a prompt carries."""
 
     id: str
     domain: str

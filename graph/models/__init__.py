@@ -34,6 +34,7 @@ from graph.models.observe import (
     ObservationType,
     Urgency,
 )
+from graph.models.rsi import Desire, Heuristic, Reflection, RSICycle, Trajectory
 
 __all__ = [
     "ActionTarget",
@@ -41,6 +42,7 @@ __all__ = [
     "Censor",
     "Decision",
     "DecisionType",
+    "Desire",
     "Episode",
     "Escalation",
     "Event",
@@ -49,15 +51,19 @@ __all__ = [
     "FileRecord",
     "Frame",
     "Goal",
+    "Heuristic",
     "Lesson",
     "Node",
     "Observation",
     "ObservationType",
     "Pattern",
     "Procedure",
+    "RSICycle",
     "ReasonerKind",
     "ReasoningStep",
+    "Reflection",
     "StepName",
+    "Trajectory",
     "Urgency",
     "WorkingMemory",
     "new_id",

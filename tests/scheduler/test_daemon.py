@@ -249,5 +249,5 @@ def test_help_explains_every_option() -> None:
         timeout=60,
         check=True,
     )
-    for option in ("--root", "--config", "--agent-id", "--log-level"):
+    for option in ("--root", "--config", "--agent-id", "--dry-run", "--log-level"):
         assert option in done.stdout

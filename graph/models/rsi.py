@@ -1,0 +1,68 @@
+"""Self-improvement's nodes (seed 003): reflections, desires, trajectories, heuristics, cycles.
+
+The schema and these models exist ahead of ``rsi/``, which fills them; recall
+already reads active ``Heuristic`` nodes as the strategies every prompt carries.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from graph.models.base import Node
+
+
+class Reflection(Node):
+    """What the agent wrote when it reflected on recent memory; ``EXPRESSED`` desires."""
+
+    raw: str
+
+
+class Desire(Node):
+    """Something the agent wants to get better at, with where the wish came from."""
+
+    description: str
+    intensity: float = Field(0.5, ge=0.0, le=1.0)
+    domain: str = ""
+    origin: Literal["reflection", "external", "bootstrap"] = "reflection"
+    external_request: str | None = None
+    status: str = "pending"
+    score: float | None = None
+    rejection_reason: str | None = None
+
+
+class Trajectory(Node):
+    """One practice attempt: the problem, the solution, and how the tests went."""
+
+    domain: str
+    problem: str
+    solution: str = ""
+    approach: str = ""
+    success: bool = False
+    partial_score: float = 0.0
+    tests_passed: int = 0
+    tests_total: int = 0
+
+
+class Heuristic(Node):
+    """A strategy distilled from trajectories, carried by every prompt until pruned."""
+
+    domain: str
+    content: str
+    usage_count: int = 0
+    last_used: datetime | None = None
+    status: Literal["active", "pruned"] = "active"
+
+
+class RSICycle(Node):
+    """The counts of one self-improvement cycle."""
+
+    processed: int = 0
+    accepted: int = 0
+    rejected: int = 0
+    practised: int = 0
+    succeeded: int = 0
+    crystallised: int = 0
+    blocked_domains: list[str] = Field(default_factory=list)
