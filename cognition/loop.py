@@ -209,6 +209,7 @@ class DecisionLoop:
             await self._escalate(decision, deliberation.escalation_reason or decision.reasoning)
 
     async def _escalate(self, decision: Decision, reason: str) -> None:
+        decision.status = "escalated"
         message = escalation_message(
             f"decide on {decision.path or 'an observation'}", 0, reason, decision_id=decision.id
         )

@@ -85,6 +85,7 @@ async def settle_outcome(
     """Record what an action came to; learn from it; file a censor for a lasting failure."""
     now = utc_now()
     if outcome.deferred_reason is not None:
+        decision.status = "waiting"
         await decisions.settle(
             decision.id,
             status="waiting",
@@ -92,7 +93,9 @@ async def settle_outcome(
             outcome=f"deferred: {outcome.deferred_reason}",
         )
         return
+    decision.outcome_success, decision.outcome_at = outcome.success, now
     if outcome.success:
+        decision.status = "done"
         await decisions.settle(
             decision.id,
             status="done",
@@ -101,9 +104,10 @@ async def settle_outcome(
             outcome_at=now,
         )
     else:
+        decision.status = "escalated" if outcome.escalated else "failed"
         await decisions.settle(
             decision.id,
-            status="escalated" if outcome.escalated else "failed",
+            status=decision.status,
             outcome=outcome.error or "failed",
             outcome_success=False,
             outcome_at=now,

@@ -251,3 +251,30 @@ def test_help_explains_every_option() -> None:
     )
     for option in ("--root", "--config", "--agent-id", "--dry-run", "--log-level"):
         assert option in done.stdout
+
+
+def test_a_bad_template_file_exits_2_naming_file_and_template(tmp_path: Path) -> None:
+    templates = tmp_path / "templates.yaml"
+    templates.write_text(
+        "templates:\n"
+        "  tidy:\n"
+        "    version: 1\n"
+        "    title: Tidy\n"
+        "    trigger: {observation_types: [file_created]}\n"
+        "    target: claude_code\n"
+        "    prompt_template: 'Tidy {{ nowhere }}'\n"
+    )
+    config = tmp_path / "nous.yaml"
+    config.write_text(f"templates_file: {templates}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "graph.daemon", "--root", str(tmp_path), "--config", str(config)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env={**os.environ, "PYTHONPATH": str(REPO), "NEO4J_URI": "bolt://127.0.0.1:9"},
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert str(templates) in done.stderr and "tidy" in done.stderr
+    assert "nowhere" in done.stderr

@@ -22,7 +22,7 @@ from cognition.sense import ObservationClassifier
 from graph.files import PathFilter
 from graph.learning import LearningStore
 from graph.memory import Memory
-from graph.models import new_id
+from graph.models import Observation, ObservationType, new_id, utc_now
 from graph.settings import Settings, load_settings
 from scheduler.jobs import IndexSync
 from scheduler.loop_parts import LoopRuntime, build_loop, load_action_templates
@@ -251,3 +251,64 @@ STEP_REPLIES: dict[str, dict[str, Any]] = {
     },
     "DECIDE": {"rationale": "Process the intake note.", "investigation_questions": []},
 }
+
+
+async def test_a_wait_is_decided_again_when_its_file_changes(rig: Rig) -> None:
+    (rig.root / "config").mkdir()
+    (rig.root / "config" / "app.yaml").write_text("level: 1\n")
+    await rig.observe()
+    [first] = (await rig.runtime.loop.tick()).decisions
+    assert first.type.value == "wait" and first.status == "waiting"
+    (rig.root / "config" / "app.yaml").write_text("level: 2\n")
+    await rig.observe()
+    [second] = (await rig.runtime.loop.tick()).decisions
+    links = await rig.rows("audit/decision_links", decision_id=second.id)
+    assert {r["type"]: r["count"] for r in links}["SUPERSEDES"] == 1
+    assert {r["type"]: r["count"] for r in links}["CONSIDERED"] == 2  # old and new change
+    statuses = {r["id"]: r["status"] for r in await rig.rows("audit/recent_decisions", limit=5)}
+    assert statuses[first.id] == "superseded"
+
+
+async def test_a_wait_is_decided_again_when_its_time_comes(rig: Rig) -> None:
+    (rig.root / "config").mkdir()
+    (rig.root / "config" / "app.yaml").write_text("level: 1\n")
+    await rig.observe()
+    [first] = (await rig.runtime.loop.tick()).decisions
+    assert (await rig.runtime.loop.tick()).decisions == []  # not due yet
+    await rig.runtime.loop.decisions.settle(first.id, wait_until=utc_now())
+    [again] = (await rig.runtime.loop.tick()).decisions
+    assert again.id != first.id and again.path == "config/app.yaml"
+
+
+async def test_investigation_deepens_then_escalates(rig: Rig) -> None:
+    failure = Observation(
+        agent_id=rig.memory.agent_id,
+        type=ObservationType.TASK_FAILED,
+        metadata={"error": "nightly import exited 1: file not found"},
+    )
+    rig.ingestor.submit([failure])
+    await rig.ingestor.flush()
+    kinds = []
+    for _ in range(3):
+        [decision] = (await rig.runtime.loop.tick()).decisions
+        kinds.append((decision.type.value, decision.status))
+    assert kinds == [
+        ("investigate", "investigating"),
+        ("investigate", "investigating"),
+        ("investigate", "escalated"),
+    ]
+    [escalation] = await rig.rows("audit/escalations_for_decision", decision_id=decision.id)
+    assert "still uncertain after 2 rounds" in escalation["reason"]
+    assert (await rig.runtime.loop.tick()).decisions == []
+
+
+async def test_goals_from_the_settings_are_goal_nodes(tmp_path: Path, memory: Memory) -> None:
+    goals = [{"description": "Keep indices in sync", "priority": "high"}]
+    async for rig in _rig(tmp_path, memory, goals=goals):
+        (rig.root / "_intake" / "idea.md").write_text("# An idea\n")
+        await rig.observe()
+        [decision] = (await rig.runtime.loop.tick()).decisions
+        steps = await rig.rows("audit/decision_steps", decision_id=decision.id)
+        assert steps  # the decision was made with the goal in its context
+        rows = await rig.rows("recall/active_goals", limit=5)
+        assert [g["description"] for g in rows[0]["goals"]] == ["Keep indices in sync"]
