@@ -11,6 +11,7 @@ as they happen.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -90,9 +91,34 @@ class DecisionLoop:
         self.session_id = session_id
         self.episode_id = episode_id
         self.decided = 0
+        self._busy = asyncio.Lock()
+        self._task: asyncio.Task[object] | None = None
 
     async def tick(self) -> TickReport:
         """Decide on everything waiting: new observations and due re-decisions."""
+        async with self._busy:
+            self._task = asyncio.current_task()
+            try:
+                return await self._tick()
+            finally:
+                self._task = None
+
+    async def stop(self, timeout_s: float) -> None:
+        """Let the tick in hand finish, or cancel it after ``timeout_s``.
+
+        Cancelling an execution kills its child's process group, so stopping
+        the daemon never leaves an agent running on its own.
+        """
+        task = self._task
+        if task is None or task.done():
+            return
+        done, _ = await asyncio.wait({task}, timeout=timeout_s)
+        if not done:
+            log.warning("stopping: cancelling the decision in hand after %.0f s", timeout_s)
+            task.cancel()
+            await asyncio.wait({task})
+
+    async def _tick(self) -> TickReport:
         report = TickReport()
         fresh = await self.decisions.unprocessed_observations(self.settings.max_observations)
         paths = sorted({o.path for o in fresh if o.path})

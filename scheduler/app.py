@@ -165,9 +165,11 @@ def print_banner(nous: Nous, jobs: list[str], *, out: TextIO) -> None:
 
 
 async def _finish(watching: asyncio.Task[None], writer: asyncio.Task[None], nous: Nous) -> None:
-    # The watcher ends on the stop event; the writer then writes the batch in
-    # hand and flushes the queue. Both are bounded so a dead Neo4j cannot
-    # keep the process from exiting.
+    # The decision in hand finishes (or is cancelled, killing its child);
+    # the watcher ends on the stop event; the writer then writes the batch in
+    # hand and flushes the queue. All are bounded so a dead Neo4j cannot keep
+    # the process from exiting.
+    await nous.runtime.loop.stop(nous.settings.schedule.shutdown_grace_s)
     for task in (watching, writer):
         try:
             await asyncio.wait_for(task, SHUTDOWN_FLUSH_S)

@@ -17,6 +17,7 @@ import pytest
 
 from graph.learning import LearningStore
 from graph.memory import Memory
+from tests.support.processes import gone
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0
@@ -210,11 +211,14 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
     daemon.wait_for("decisions ")
     (root / "_intake" / "dropped.md").write_text("# Dropped in while Nous watched\n")
 
-    async def acted_on_the_drop() -> bool:
-        rows = await memory.read("audit/recent_decisions", limit=50)
-        return any(r["path"] == "_intake/dropped.md" and r["status"] != "acting" for r in rows)
+    store = LearningStore(memory)
 
-    await _eventually(acted_on_the_drop, timeout_s=60)
+    async def learned_from_the_drop() -> bool:
+        rows = await memory.read("audit/recent_decisions", limit=50)
+        ids = [r["id"] for r in rows if r["path"] == "_intake/dropped.md"]
+        return bool(ids) and bool(await store.lessons_for(ids[0]))
+
+    await _eventually(learned_from_the_drop, timeout_s=60)
     assert daemon.stop() == 0
     [decision] = [
         r
@@ -225,7 +229,6 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
     assert decision["outcome_success"] is False
     executions = await memory.read("audit/executions_for_decision", decision_id=decision["id"])
     assert [e["failure_type"] for e in executions] == ["permission_error"] * 3
-    store = LearningStore(memory)
     assert {"permission_failure", "confidence_too_high"} <= {
         lesson.type for lesson in await store.lessons_for(decision["id"])
     }
@@ -237,6 +240,34 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
     assert own and all(o.caused_by for o in own)
     decided_paths = {r["path"] for r in await memory.read("audit/recent_decisions", limit=100)}
     assert "knowledge/filed.md" not in decided_paths
+
+
+async def test_sigterm_during_an_execution_exits_cleanly_and_leaves_no_child(
+    tmp_path: Path, memory: Memory, daemon_factory: type[Daemon]
+) -> None:
+    root = tmp_path / "root"
+    (root / "_intake").mkdir(parents=True)
+    child = tmp_path / "child.pid"
+    script = tmp_path / "claude.json"
+    script.write_text(
+        json.dumps({"sleep_s": 60, "spawn_child_sleep_s": 120, "child_pid_file": str(child)})
+    )
+    daemon = daemon_factory(
+        root,
+        NOUS_EXECUTORS__DRY_RUN="false",
+        NOUS_EXECUTORS__CLAUDE_BINARY=str(REPO / "tests" / "bin" / "claude"),
+        NOUS_FAKE_CLAUDE_SCRIPT=str(script),
+        NOUS_SCHEDULE__SHUTDOWN_GRACE_S="1",
+    )
+    daemon.wait_for("decisions 0")
+    (root / "_intake" / "long.md").write_text("a long job\n")
+
+    async def running() -> bool:
+        return child.exists() and bool(child.read_text())
+
+    await _eventually(running, timeout_s=30)
+    assert daemon.stop() == 0
+    assert await gone(int(child.read_text()))
 
 
 def test_help_explains_every_option() -> None:
