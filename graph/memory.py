@@ -76,6 +76,15 @@ class Memory:
         rows = await self.read("observe/observations_for_path", path=path, limit=limit)
         return [observation_from_row(r, self.agent_id) for r in rows]
 
+    async def await_text_indexes(self) -> None:
+        """Wait until full-text recall sees everything committed so far.
+
+        The full-text indexes are eventually consistent (a write does not wait
+        for Lucene); tests and tools that write text and search it at once
+        call this in between.
+        """
+        await self.driver.read("admin/await_fulltext")
+
     async def forget(self, *, chunk: int = 10_000) -> int:
         """Delete every node of this agent (tests, and a person starting over)."""
         total = 0

@@ -190,6 +190,7 @@ async def test_a_lasting_failure_warns_then_blocks(
     assert second.id == first.id
     assert (second.severity, second.fire_count) == ("block", 2)
     assert [c.id for c in await book.active()] == [first.id]
+    await book.store.memory.await_text_indexes()
     assert [c.id for c in await book.matching("run tests on the tests")] == [first.id]
 
 

@@ -218,6 +218,7 @@ async def test_matching_censors_by_full_text_and_exact_trigger(
         await store.create_censor(censor)
     other = LearningStore(Memory(driver, memory.agent_id + "-other"))
     await other.create_censor(_censor(other.memory, "Write to /etc/hosts elsewhere"))
+    await memory.await_text_indexes()
     try:
         found = await store.matching_censors("please write the hosts file")
         assert [c.id for c in found] == [write.id]

@@ -66,12 +66,15 @@ class Seeder:
             status=status,
             reasoning=reasoning,
         )
-        return await self.decisions.record_decision(decision, [], observation_ids=[])
+        decision_id = await self.decisions.record_decision(decision, [], observation_ids=[])
+        await self.decisions.memory.await_text_indexes()  # full-text is eventually consistent
+        return decision_id
 
     async def nodes(self, kind: str, *rows: dict[str, Any]) -> list[str]:
         """Create fixture nodes of one kind (``"facts"``, ``"censors"`` …); id and at default."""
         full = [{"id": new_id(), "at": utc_now(), **row} for row in rows]
         result = await self.fixtures.write(f"seed/{kind}", rows=full)
+        await self.decisions.memory.await_text_indexes()  # full-text is eventually consistent
         return [str(r["id"]) for r in result]
 
 
