@@ -4,28 +4,34 @@ The last resort of the chain in :mod:`graph.neo4j`, for machines with Java 17+
 and Maven but no Docker engine. The jars of one Neo4j version are fetched once
 into ``<cache_dir>/neo4j-<version>/lib`` (the Browser into its own folder, so
 it can be left out); a server then runs from them with its conf, data and logs
-under ``settings.home``. The server's pid is recorded in
+under ``settings.home`` (fetching: :mod:`graph.neo4j_jars`). The server's pid is recorded in
 ``<home>/run/nous-neo4j.pid``, which is how a later process finds it again,
 reuses it, or stops it.
 """
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Mapping
+from contextlib import suppress
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 from graph.errors import Neo4jNotFoundError, SettingsError
+from graph.neo4j_jars import (
+    DEPENDENCY_PLUGIN_VERSION,
+    fetch_jars,
+    jars_cached,
+    last_lines,
+    locked,
+    render_pom,
+    server_jars_dir,
+)
 from graph.settings import Neo4jSettings
 
 _log = logging.getLogger(__name__)
@@ -33,11 +39,6 @@ _log = logging.getLogger(__name__)
 SERVER_CLASS = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_CLASS = "org.neo4j.cli.AdminTool"
 PID_FILE = "nous-neo4j.pid"
-# Pinned because an unpinned prefix resolves to whatever the local Maven's
-# super-POM names (2.8 on Maven 3.8), which differs between machines.
-DEPENDENCY_PLUGIN_VERSION = "3.6.1"
-_FETCHED = "fetched"
-_FETCH_TIMEOUT_S = 900.0
 _ADMIN_TIMEOUT_S = 120.0
 _STOP_GRACE_S = 60.0
 # The subset of the options neo4j's own launcher passes that matter without
@@ -49,7 +50,6 @@ _JVM_OPTIONS = (
     *(f"--add-opens=java.base/{p}=ALL-UNNAMED" for p in ("java.nio", "java.io", "java.lang")),
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
 )
-_SAFE_VERSION = re.compile(r"^[0-9A-Za-z][0-9A-Za-z._-]*$")
 _SAFE_CONF_VALUE = re.compile(r"^[^\s=#\\]+$")
 
 # Servers started by this process, kept so they are reaped (no zombie) and so
@@ -65,31 +65,6 @@ def home_dir(settings: Neo4jSettings) -> Path:
 def pid_file(settings: Neo4jSettings) -> Path:
     """Where the pid of the Maven-run server is recorded."""
     return home_dir(settings) / "run" / PID_FILE
-
-
-def server_jars_dir(settings: Neo4jSettings) -> Path:
-    """The folder of the fetch of ``settings.version`` (its ``lib`` holds the jars)."""
-    return settings.cache_dir.expanduser() / f"neo4j-{_version(settings.version, 'version')}"
-
-
-def render_pom(group_id: str, artifact_id: str, version: str) -> str:
-    """A throwaway POM whose only purpose is ``mvn dependency:copy-dependencies``."""
-    g, a, v = escape(group_id), escape(artifact_id), escape(version)
-    return f"""<?xml version="1.0" encoding="UTF-8"?>
-<!-- Written by Nous (graph/neo4j_maven.py) to fetch {g}:{a}:{v} and its jars. -->
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>local.nous</groupId><artifactId>fetch-{a}</artifactId><version>1</version>
-  <packaging>pom</packaging>
-  <dependencies>
-    <dependency><groupId>{g}</groupId><artifactId>{a}</artifactId><version>{v}</version></dependency>
-  </dependencies>
-  <build><plugins><plugin>
-    <groupId>org.apache.maven.plugins</groupId><artifactId>maven-dependency-plugin</artifactId>
-    <version>{DEPENDENCY_PLUGIN_VERSION}</version>
-  </plugin></plugins></build>
-</project>
-"""
 
 
 def render_conf(settings: Neo4jSettings) -> str:
@@ -125,30 +100,6 @@ def render_conf(settings: Neo4jSettings) -> str:
     return "\n".join(lines) + "\n"
 
 
-def jars_cached(settings: Neo4jSettings) -> bool:
-    """Whether the jars of ``settings.version`` were fetched completely."""
-    return (server_jars_dir(settings) / _FETCHED).exists()
-
-
-def fetch_jars(settings: Neo4jSettings, environ: Mapping[str, str]) -> list[Path]:
-    """The jar folders for the classpath, fetching what is not cached yet.
-
-    A Browser that cannot be fetched is left out with a warning: the memory
-    works without it.
-    """
-    server = server_jars_dir(settings)
-    folders = [_fetch(server, ("org.neo4j", "neo4j", settings.version), environ, transitive=True)]
-    if settings.browser_version is not None:
-        bv = _version(settings.browser_version, "browser_version")
-        coordinates = ("org.neo4j.client", "neo4j-browser", bv)
-        browser = settings.cache_dir.expanduser() / f"neo4j-browser-{bv}"
-        try:
-            folders.append(_fetch(browser, coordinates, environ, transitive=False))
-        except Neo4jNotFoundError as exc:
-            _log.warning("Neo4j Browser %s left out: %s", bv, exc)
-    return folders
-
-
 def launch(settings: Neo4jSettings, environ: Mapping[str, str], java: str) -> tuple[int, bool]:
     """Start the server of ``settings.home`` unless it runs; (its pid, started now).
 
@@ -160,7 +111,7 @@ def launch(settings: Neo4jSettings, environ: Mapping[str, str], java: str) -> tu
     for sub in ("conf", "data", "logs", "run", "plugins", "import", "run/tmp"):
         (home / sub).mkdir(parents=True, exist_ok=True)
     # Two processes starting the same home at once must end up with one server.
-    with _locked(home / "run" / "start.lock"):
+    with locked(home / "run" / "start.lock"):
         pid = running_pid(settings)
         return (pid, False) if pid is not None else (_spawn(settings, environ, java), True)
 
@@ -290,56 +241,6 @@ def _process_info(pid: int) -> tuple[str, str] | None:
         return None
 
 
-def _fetch(
-    folder: Path, coordinates: tuple[str, str, str], environ: Mapping[str, str], *, transitive: bool
-) -> Path:
-    lib = folder / "lib"
-    if (folder / _FETCHED).exists():
-        return lib
-    folder.mkdir(parents=True, exist_ok=True)
-    with _locked(folder / ".lock"):
-        if (folder / _FETCHED).exists():  # another process fetched it while we waited
-            return lib
-        mvn = shutil.which("mvn", path=environ.get("PATH", ""))
-        if mvn is None:
-            raise Neo4jNotFoundError("mvn (Maven) was not found on PATH; install Maven")
-        shutil.rmtree(lib, ignore_errors=True)  # what an interrupted fetch left
-        (folder / "pom.xml").write_text(render_pom(*coordinates), encoding="utf-8")
-        command = [mvn, "-q", "-B", "-f", str(folder / "pom.xml")]
-        command += ["dependency:copy-dependencies", f"-DoutputDirectory={lib}"]
-        if not transitive:
-            command.append("-DexcludeTransitive=true")
-        name, log = ":".join(coordinates), folder / "fetch.log"
-        _log.info("fetching %s from Maven Central into %s", name, lib)
-        started = time.monotonic()
-        with log.open("wb") as out:
-            try:
-                code = subprocess.run(
-                    command, stdout=out, stderr=subprocess.STDOUT, env=dict(environ),
-                    timeout=_FETCH_TIMEOUT_S, check=False,
-                ).returncode  # fmt: skip
-            except subprocess.TimeoutExpired:
-                code = -1
-        if code != 0 or not any(lib.glob("*.jar")):
-            raise Neo4jNotFoundError(
-                f"mvn could not fetch {name} (exit {code}); see {log}:\n{_last_lines(log)}"
-            )
-        (folder / _FETCHED).write_text(f"{name}\n", encoding="utf-8")
-        _log.info("fetched %s in %.1f s", name, time.monotonic() - started)
-    return lib
-
-
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    # Two daemons (or pytest workers) starting at once must not fetch into one folder.
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def _set_initial_password(
     settings: Neo4jSettings, java: str, classpath: str, env: Mapping[str, str]
 ) -> None:
@@ -381,31 +282,16 @@ def _check_ports_free(settings: Neo4jSettings) -> None:
 def _tail(settings: Neo4jSettings) -> str:
     logs = home_dir(settings) / "logs"
     parts = [
-        f"\n--- last lines of {path} ---\n{_redact(settings, _last_lines(path))}"
+        f"\n--- last lines of {path} ---\n{_redact(settings, last_lines(path))}"
         for path in (logs / "console.log", logs / "neo4j.log")
         if path.exists()
     ]
     return "".join(parts)
 
 
-def _last_lines(path: Path, count: int = 20) -> str:
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return ""
-    return "\n".join(lines[-count:])
-
-
 def _redact(settings: Neo4jSettings, text: str) -> str:
     password = settings.password.get_secret_value()
     return text.replace(password, "********") if password else text
-
-
-def _version(value: str, key: str) -> str:
-    # The version becomes a folder name: no separators, no "..".
-    if not _SAFE_VERSION.fullmatch(value) or ".." in value:
-        raise SettingsError(f"neo4j.{key}: {value!r} is not a Maven version")
-    return value
 
 
 def _conf_value(key: str, value: str) -> str:
@@ -417,3 +303,12 @@ def _conf_value(key: str, value: str) -> str:
 
 def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+__all__ = [
+    "DEPENDENCY_PLUGIN_VERSION",
+    "fetch_jars",
+    "jars_cached",
+    "render_pom",
+    "server_jars_dir",
+]

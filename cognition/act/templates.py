@@ -32,6 +32,7 @@ from cognition.act.render import (
     leftover_syntax,
     placeholders,
 )
+from cognition.act.template_yaml import load_yaml, template_at, yaml_problem
 from cognition.errors import TemplateError
 from graph.models.observe import Observation
 
@@ -55,7 +56,6 @@ _NAME = r"^[a-z][a-z0-9_]{0,63}$"
 # The same shape the claude-flow executor accepts for a topology argument.
 _WORD = r"^[a-z][a-z0-9_-]{0,39}$"
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_TOP_KEY = re.compile(r"([A-Za-z0-9_-]+)\s*:")
 _NO_EXTRA: Mapping[str, str] = MappingProxyType({})
 _SOURCES = "extra, metadata.<key> or an automatic value"
 
@@ -290,11 +290,11 @@ def instantiate(
 
 def _parse(text: str, file: str) -> TemplateRegistry:
     try:
-        data = yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
-        culprit = _template_at(text, exc)
+        culprit = template_at(text, exc)
         where = f"{file}: template {culprit!r}" if culprit else file
-        raise TemplateError(f"{where}: not valid YAML: {_yaml_problem(exc)}") from None
+        raise TemplateError(f"{where}: not valid YAML: {yaml_problem(exc)}") from None
     if not isinstance(data, dict) or set(data) != {"templates"}:
         raise TemplateError(f"{file}: the top level must be a mapping with the one key 'templates'")
     entries = data["templates"]
@@ -371,52 +371,3 @@ def _describe(t: ActionTemplate) -> str:
     target = f"internal {t.function}" if t.function else t.target
     about = " ".join(f"{t.title}. {t.description}".split())
     return f"{t.name} (v{t.version}, {target}): {about} When: {t.trigger.describe()}."
-
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """A safe loader that refuses a key given twice in one mapping (YAML keeps the last)."""
-
-
-def _construct_mapping(loader: _UniqueKeyLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    seen: set[object] = set()
-    for key_node, _ in node.value:
-        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag.endswith(":merge"):
-            continue
-        key = loader.construct_object(key_node)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r}", key_node.start_mark
-            )
-        seen.add(key)
-    return loader.construct_mapping(node)
-
-
-_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
-def _yaml_problem(exc: yaml.YAMLError) -> str:
-    if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
-        mark = exc.problem_mark
-        return f"{exc.problem} (line {mark.line + 1}, column {mark.column + 1})"
-    return str(exc)
-
-
-def _template_at(text: str, exc: yaml.YAMLError) -> str | None:
-    """The template whose lines hold the YAML error, by indentation under ``templates:``."""
-    mark = exc.problem_mark if isinstance(exc, yaml.MarkedYAMLError) else None
-    if mark is None:
-        return None
-    inside, depth, current = False, None, None
-    for line in text.splitlines()[: mark.line + 1]:
-        stripped = line.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        indent = len(line) - len(line.lstrip(" "))
-        if indent == 0:
-            inside, current = stripped.startswith("templates:"), None
-            continue
-        if inside and (depth is None or indent == depth):
-            depth = indent
-            found = _TOP_KEY.match(stripped)
-            current = found.group(1) if found else current
-    return current
