@@ -131,7 +131,8 @@ class DecisionLoop:
                 round_ = int(waiting["investigation_round"])
                 await self._decide(batch, report, superseded=[waiting["id"]], round_=round_)
         for batch in self.batcher.batch(fresh):
-            await self._decide(_most_urgent_first(batch), report)
+            for group in _by_file(batch):
+                await self._decide(_most_urgent_first(group), report)
         return report
 
     async def _decide(
@@ -258,6 +259,21 @@ def _frame_text(observation: Observation) -> str:
     if isinstance(error, str):
         words.append(error)
     return " ".join(words)
+
+
+def _by_file(batch: list[Observation]) -> list[list[Observation]]:
+    """Seed 000's batches split so each decision is about one file.
+
+    The batcher also joins different files that changed together; but an
+    action template acts on one path, the decision's primary, so a batch of
+    several files would decide for one and mark the others processed with no
+    decision of their own. Observations without a path group by their type.
+    """
+    groups: dict[str, list[Observation]] = {}
+    for observation in batch:
+        key = observation.path if observation.path is not None else f"\0{observation.type}"
+        groups.setdefault(key, []).append(observation)
+    return list(groups.values())
 
 
 def _most_urgent_first(batch: list[Observation]) -> list[Observation]:

@@ -142,7 +142,11 @@ async def run_daemon(
         await _finish(watching, writer, nous)
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
-    print(f"nous stopped: {nous.ingestor.stats.recorded} observations recorded", file=out)
+    print(
+        f"nous stopped: {nous.ingestor.stats.recorded} observations recorded,"
+        f" {nous.runtime.loop.decided} decisions made",
+        file=out,
+    )
     out.flush()
     return 0
 

@@ -312,3 +312,18 @@ async def test_goals_from_the_settings_are_goal_nodes(tmp_path: Path, memory: Me
         assert steps  # the decision was made with the goal in its context
         rows = await rig.rows("recall/active_goals", limit=5)
         assert [g["description"] for g in rows[0]["goals"]] == ["Keep indices in sync"]
+
+
+async def test_files_that_change_together_each_get_their_own_decision(rig: Rig) -> None:
+    (rig.root / "_intake" / "a.md").write_text("a\n")
+    (rig.root / "config").mkdir()
+    (rig.root / "config" / "app.yaml").write_text("level: 1\n")
+    (rig.root / "notes.md").write_text("notes\n")
+    await rig.observe()
+    report = await rig.runtime.loop.tick()
+    assert sorted(d.path or "" for d in report.decisions) == [
+        "_intake/a.md",
+        "config/app.yaml",
+        "notes.md",
+    ]
+    assert await rig.runtime.loop.decisions.unprocessed_observations(10) == []
