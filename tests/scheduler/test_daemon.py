@@ -208,7 +208,11 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
         NOUS_EXECUTORS__CLAUDE_BINARY=str(REPO / "tests" / "bin" / "claude"),
         NOUS_FAKE_CLAUDE_SCRIPT=str(script),
     )
-    daemon.wait_for("decisions ")
+    # The demo's own four files are decided on first (two of them act). A change
+    # made while an execution runs counts as the agent's own, so the drop comes
+    # after they are done and the attribution grace period has passed.
+    daemon.wait_for("decisions 4 ")
+    await asyncio.sleep(3)
     (root / "_intake" / "dropped.md").write_text("# Dropped in while Nous watched\n")
 
     store = LearningStore(memory)
