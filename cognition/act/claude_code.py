@@ -3,7 +3,7 @@
 The child runs in the request's root with the environment handed to the
 constructor, minus the variables that make the CLI refuse to start nested
 ("cannot be launched inside another Claude Code session"); it never reads
-``os.environ`` itself.
+the process environment itself.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ and an ``error`` that says why, never an exception. The child processes run in
 the request's root with a timeout, their process group killed when it passes
 (see :mod:`cognition.act.process`). The environment a child gets is the one
 handed to the executor's constructor, minus the variables that make the Claude
-Code CLI refuse to start nested; executors never read ``os.environ``.
+Code CLI refuse to start nested; executors never read the process environment.
 """
 
 from __future__ import annotations

@@ -137,10 +137,9 @@ def escalation_message(
     ]
     if decision_id:
         lines += [
-            "1. Review the decision and its executions in Neo4j Browser, with",
-            "   :param decision_id => '<the decision id above>'",
-            "   MATCH (d:Decision {id: $decision_id})-[:EXECUTED_AS]->(e:Execution)",
-            "   RETURN e ORDER BY e.attempt",
+            "1. Review the decision's executions: run the audit query",
+            "   cypher/audit/executions_for_decision.cypher with decision_id set to",
+            "   the decision id above (in Neo4j Browser: :param decision_id => '…')",
         ]
     else:
         lines.append("1. Review the executions of this task and their output")

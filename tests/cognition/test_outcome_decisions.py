@@ -123,7 +123,7 @@ def test_escalation_message() -> None:
     assert "Failure type: file_not_found" in text
     assert "Last Agent Error:\nError: file not found src/main.ts\n" in text
     assert "Decision: 01J0ABC" in text
-    assert "MATCH (d:Decision {id: $decision_id})" in text
+    assert "cypher/audit/executions_for_decision.cypher" in text  # the audit query, by name
     assert "   - Break the task into smaller subtasks" in text
 
 
