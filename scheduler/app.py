@@ -20,6 +20,7 @@ from typing import TextIO
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from cognition.act.attribution import ActiveExecutions
+from cognition.act.templates import TemplateRegistry
 from cognition.ingest import Ingestor
 from cognition.sense import ObservationClassifier
 from graph.driver import GraphDriver
@@ -71,9 +72,20 @@ async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
     await driver.start()
     try:
         await apply_migrations(driver)
+        return await _assemble(settings, root, templates, endpoint, driver, environ)
     except BaseException:
         await driver.close()
         raise
+
+
+async def _assemble(
+    settings: Settings,
+    root: Path,
+    templates: TemplateRegistry,
+    endpoint: Neo4jEndpoint,
+    driver: GraphDriver,
+    environ: Mapping[str, str],
+) -> Nous:
     memory = Memory(driver, settings.agent_id)
     attribution = ActiveExecutions(grace_s=settings.watch.debounce_ms / 1000 + ATTRIBUTION_SLACK_S)
     ingestor = Ingestor(

@@ -91,6 +91,15 @@ async def build_loop(
     attribution: ActiveExecutions,
 ) -> LoopRuntime:
     """Build the decision loop and everything it needs; start its episode."""
+    # The graph writes come first: if one fails, nothing is left open. The LLM
+    # client's start does no I/O, and the event emitted last never raises.
+    decisions = DecisionStore(memory)
+    await decisions.upsert_goals(settings.goals)
+    frames = FrameEngine(memory)
+    await frames.seed()
+    store = LearningStore(memory)
+    episodes = Episodes(store)
+    episode_id = await episodes.start(session_id)
     llm = LLMClient(settings.llm)
     await llm.start()
     reasoner = AutoReasoner(
@@ -99,13 +108,6 @@ async def build_loop(
         mode=settings.reasoner,
         client=llm,
     )
-    decisions = DecisionStore(memory)
-    await decisions.upsert_goals(settings.goals)
-    frames = FrameEngine(memory)
-    await frames.seed()
-    store = LearningStore(memory)
-    episodes = Episodes(store)
-    episode_id = await episodes.start(session_id)
     budget = ActionBudget(settings.budget)
     actor = Actor(decisions, executors(settings, environ, index_sync), budget, attribution, root)
     recall = Recall(
