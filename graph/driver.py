@@ -16,7 +16,7 @@ from typing import Any
 
 import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
-from neo4j.exceptions import AuthError, Neo4jError, ServiceUnavailable
+from neo4j.exceptions import AuthError, Neo4jError
 
 from graph.errors import GraphError, MemoryQueryError, MemoryUnavailableError
 from graph.queries import Query, QueryLibrary
@@ -60,7 +60,7 @@ class GraphDriver:
             raise MemoryUnavailableError(
                 f"Neo4j at {self.uri} refused user {self._auth[0]!r}: check NEO4J_PASSWORD"
             ) from None
-        except (ServiceUnavailable, OSError, Neo4jError) as exc:
+        except (DriverError, OSError, Neo4jError) as exc:
             await driver.close()
             raise MemoryUnavailableError(f"Neo4j at {self.uri} does not answer: {exc}") from None
         self._driver = driver
@@ -129,7 +129,7 @@ class GraphDriver:
                 await result.consume()
         except Neo4jError as exc:
             raise MemoryQueryError(f"{source}: {exc.code}: {exc.message}") from None
-        except (ServiceUnavailable, OSError) as exc:
+        except (DriverError, OSError) as exc:
             raise MemoryUnavailableError(f"{source}: Neo4j does not answer: {exc}") from None
 
     async def explain(self, name: str) -> dict[str, Any]:
@@ -163,7 +163,7 @@ class GraphDriver:
         except Neo4jError as exc:
             # The message names the query and Neo4j's code; parameters stay out of it.
             raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
-        except (ServiceUnavailable, OSError) as exc:
+        except (DriverError, OSError) as exc:
             raise MemoryUnavailableError(
                 f"query {query.name}: Neo4j does not answer: {exc}"
             ) from None

@@ -125,10 +125,10 @@ async def run_daemon(
 ) -> int:
     """Run the daemon until ``stop`` is set or SIGINT/SIGTERM arrives; return the exit code."""
     stop = stop if stop is not None else asyncio.Event()
+    nous = await build(settings, environ)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    nous = await build(settings, environ)
     status = StatusLine(
         nous.ingestor, nous.index_sync, out=out, decisions=lambda: nous.runtime.loop.decided
     )

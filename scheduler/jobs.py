@@ -51,6 +51,9 @@ class IndexSync:
         self.last_result: RescanResult | None = None
         self.last_run: datetime | None = None
         self.last_error: str | None = None
+        # The start-up rescan, the cron job and the internal "rescan" action may
+        # overlap; two at once would both observe the same changes.
+        self._running = asyncio.Lock()
 
     async def run(self, *, announce: bool = False) -> RescanResult | None:
         """Rescan once and queue what it found; None if it failed (the error is kept).
@@ -59,6 +62,10 @@ class IndexSync:
         observation follows, so the decision loop can take up the second half
         of the sync: the ``periodic_index_sync`` template.
         """
+        async with self._running:
+            return await self._run(announce)
+
+    async def _run(self, announce: bool) -> RescanResult | None:
         # What the watcher queued must be in the graph first, or the rescan
         # would observe those changes a second time.
         await self.ingestor.wait_idle(IDLE_WAIT_S)

@@ -53,6 +53,10 @@ class ActiveExecutions:
         """The observation with ``caused_by`` set when an execution is (just) running."""
         if observation.caused_by is not None or not observation.is_file_change:
             return observation
+        if observation.metadata.get("source") == "rescan":
+            # A rescan finds what changed while nobody watched (a person's edits,
+            # events the kernel dropped): never the agent's edit of the moment.
+            return observation
         execution_id = self.current()
         if execution_id is None:
             return observation
