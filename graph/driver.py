@@ -16,7 +16,7 @@ from typing import Any
 
 import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
-from neo4j.exceptions import AuthError, Neo4jError
+from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from graph.errors import GraphError, MemoryQueryError, MemoryUnavailableError
 from graph.queries import Query, QueryLibrary
