@@ -24,7 +24,7 @@ from cognition.deliberate import Reasoner, pattern_key
 from cognition.frame_store import FrameEngine
 from cognition.learn import CensorBook, OutcomeLearner
 from cognition.monitor import escalation_message
-from cognition.outcomes import plan_action, settle_outcome
+from cognition.outcomes import check_censor, plan_action, settle_outcome
 from cognition.recall import Recall
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.sense import ObservationBatcher
@@ -169,6 +169,9 @@ class DecisionLoop:
         rendered = render_context(context, identity=IDENTITY)
         deliberation = await self.reasoner.deliberate(context, rendered)
         planned, deliberation = plan_action(deliberation, context, self.templates)
+        planned, deliberation = await check_censor(
+            planned, deliberation, primary.path, self.censors
+        )
         decision = _decision(deliberation, context, frame.name, planned)
         self._schedule_follow_up(decision, deliberation, round_)
         await self.decisions.record_decision(

@@ -1,9 +1,10 @@
 """Between deliberation and action, and after it: planning the action, settling what came of it.
 
 ``plan_action`` turns an ACT deliberation into a rendered action, or
-downgrades it: no template fits (Nous never acts on a free-form prompt), a
-``block`` censor forbids this template on this kind of path, or the
-template cannot be rendered for this observation. ``settle_outcome``
+downgrades it: no template fits (Nous never acts on a free-form prompt), or
+the template cannot be rendered for this observation; ``check_censor`` then
+escalates instead when a ``block`` censor forbids this template on this kind
+of path. ``settle_outcome``
 records what an action came to and hands it to learning.
 """
 
@@ -38,14 +39,6 @@ def plan_action(
         return None, _downgrade(
             deliberation, DecisionType.WAIT, "no action template fits, so Nous does not act"
         )
-    trigger = censor_trigger(name, context.primary.path)
-    for censor in context.censors:
-        if censor.severity == "block" and censor.trigger_pattern == trigger:
-            return None, _downgrade(
-                deliberation,
-                DecisionType.ESCALATE,
-                f"blocked by censor: {censor.trigger_pattern} ({censor.reason})",
-            )
     template = templates.get(name)
     preview = context.file.content_head if context.file else None
     try:
@@ -71,6 +64,26 @@ def plan_action(
         ),
         deliberation,
     )
+
+
+async def check_censor(
+    planned: PlannedAction | None,
+    deliberation: Deliberation,
+    path: str | None,
+    censors: CensorBook,
+) -> tuple[PlannedAction | None, Deliberation]:
+    """Escalate instead of acting when a ``block`` censor names this template on this path.
+
+    Looked up by its exact trigger, not in recall's list, which shows only the
+    censors the frame's budget has room for.
+    """
+    if planned is None or planned.template is None:
+        return planned, deliberation
+    censor = await censors.store.censor_by_trigger(censor_trigger(planned.template, path))
+    if censor is None or censor.severity != "block":
+        return planned, deliberation
+    why = f"blocked by censor: {censor.trigger_pattern} ({censor.reason})"
+    return None, _downgrade(deliberation, DecisionType.ESCALATE, why)
 
 
 async def settle_outcome(

@@ -327,3 +327,17 @@ async def test_files_that_change_together_each_get_their_own_decision(rig: Rig) 
         "notes.md",
     ]
     assert await rig.runtime.loop.decisions.unprocessed_observations(10) == []
+
+
+async def test_a_block_censor_stops_the_action_and_escalates(rig: Rig) -> None:
+    book = rig.runtime.loop.censors
+    for _ in range(2):  # filed at warn, blocks when it fires again
+        await book.record_failure("process_intake on _intake/*.md", reason="permission denied")
+    (rig.root / "_intake" / "again.md").write_text("again\n")
+    rig.claude_does(result="created something")
+    await rig.observe()
+    report = await rig.runtime.loop.tick()
+    [decision] = report.decisions
+    assert decision.type.value == "escalate" and report.outcomes == []
+    assert "blocked by censor" in decision.reasoning
+    assert not rig.log.exists()  # the stand-in never ran
