@@ -146,8 +146,9 @@ class DecisionLoop:
         try:
             decision = await self.decide(batch, report, superseded=superseded, round_=round_)
         except Exception:
-            # One bad batch must not stop the loop; its observations stay
-            # unprocessed and are tried again on the next tick.
+            # One bad batch must not stop the loop. A failure before the decision
+            # is written leaves its observations unprocessed, so the next tick
+            # tries them again; one after it is deferred in ``decide``.
             log.exception("deciding on %d observations failed", len(batch))
             return
         report.decisions.append(decision)
@@ -187,7 +188,20 @@ class DecisionLoop:
             frame=frame.name,
         )
         self.decided += 1
-        await self._follow(decision, deliberation, planned, report, round_)
+        try:
+            await self._follow(decision, deliberation, planned, report, round_)
+        except Exception:
+            # The decision is written and its observations are processed: look at
+            # it again later rather than leave it "decided" or "acting" forever.
+            log.exception("following up decision %s failed; looking again later", decision.id)
+            retry = timedelta(seconds=self.settings.deferred_retry_s)
+            decision.status = "waiting"
+            await self.decisions.settle(
+                decision.id,
+                status="waiting",
+                wait_until=utc_now() + retry,
+                outcome="follow-up failed; deferred",
+            )
         return decision
 
     def _schedule_follow_up(

@@ -28,6 +28,10 @@ from graph.settings import ExecutorSettings
 
 # Set by a running Claude Code session; a child CLI that sees them refuses to start.
 _NESTING_VARIABLES = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+# Nous's own secrets and settings: an agent working on untrusted file content
+# has no business reading the memory's password or the LLM's key.
+_PRIVATE_VARIABLES = ("NEO4J_PASSWORD", "NEO4J_AUTH")
+_PRIVATE_PREFIX = "NOUS_"
 
 
 class ClaudeCodeExecutor:
@@ -130,8 +134,13 @@ def _result_json(stdout: str) -> dict[str, Any] | None:
 
 
 def child_env(base: Mapping[str, str]) -> dict[str, str]:
-    """``base`` without the variables that make the Claude Code CLI refuse to start nested."""
-    return {key: value for key, value in base.items() if key not in _NESTING_VARIABLES}
+    """``base`` minus Nous's secrets and settings and the CLI's nesting variables."""
+    dropped = (*_NESTING_VARIABLES, *_PRIVATE_VARIABLES)
+    return {
+        key: value
+        for key, value in base.items()
+        if key not in dropped and not key.startswith(_PRIVATE_PREFIX)
+    }
 
 
 def _number(value: object) -> float | None:

@@ -3,7 +3,8 @@
 //   writes nothing twice, and a File only takes values from an observation at least as new
 //   as the one it last took (a late retry cannot roll it back). A move also marks the old
 //   path's File as gone and links MOVED_FROM to it. An observation of the agent's own edit
-//   links CAUSED_BY the Execution that made it (which exists: it is written before it runs).
+//   links CAUSED_BY the Execution that made it (written before it runs; if it is gone, the
+//   observation keeps its caused_by property and no bare Execution node is made).
 // params: $rows: list of maps {id, agent_id, at (datetime), type, urgency, category, path,
 //   path_pattern, content_hash, size, mtime, processed, metadata (JSON string), caused_by,
 //   from_path, file_exists (bool), file_id, from_file_id}
@@ -31,8 +32,10 @@ FOREACH (_ IN CASE WHEN row.from_path IS NULL THEN [] ELSE [1] END |
     THEN {exists: false, updated_at: row.at} ELSE {} END
   MERGE (o)-[:MOVED_FROM]->(old)
 )
-FOREACH (_ IN CASE WHEN row.caused_by IS NULL THEN [] ELSE [1] END |
-  MERGE (x:Execution {id: row.caused_by})
+WITH o, row
+CALL (o, row) {
+  WITH o, row WHERE row.caused_by IS NOT NULL
+  MATCH (x:Execution {id: row.caused_by})
   MERGE (o)-[:CAUSED_BY]->(x)
-)
+}
 RETURN count(*) AS written

@@ -41,7 +41,7 @@ def root(tmp_path: Path) -> Path:
 def base_env(tmp_path: Path) -> dict[str, str]:
     """What the daemon would hand the executors: a PATH that finds python3, and the log."""
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
-    return {"PATH": path, "NOUS_FAKE_CLAUDE_LOG": str(tmp_path / "claude.log")}
+    return {"PATH": path, "FAKE_CLAUDE_LOG": str(tmp_path / "claude.log")}
 
 
 def _settings(**overrides: Any) -> ExecutorSettings:
@@ -51,7 +51,7 @@ def _settings(**overrides: Any) -> ExecutorSettings:
 def _script(tmp_path: Path, env: dict[str, str], **script: Any) -> dict[str, str]:
     path = tmp_path / f"script-{uuid.uuid4().hex}.json"
     path.write_text(json.dumps(script), encoding="utf-8")
-    return {**env, "NOUS_FAKE_CLAUDE_SCRIPT": str(path)}
+    return {**env, "FAKE_CLAUDE_SCRIPT": str(path)}
 
 
 def _request(root: Path, prompt: str = "write the note", **fields: Any) -> ExecutionRequest:
@@ -211,6 +211,24 @@ async def test_claudecode_is_removed_from_the_child_environment(
     result = await ClaudeCodeExecutor(_settings(), env=nested).execute(_request(root))
     assert result.success, result.error
     assert [entry["claudecode_set"] for entry in _log_entries(tmp_path)] == [True, False]
+
+
+async def test_nous_secrets_and_settings_do_not_reach_the_agent(
+    tmp_path: Path, root: Path, base_env: dict[str, str]
+) -> None:
+    env = {
+        **_script(tmp_path, base_env),
+        "NEO4J_PASSWORD": "secret",
+        "NEO4J_AUTH": "neo4j/secret",
+        "NOUS_LLM__API_KEY": "sk-secret",
+        "HOME": "/root",
+    }
+    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root))
+    assert result.success, result.error
+    [entry] = _log_entries(tmp_path)
+    assert "HOME" in entry["env_keys"]
+    for private in ("NEO4J_PASSWORD", "NEO4J_AUTH", "NOUS_LLM__API_KEY"):
+        assert private not in entry["env_keys"]
 
 
 async def test_edit_outside_the_root_is_refused(

@@ -206,7 +206,7 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
         root,
         NOUS_EXECUTORS__DRY_RUN="false",
         NOUS_EXECUTORS__CLAUDE_BINARY=str(REPO / "tests" / "bin" / "claude"),
-        NOUS_FAKE_CLAUDE_SCRIPT=str(script),
+        FAKE_CLAUDE_SCRIPT=str(script),
     )
     # The demo's own four files are decided on first (two of them act). A change
     # made while an execution runs counts as the agent's own, so the drop comes
@@ -260,7 +260,7 @@ async def test_sigterm_during_an_execution_exits_cleanly_and_leaves_no_child(
         root,
         NOUS_EXECUTORS__DRY_RUN="false",
         NOUS_EXECUTORS__CLAUDE_BINARY=str(REPO / "tests" / "bin" / "claude"),
-        NOUS_FAKE_CLAUDE_SCRIPT=str(script),
+        FAKE_CLAUDE_SCRIPT=str(script),
         NOUS_SCHEDULE__SHUTDOWN_GRACE_S="1",
     )
     daemon.wait_for("decisions 0")

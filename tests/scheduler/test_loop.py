@@ -77,8 +77,8 @@ async def _rig(tmp_path: Path, memory: Memory, **overrides: Any) -> AsyncIterato
     script.write_text("{}")
     env = {
         "PATH": os.environ.get("PATH", ""),
-        "NOUS_FAKE_CLAUDE_SCRIPT": str(script),
-        "NOUS_FAKE_CLAUDE_LOG": str(log),
+        "FAKE_CLAUDE_SCRIPT": str(script),
+        "FAKE_CLAUDE_LOG": str(log),
         "CLAUDECODE": "1",  # must be removed before the child starts
     }
     attribution = ActiveExecutions(grace_s=0.5)
