@@ -48,6 +48,7 @@ class LoopSettings:
 
     max_observations: int = 200
     max_investigation_rounds: int = 2
+    max_wait_rounds: int = 3
     deferred_retry_s: float = 60.0
 
 
@@ -129,7 +130,12 @@ class DecisionLoop:
             batch = _most_urgent_first([*related, *earlier])
             if batch:
                 round_ = int(waiting["investigation_round"])
-                await self._decide(batch, report, superseded=[waiting["id"]], round_=round_)
+                # A WAIT looked at again with nothing new counts a round; a new
+                # change to its file starts the count again.
+                waited = 0 if related else int(waiting["wait_round"]) + 1
+                await self._decide(
+                    batch, report, superseded=[waiting["id"]], round_=round_, waited=waited
+                )
         for batch in self.batcher.batch(fresh):
             for group in _by_file(batch):
                 await self._decide(_most_urgent_first(group), report)
@@ -142,9 +148,12 @@ class DecisionLoop:
         *,
         superseded: Sequence[str] = (),
         round_: int = 0,
+        waited: int = 0,
     ) -> None:
         try:
-            decision = await self.decide(batch, report, superseded=superseded, round_=round_)
+            decision = await self.decide(
+                batch, report, superseded=superseded, round_=round_, waited=waited
+            )
         except Exception:
             # One bad batch must not stop the loop. A failure before the decision
             # is written leaves its observations unprocessed, so the next tick
@@ -160,6 +169,7 @@ class DecisionLoop:
         *,
         superseded: Sequence[str] = (),
         round_: int = 0,
+        waited: int = 0,
     ) -> Decision:
         """Frame, recall, deliberate, record, then act, wait, investigate or escalate."""
         primary = batch[0]
@@ -174,7 +184,7 @@ class DecisionLoop:
             planned, deliberation, primary.path, self.censors
         )
         decision = _decision(deliberation, context, frame.name, planned)
-        self._schedule_follow_up(decision, deliberation, round_)
+        self._schedule_follow_up(decision, deliberation, round_, waited)
         await self.decisions.record_decision(
             decision,
             deliberation.steps,
@@ -205,17 +215,23 @@ class DecisionLoop:
         return decision
 
     def _schedule_follow_up(
-        self, decision: Decision, deliberation: Deliberation, round_: int
+        self, decision: Decision, deliberation: Deliberation, round_: int, waited: int
     ) -> None:
         """Set a WAIT's or an INVESTIGATE's next look on the decision before it is written.
 
         Written with the decision itself, so these need no second transaction;
         an INVESTIGATE past its last round is escalated instead (in ``_follow``).
+        A WAIT looked at ``max_wait_rounds`` times with nothing new is closed:
+        the next change to its file is a new observation, decided afresh.
         """
         now = utc_now()
         if decision.type is DecisionType.WAIT:
+            if waited >= self.settings.max_wait_rounds:
+                decision.status = "closed"
+                return
             wait = timedelta(seconds=deliberation.wait_timeout_s or 300.0)
             decision.status, decision.wait_until = "waiting", now + wait
+            decision.wait_round = waited
         elif (
             decision.type is DecisionType.INVESTIGATE
             and round_ < self.settings.max_investigation_rounds

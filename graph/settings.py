@@ -143,6 +143,7 @@ class ScheduleSettings(BaseModel):
     decision_interval_s: float = Field(2.0, gt=0)
     decision_max_observations: int = Field(200, ge=1)
     max_investigation_rounds: int = Field(2, ge=0)
+    max_wait_rounds: int = Field(3, ge=0)
     deferred_retry_s: float = Field(60.0, gt=0)
     shutdown_grace_s: float = Field(30.0, ge=0)
 

@@ -129,6 +129,7 @@ async def build_loop(
         settings=LoopSettings(
             max_observations=settings.schedule.decision_max_observations,
             max_investigation_rounds=settings.schedule.max_investigation_rounds,
+            max_wait_rounds=settings.schedule.max_wait_rounds,
             deferred_retry_s=settings.schedule.deferred_retry_s,
         ),
         session_id=session_id,

@@ -1,7 +1,7 @@
 // purpose: decisions that are waiting (WAIT) or investigating (INVESTIGATE) and either due now or
 //   about a path that has new unprocessed observations, with the observations they considered
 // params: $agent_id, $now (datetime), $paths (paths of the observations in hand)
-// returns: id, type, status, path, wait_until, investigation_round, observation_ids
+// returns: id, type, status, path, wait_until, investigation_round, wait_round, observation_ids
 // mode: read
 MATCH (d:Decision)
 WHERE d.agent_id = $agent_id AND d.status IN ["waiting", "investigating"]
@@ -10,6 +10,7 @@ WHERE d.agent_id = $agent_id AND d.status IN ["waiting", "investigating"]
 OPTIONAL MATCH (d)-[:CONSIDERED]->(o:Observation)
 RETURN d.id AS id, d.type AS type, d.status AS status, d.path AS path,
        d.wait_until AS wait_until, coalesce(d.investigation_round, 0) AS investigation_round,
+       coalesce(d.wait_round, 0) AS wait_round,
        collect(o.id) AS observation_ids
 ORDER BY d.wait_until
 LIMIT 100

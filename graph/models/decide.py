@@ -84,6 +84,7 @@ class Decision(Node):
     is_critical: bool = False
     wait_timeout_s: float | None = None
     wait_until: datetime | None = None
+    wait_round: int = 0
     investigation_round: int = 0
     investigation_questions: list[str] = Field(default_factory=list)
     escalation_reason: str | None = None

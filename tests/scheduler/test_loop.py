@@ -7,6 +7,8 @@ ingestor), runs ``tick()`` and reads what the graph says happened.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import json
 import os
 from collections.abc import AsyncIterator
@@ -23,8 +25,9 @@ from graph.files import PathFilter
 from graph.learning import LearningStore
 from graph.memory import Memory
 from graph.models import Observation, ObservationType, new_id, utc_now
-from graph.settings import Settings, load_settings
-from scheduler.jobs import IndexSync
+from graph.settings import Settings, WatchSettings, load_settings
+from graph.watcher import FileWatcher
+from scheduler.jobs import IndexSync, StatusLine, watch_into
 from scheduler.loop_parts import LoopRuntime, build_loop, load_action_templates
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 from tests.support.processes import gone
@@ -148,12 +151,26 @@ async def test_intake_file_goes_all_the_way_to_pattern_and_outcome(rig: Rig) -> 
 
 async def test_the_stand_ins_own_edits_start_no_new_action(rig: Rig) -> None:
     (rig.root / "_intake" / "note.md").write_text("a note\n")
-    rig.claude_does(edits=[{"path": "_intake/reply.md", "content": "an answer in intake\n"}])
+    rig.claude_does(
+        sleep_s=0.5,  # long enough for the watcher to see its edit while it runs
+        edits=[{"path": "_intake/reply.md", "content": "an answer in intake\n"}],
+    )
     await rig.observe()
-    first = await rig.runtime.loop.tick()
-    assert [d.type.value for d in first.decisions] == ["act"]
-    # Its edit lands in the intake folder, where a person's file would be acted on.
-    await rig.observe()
+    # The daemon's watcher, feeding the same ingestor, as in production.
+    watcher = FileWatcher(rig.root, WatchSettings(debounce_ms=100), rig.memory.agent_id)
+    stop = asyncio.Event()
+    status = StatusLine(rig.ingestor, rig.index_sync, out=io.StringIO())
+    watching = asyncio.create_task(watch_into(watcher, rig.ingestor, stop, status))
+    try:
+        await asyncio.wait_for(watcher.ready.wait(), 10)
+        first = await rig.runtime.loop.tick()
+        assert [d.type.value for d in first.decisions] == ["act"]
+        await asyncio.sleep(1.0)  # the watcher's debounce, then the write
+        await rig.ingestor.flush()
+    finally:
+        stop.set()
+        await watching
+    # Its edit landed in the intake folder, where a person's file would be acted on.
     second = await rig.runtime.loop.tick()
     assert second.decisions == []
     [own] = await rig.memory.observations_for_path("_intake/reply.md")
@@ -341,3 +358,21 @@ async def test_a_block_censor_stops_the_action_and_escalates(rig: Rig) -> None:
     assert decision.type.value == "escalate" and report.outcomes == []
     assert "blocked by censor" in decision.reasoning
     assert not rig.log.exists()  # the stand-in never ran
+
+
+async def test_a_wait_with_nothing_new_is_closed_after_its_rounds(rig: Rig) -> None:
+    (rig.root / "config").mkdir()
+    (rig.root / "config" / "app.yaml").write_text("level: 1\n")
+    await rig.observe()
+    [decision] = (await rig.runtime.loop.tick()).decisions
+    statuses = []
+    for _ in range(3):  # max_wait_rounds: each time it comes due with nothing new
+        await rig.runtime.loop.decisions.settle(decision.id, wait_until=utc_now())
+        [decision] = (await rig.runtime.loop.tick()).decisions
+        statuses.append((decision.type.value, decision.status, decision.wait_round))
+    assert statuses == [("wait", "waiting", 1), ("wait", "waiting", 2), ("wait", "closed", 0)]
+    assert (await rig.runtime.loop.tick()).decisions == []
+    (rig.root / "config" / "app.yaml").write_text("level: 2\n")  # a new change starts afresh
+    await rig.observe()
+    [fresh] = (await rig.runtime.loop.tick()).decisions
+    assert (fresh.status, fresh.wait_round) == ("waiting", 0)
