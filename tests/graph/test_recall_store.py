@@ -261,6 +261,7 @@ async def test_times_with_named_zones_and_nanoseconds_are_read(
     memory: Memory, seed: Seeder
 ) -> None:
     await seed.fixtures.write("seed/zoned_fact", id=new_id(), content="zoned kant")
+    await memory.await_text_indexes()  # full-text is eventually consistent
     [hit] = await RecallStore(memory).facts("kant", 5)
     assert hit.node.at == datetime(2026, 1, 1, 11, 0, 0, 123456, tzinfo=UTC)
 
