@@ -25,7 +25,8 @@ from cognition.frame_store import FrameEngine
 from cognition.learn import CensorBook, OutcomeLearner
 from cognition.monitor import escalation_message
 from cognition.outcomes import check_censor, plan_action, settle_outcome
-from cognition.recall import Recall
+from cognition.queue import PRIORITY
+from cognition.recall import Recall, recalled_decision_ids
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.sense import ObservationBatcher
 from graph.decisions import DecisionStore
@@ -189,7 +190,7 @@ class DecisionLoop:
             decision,
             deliberation.steps,
             observation_ids=[o.id for o in batch],
-            recalled_ids=[p.id for p in context.past_decisions],
+            recalled_ids=recalled_decision_ids(context),
             pattern_key=decision.pattern_key,
             template=_template_row(self.templates, decision),
             episode_id=self.episode_id,
@@ -310,8 +311,8 @@ def _by_file(batch: list[Observation]) -> list[list[Observation]]:
 
 
 def _most_urgent_first(batch: list[Observation]) -> list[Observation]:
-    order = {"critical": 0, "urgent": 1, "routine": 2, "low": 3, "noise": 4}
-    return sorted(batch, key=lambda o: (order.get(o.urgency.value, 5), o.at))
+    # The queue's own priority order (seed 000), oldest first within a level.
+    return sorted(batch, key=lambda o: (PRIORITY[o.urgency], o.at))
 
 
 def _decision(
