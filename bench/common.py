@@ -7,10 +7,10 @@ import statistics
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from graph.driver import GraphDriver
-from graph.migrate import apply_migrations
-from graph.neo4j import Neo4jEndpoint, find_or_start
+from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import Settings, load_settings
+from graph.store.driver import GraphDriver
+from graph.store.migrate import apply_migrations
 
 
 def bench_settings() -> Settings:

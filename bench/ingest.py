@@ -25,9 +25,9 @@ import time
 from collections.abc import Sequence
 
 from bench.common import bench_settings, connected, verdict
-from graph.driver import GraphDriver
-from graph.memory import Memory, observation_row
 from graph.models import Category, Observation, ObservationType, Urgency, new_id
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory, observation_row
 
 TYPES = [ObservationType.FILE_CREATED, ObservationType.FILE_MODIFIED, ObservationType.FILE_DELETED]
 

@@ -24,14 +24,14 @@ from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
 from cognition.act.attribution import ActiveExecutions
-from cognition.ingest import Ingestor
-from cognition.sense import ObservationClassifier
-from graph.files import PathFilter
-from graph.memory import Memory
+from cognition.sense.classify import ObservationClassifier
+from cognition.sense.ingest import Ingestor
 from graph.models import Observation, ObservationType, new_id
 from graph.settings import child_environment
+from graph.store.memory import Memory
+from graph.watch.files import PathFilter
+from scheduler.compose import build_loop, load_action_templates
 from scheduler.jobs import IndexSync
-from scheduler.loop_parts import build_loop, load_action_templates
 
 KINDS = [
     (ObservationType.FILE_CREATED, "_intake/note{}.md"),

@@ -29,13 +29,14 @@ from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
 from bench.recall_data import SESSION, History
-from cognition.context import render_context
-from cognition.frames import SEED_FRAMES, FrameSpec
-from cognition.recall import Recall
+from cognition.context.render import render_context
+from cognition.frames.spec import SEED_FRAMES
+from cognition.recall.gather import Recall
 from cognition.schemas import FileView, TemplateOption
-from graph.driver import GraphDriver
-from graph.memory import Memory
 from graph.models import Category, Observation, ObservationType, new_id
+from graph.models.frame import FrameSpec
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
 
 TARGET_P95_MS = 20.0
 TARGET_RATIO = 1.5

@@ -17,8 +17,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from graph.memory import path_pattern
 from graph.models import Category, DecisionType, StepName, new_id
+from graph.store.memory import path_pattern
 
 SESSION = "bench-session"
 CATEGORIES = [c.value for c in Category]

@@ -19,19 +19,19 @@ from datetime import timedelta
 
 from cognition.act.actor import Actor, ActOutcome, PlannedAction
 from cognition.act.templates import TemplateRegistry
-from cognition.context import render_context
+from cognition.context.render import render_context
 from cognition.deliberate import Reasoner, pattern_key
-from cognition.frame_store import FrameEngine
-from cognition.learn import CensorBook, OutcomeLearner
+from cognition.frames.engine import FrameEngine
+from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.monitor import escalation_message
 from cognition.outcomes import check_censor, plan_action, settle_outcome
-from cognition.queue import PRIORITY
-from cognition.recall import Recall, recalled_decision_ids
+from cognition.recall.gather import Recall, recalled_decision_ids
 from cognition.schemas import DecisionContext, Deliberation
-from cognition.sense import ObservationBatcher
-from graph.decisions import DecisionStore
-from graph.memory import path_pattern
+from cognition.sense.classify import ObservationBatcher
+from cognition.sense.queue import PRIORITY
 from graph.models import Decision, DecisionType, Escalation, Observation, utc_now
+from graph.store.decisions import DecisionStore
+from graph.store.memory import path_pattern
 
 log = logging.getLogger(__name__)
 

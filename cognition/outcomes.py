@@ -15,12 +15,12 @@ from datetime import timedelta
 from cognition.act.actor import ActOutcome, PlannedAction
 from cognition.act.templates import TemplateRegistry
 from cognition.errors import TemplateError
-from cognition.learn import CensorBook, OutcomeLearner
+from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.monitor import is_transient
 from cognition.schemas import DecisionContext, Deliberation
-from graph.decisions import DecisionStore
-from graph.memory import path_pattern
 from graph.models import ActionTarget, Decision, DecisionType, utc_now
+from graph.store.decisions import DecisionStore
+from graph.store.memory import path_pattern
 
 
 def censor_trigger(template: str, path: str | None) -> str:

@@ -14,7 +14,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cognition.frames import FrameSpec
 from graph.models import (
     Censor,
     DecisionType,
@@ -26,6 +25,7 @@ from graph.models import (
     Urgency,
     WorkingMemory,
 )
+from graph.models.frame import FrameSpec
 
 Similarity = Literal["same_file", "same_kind", "same_pattern"]
 

@@ -217,6 +217,28 @@ class BudgetSettings(BaseModel):
     max_concurrent: int = Field(1, ge=1)
 
 
+class RSISettings(BaseModel):
+    """Self-improvement cycles (seed 003): reflect, verify, route, practise, crystallise, prune."""
+
+    model_config = _STRICT
+
+    enabled: bool = True
+    cycle_interval_s: float = Field(300.0, gt=0)
+    max_cycles_per_hour: int = Field(12, ge=1)
+    reflection_budget_tokens: int = Field(3000, ge=100)
+    emergence_threshold: float = Field(0.6, ge=0, le=1)
+    consistency_runs: int = Field(3, ge=2, le=10)
+    practice_timeout_s: float = Field(30.0, gt=0)
+    crystallize_after: int = Field(5, ge=1)
+    dedup_similarity: float = Field(0.90, ge=0, le=1)
+    max_strategy_tokens: int = Field(2000, ge=0)
+    prune_cron: str = "0 3 * * *"
+    prune_min_age_days: float = Field(30.0, ge=0)
+    prune_min_usage: int = Field(3, ge=0)
+    prune_harm_margin: int = Field(3, ge=1)
+    max_heuristics: int = Field(50, ge=1)
+
+
 class Settings(BaseModel):
     """Everything Nous can be told, with every default in one place."""
 
@@ -237,6 +259,7 @@ class Settings(BaseModel):
         None, description="action templates YAML; None uses the shipped defaults"
     )
     goals: list[GoalSettings] = Field(default_factory=list)
+    rsi: RSISettings = Field(default_factory=RSISettings)
 
 
 # Environment variables that do not follow the NOUS_ prefix convention.

@@ -1,1 +1,6 @@
-"""Recursive self-improvement: reflection, desires, practice, heuristics (not built yet)."""
+"""Self-improvement (seed 003): reflect on memory, form desires with provenance, verify them,
+route them by domain, practise in a sandbox, store trajectories, crystallise heuristics that
+every prompt carries as strategies, credit them by outcome, and prune the ones that go unused.
+
+``rsi`` may import :mod:`graph` and :mod:`cognition`'s LLM client and text helpers.
+"""

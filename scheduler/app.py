@@ -21,23 +21,23 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.templates import TemplateRegistry
-from cognition.ingest import Ingestor
-from cognition.sense import ObservationClassifier
-from graph.driver import GraphDriver
-from graph.files import PathFilter
-from graph.memory import Memory
-from graph.migrate import apply_migrations
+from cognition.sense.classify import ObservationClassifier
+from cognition.sense.ingest import Ingestor
 from graph.models import new_id
-from graph.neo4j import Neo4jEndpoint, find_or_start
+from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import Settings
-from graph.watcher import FileWatcher
-from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
-from scheduler.loop_parts import (
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
+from graph.store.migrate import apply_migrations
+from graph.watch.files import PathFilter
+from graph.watch.watcher import FileWatcher
+from scheduler.compose import (
     ATTRIBUTION_SLACK_S,
     LoopRuntime,
     build_loop,
     load_action_templates,
 )
+from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
 
 log = logging.getLogger(__name__)
 

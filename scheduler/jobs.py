@@ -16,14 +16,14 @@ from typing import TextIO
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
-from cognition.ingest import Ingestor
+from cognition.sense.ingest import Ingestor
 from graph.errors import GraphError
-from graph.files import PathFilter
-from graph.memory import Memory
 from graph.models import Observation, ObservationType, utc_now
-from graph.rescan import RescanResult, rescan
 from graph.settings import ScheduleSettings
-from graph.watcher import FileWatcher
+from graph.store.memory import Memory
+from graph.watch.files import PathFilter
+from graph.watch.rescan import RescanResult, rescan
+from graph.watch.watcher import FileWatcher
 
 log = logging.getLogger(__name__)
 

@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from graph.driver import GraphDriver
 from graph.errors import GraphError
-from graph.memory import Memory
-from graph.migrate import apply_migrations
 from graph.models import new_id
-from graph.neo4j import Neo4jEndpoint, find_or_start, stop
+from graph.server.finder import Neo4jEndpoint, find_or_start, stop
 from graph.settings import Settings, load_settings
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
+from graph.store.migrate import apply_migrations
 
 REPO = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}

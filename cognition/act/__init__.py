@@ -16,7 +16,7 @@ from cognition.act.executors import (
     InternalExecutor,
     InternalFunction,
 )
-from cognition.act.process import ProcessResult, run_process
+from cognition.act.executors.process import ProcessResult, run_process
 
 __all__ = [
     "DEFAULT_TOPOLOGY",

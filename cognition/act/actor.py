@@ -34,8 +34,8 @@ from cognition.monitor import (
     refine_prompt,
     retry_strategy,
 )
-from graph.decisions import DecisionStore
 from graph.models import ActionTarget, Decision, Escalation, Execution
+from graph.store.decisions import DecisionStore
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from cognition.deliberate.auto import AutoReasoner, ReasonerMode
-from cognition.deliberate.llm_reasoner import LLMReasoner
-from cognition.deliberate.rules_reasoner import RulesReasoner, deliberate_by_rules
-from cognition.deliberate.thresholds import (
+from cognition.deliberate.confidence import (
     Verdict,
     adjust_confidence,
     clamp_delta,
@@ -23,6 +21,8 @@ from cognition.deliberate.thresholds import (
     decision_type,
     pattern_key,
 )
+from cognition.deliberate.llm_reasoner import LLMReasoner
+from cognition.deliberate.rules_reasoner import RulesReasoner, deliberate_by_rules
 from cognition.schemas import DecisionContext, Deliberation, RenderedContext
 from graph.models import ReasonerKind
 

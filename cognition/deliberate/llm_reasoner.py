@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 
 from cognition.deliberate import prompts
+from cognition.deliberate.confidence import conclude
 from cognition.deliberate.replies import (
     CategorizeReply,
     DecideReply,
@@ -46,7 +47,6 @@ from cognition.deliberate.rules_reasoner import (
     observe_by_rules,
     rules_outcome,
 )
-from cognition.deliberate.thresholds import conclude
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.schemas import DecisionContext, Deliberation, RenderedContext

@@ -17,8 +17,9 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from cognition.deliberate.thresholds import Verdict, clamp_delta
+from cognition.deliberate.confidence import Verdict, clamp_delta
 from cognition.schemas import DecisionContext, Deliberation
+from cognition.text import plain_text
 from graph.models import DecisionType, ReasonerKind, ReasoningStep, StepName
 
 _TEXT_LIMIT = 500
@@ -26,12 +27,6 @@ _LIST_LIMIT = 10
 _EVALUATE_REASONING_CHARS = 100  # seed 000 keeps the first 100 characters
 _NONE_WORDS = frozenset({"", "none", "null", "n/a", "na", "unknown", "no template"})
 _SYNONYMS = {"moderate": "medium", "normal": "medium", "minor": "low", "major": "high"}
-
-
-def clip(text: str, limit: int = _TEXT_LIMIT) -> str:
-    """``text`` stripped, cut to ``limit`` characters with an ellipsis."""
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _word(value: object) -> object:
@@ -60,7 +55,7 @@ def _intent(value: object) -> object:
 
 
 def _text(value: object) -> object:
-    return clip(value) if isinstance(value, str) else value
+    return plain_text(value, _TEXT_LIMIT) if isinstance(value, str) else value
 
 
 def _optional_name(value: object) -> object:
@@ -80,7 +75,11 @@ def _text_list(value: object) -> object:
         value = [value]
     if not isinstance(value, list):
         return value
-    items = [clip(str(v)) for v in value if isinstance(v, str | int | float) and str(v).strip()]
+    items = [
+        plain_text(str(v), _TEXT_LIMIT)
+        for v in value
+        if isinstance(v, str | int | float) and str(v).strip()
+    ]
     return items[:_LIST_LIMIT]
 
 
@@ -201,7 +200,7 @@ class EvaluateReply(StepReply):
 
     def describe(self) -> str:
         text = self.reasoning or f"recommends {self.recommended_option.value}"
-        return clip(text, _EVALUATE_REASONING_CHARS)
+        return plain_text(text, _EVALUATE_REASONING_CHARS)
 
 
 class DecideReply(StepReply):

@@ -49,6 +49,14 @@ from __future__ import annotations
 
 import time
 
+from cognition.deliberate.confidence import (
+    MIN_PATTERN_SAMPLES,
+    Verdict,
+    conclude,
+    find_pattern,
+    known_template,
+    pattern_key,
+)
 from cognition.deliberate.replies import (
     CategorizeReply,
     DecideReply,
@@ -61,14 +69,6 @@ from cognition.deliberate.replies import (
     Trace,
     build_deliberation,
     input_summary,
-)
-from cognition.deliberate.thresholds import (
-    MIN_PATTERN_SAMPLES,
-    Verdict,
-    conclude,
-    find_pattern,
-    known_template,
-    pattern_key,
 )
 from cognition.schemas import DecisionContext, Deliberation, RenderedContext
 from graph.models import Category, DecisionType, ObservationType, ReasonerKind, StepName, Urgency

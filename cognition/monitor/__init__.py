@@ -16,7 +16,6 @@ from cognition.monitor.assess import (
     assess,
     error_to_censor_text,
     is_transient,
-    plain_text,
 )
 from cognition.monitor.failures import FailureAnalysis, FailureType, analyze_failure
 from cognition.monitor.retry import (
@@ -51,7 +50,6 @@ __all__ = [
     "error_to_censor_text",
     "escalation_message",
     "is_transient",
-    "plain_text",
     "refine_prompt",
     "retry_strategy",
     "should_escalate",

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from cognition.text import plain_text
+
 # The seed's surprise levels. Several may apply; the highest wins.
 SURPRISE_NONE = 0.0
 SURPRISE_TOOL_ERROR = 0.3
@@ -36,11 +38,6 @@ _TRANSIENT = re.compile(
     r"|\beconnreset\b|\betimedout\b|\beconnrefused\b",
     re.IGNORECASE,
 )
-# Terminal colour codes and other control characters come through from child
-# processes; they must not reach a node property, a prompt or a message.
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-_SPACES = re.compile(r"\s+")
 
 
 class EpisodeOutcome(StrEnum):
@@ -100,20 +97,6 @@ class Assessment:
 def is_transient(error: str) -> bool:
     """True when an error is likely to pass on its own (timeouts, rate limits, network)."""
     return _TRANSIENT.search(error) is not None
-
-
-def plain_text(text: str, limit: int | None = None, *, single_line: bool = True) -> str:
-    """Return `text` without control characters, at most `limit` characters long.
-
-    Untrusted output passes through here before it goes into a message, a
-    prompt or a node property. With `single_line`, runs of whitespace
-    (newlines included) become one space. A cut is marked with "…".
-    """
-    text = _CONTROL.sub("", _ANSI.sub("", text.replace("\r\n", "\n")))
-    text = (_SPACES.sub(" ", text) if single_line else text).strip()
-    if limit is None or len(text) <= limit:
-        return text
-    return text[: limit - 1].rstrip() + "…"
 
 
 def _describe_arguments(arguments: Mapping[str, object] | None) -> str:

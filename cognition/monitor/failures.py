@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cognition.monitor.assess import is_transient, plain_text
+from cognition.monitor.assess import is_transient
+from cognition.text import plain_text
 
 EVIDENCE_CHARS = 200
 _EVIDENCE_CONTEXT = 80

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cognition.monitor.assess import plain_text
 from cognition.monitor.failures import FailureAnalysis
 from cognition.monitor.retry import RetryStrategy
+from cognition.text import plain_text
 
 _RULE = "━" * 40
 _BOX_WIDTH = 60

@@ -1,6 +1,6 @@
 """Typed models of the nodes in the memory graph: data only, they never save themselves.
 
-The access layer in :mod:`graph.memory` turns records into these models and
+The access layer in :mod:`graph.store.memory` turns records into these models and
 these models into query parameters.
 """
 
@@ -11,12 +11,12 @@ from graph.models.decide import (
     DecisionType,
     Escalation,
     Execution,
-    Frame,
     Goal,
     ReasonerKind,
     ReasoningStep,
     StepName,
 )
+from graph.models.frame import ContextBudget, FrameSpec
 from graph.models.learn import (
     Censor,
     Episode,
@@ -40,6 +40,7 @@ __all__ = [
     "ActionTarget",
     "Category",
     "Censor",
+    "ContextBudget",
     "Decision",
     "DecisionType",
     "Desire",
@@ -49,7 +50,7 @@ __all__ = [
     "Execution",
     "Fact",
     "FileRecord",
-    "Frame",
+    "FrameSpec",
     "Goal",
     "Heuristic",
     "Lesson",

@@ -135,17 +135,3 @@ class Goal(Node):
     description: str
     priority: str = "medium"
     completed_at: datetime | None = None
-
-
-class Frame(Node):
-    """A cognitive frame (seed 004) as stored, with how often it was chosen."""
-
-    name: str
-    title: str = ""
-    description: str = ""
-    activation_patterns: list[str] = Field(default_factory=list)
-    default_category: str | None = None
-    default_stakes: str | None = None
-    questions_to_ask: list[str] = Field(default_factory=list)
-    priority: int = 0
-    usage_count: int = 0

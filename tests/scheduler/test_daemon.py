@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from graph.learning import LearningStore
-from graph.memory import Memory
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
 from tests.support.processes import gone
 
 REPO = Path(__file__).resolve().parents[2]

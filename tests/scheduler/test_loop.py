@@ -19,16 +19,16 @@ from typing import Any
 import pytest
 
 from cognition.act.attribution import ActiveExecutions
-from cognition.ingest import Ingestor
-from cognition.sense import ObservationClassifier
-from graph.files import PathFilter
-from graph.learning import LearningStore
-from graph.memory import Memory
+from cognition.sense.classify import ObservationClassifier
+from cognition.sense.ingest import Ingestor
 from graph.models import Observation, ObservationType, new_id, utc_now
 from graph.settings import Settings, WatchSettings, load_settings
-from graph.watcher import FileWatcher
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
+from graph.watch.files import PathFilter
+from graph.watch.watcher import FileWatcher
+from scheduler.compose import LoopRuntime, build_loop, load_action_templates
 from scheduler.jobs import IndexSync, StatusLine, watch_into
-from scheduler.loop_parts import LoopRuntime, build_loop, load_action_templates
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 from tests.support.processes import gone
 

@@ -11,10 +11,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from graph.driver import GraphDriver
-from graph.memory import Memory
-from graph.neo4j import Neo4jEndpoint
-from graph.queries import QueryLibrary
+from graph.server.finder import Neo4jEndpoint
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
+from graph.store.queries import QueryLibrary
 
 CHECKS = QueryLibrary(Path(__file__).resolve().parent / "cypher")
 

@@ -15,12 +15,12 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from graph.decisions import DecisionStore
-from graph.driver import GraphDriver
-from graph.memory import Memory, path_pattern
 from graph.models import Decision, DecisionType, new_id, utc_now
-from graph.neo4j import Neo4jEndpoint
-from graph.queries import QueryLibrary
+from graph.server.finder import Neo4jEndpoint
+from graph.store.decisions import DecisionStore
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory, path_pattern
+from graph.store.queries import QueryLibrary
 
 SUPPORT_CYPHER = Path(__file__).resolve().parent / "cypher"
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)

@@ -1,0 +1,41 @@
+"""Executors: hand an action to the Claude Code CLI, claude-flow, a Python function, or nobody.
+
+Every executor takes an :class:`ExecutionRequest` and returns an
+:class:`ExecutionResult`; a failure to run is a result with ``success=False``
+and an ``error`` that says why, never an exception. The child processes run in
+the request's root with a timeout, their process group killed when it passes
+(see :mod:`cognition.act.executors.process`). The environment a child gets is the one
+handed to the executor's constructor, minus the variables that make the Claude
+Code CLI refuse to start nested; executors never read the process environment.
+"""
+
+from __future__ import annotations
+
+from cognition.act.executors.base import (
+    EXCERPT_CHARS,
+    PROMPT_PLACEHOLDER,
+    DescribesCommand,
+    ExecutionRequest,
+    ExecutionResult,
+    Executor,
+)
+from cognition.act.executors.claude_code import ClaudeCodeExecutor
+from cognition.act.executors.claude_flow import DEFAULT_TOPOLOGY, ClaudeFlowExecutor
+from cognition.act.executors.dry_run import DryRunExecutor
+from cognition.act.executors.internal import FUNCTION_PARAM, InternalExecutor, InternalFunction
+
+__all__ = [
+    "DEFAULT_TOPOLOGY",
+    "EXCERPT_CHARS",
+    "FUNCTION_PARAM",
+    "PROMPT_PLACEHOLDER",
+    "ClaudeCodeExecutor",
+    "ClaudeFlowExecutor",
+    "DescribesCommand",
+    "DryRunExecutor",
+    "ExecutionRequest",
+    "ExecutionResult",
+    "Executor",
+    "InternalExecutor",
+    "InternalFunction",
+]

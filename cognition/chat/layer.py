@@ -1,0 +1,271 @@
+"""The cognitive layer for chat runtimes (seed 004): the Nous loop around a model's turn.
+
+``pre_turn`` senses the user's input, chooses a frame, starts the session's
+episode, opens a decision for frames that deliberate, updates working memory
+and builds the system prompt. ``post_turn`` assesses the turn, files censors,
+learns from the decision and closes it, and notes the turn in the episode.
+``end_session`` ends the episode. Every step leaves nodes and ``Event``s.
+
+Seed 004's error handling: no public method lets an exception out. A failed
+step is logged and the turn goes on without it (the conversation frame when
+selection fails, a minimal prompt when the context cannot be built, no
+decision when deliberation cannot start).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from cognition.chat.turns import (
+    FrameSelection,
+    TurnContext,
+    TurnResult,
+    render_turn_context,
+)
+from cognition.frames.engine import FrameEngine
+from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
+from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
+from cognition.monitor import (
+    Assessment,
+    EpisodeOutcome,
+    ToolError,
+    analyze_failure,
+    assess,
+)
+from cognition.text import estimate_tokens, plain_text
+from graph.models import Censor, Decision, DecisionType, Episode, ReasonerKind, utc_now
+from graph.models.frame import FrameSpec
+from graph.store.decisions import DecisionStore
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
+
+log = logging.getLogger(__name__)
+
+# Called as builder(user_input, frame, session_id); returns the system prompt.
+ContextBuilder = Callable[[str, FrameSpec, str], Awaitable[str]]
+T = TypeVar("T")
+
+# Seed 004's D8: these frames open a decision before the model acts.
+DELIBERATE_FRAMES = frozenset({"decision", "task", "debug"})
+PLAN_CONFIDENCE = 0.5
+# Seed 004's finalize: 0.8 without errors, 0.5 with tool errors, 0.3 when the turn failed.
+FINAL_CONFIDENCE = {
+    EpisodeOutcome.SUCCESS: 0.8,
+    EpisodeOutcome.PARTIAL: 0.5,
+    EpisodeOutcome.FAILURE: 0.3,
+}
+_TEXT_CHARS = 200
+_TASK_CHARS = 500
+_CONVERSATION = next(f for f in SEED_FRAMES if f.name == DEFAULT_FRAME)
+
+
+def chat_pattern_key(frame: FrameSpec) -> str:
+    """Seed 000's ``category:type:decision:template`` for a chat turn in ``frame``."""
+    return f"{frame.default_category or 'process'}:user_input:act:chat_{frame.name}"
+
+
+class CognitiveLayer:
+    """Seed 004's CognitiveLayer on the graph: pre_turn, post_turn, end_session."""
+
+    def __init__(
+        self,
+        memory: Memory,
+        frames: FrameEngine,
+        learner: OutcomeLearner | None = None,
+        *,
+        censors: CensorBook | None = None,
+        episodes: Episodes | None = None,
+        context_builder: ContextBuilder | None = None,
+        identity_prompt: str = "",
+    ) -> None:
+        self.memory = memory
+        self.store = learner.store if learner is not None else LearningStore(memory)
+        self.frames = frames
+        self.learner = learner if learner is not None else OutcomeLearner(self.store)
+        self.censors = censors if censors is not None else CensorBook(self.store)
+        self.episodes = episodes if episodes is not None else Episodes(self.store)
+        self.decisions = DecisionStore(memory)
+        self.identity_prompt = identity_prompt
+        self.context_builder = context_builder or self.minimal_context
+
+    async def pre_turn(self, session_id: str, user_input: str) -> TurnContext:
+        """SENSE → FRAME → RECALL → DELIBERATE: prepare the model's turn."""
+        selection = await _attempt(
+            "frame selection", lambda: self.frames.select_detail(user_input), None
+        )
+        if selection is None:
+            selection = FrameSelection.from_spec(
+                _CONVERSATION, confidence=0.0, match_method="default"
+            )
+        frame = selection.spec()
+        episode_id = await _attempt("episode start", lambda: self.episodes.start(session_id), None)
+        decision_id = None
+        if frame.name in DELIBERATE_FRAMES:
+            decision_id = await _attempt(
+                "deliberation start",
+                lambda: self._deliberate(session_id, user_input, frame, episode_id),
+                None,
+            )
+        task = plain_text(user_input, _TASK_CHARS)
+        await _attempt(
+            "working memory update",
+            lambda: self.store.update_working_memory(
+                session_id, current_task=task, current_frame=frame.name
+            ),
+            None,
+        )
+        prompt = await _attempt(
+            "context build", lambda: self.context_builder(user_input, frame, session_id), None
+        )
+        if prompt is None:
+            prompt = render_turn_context(self.identity_prompt, [], frame, None)
+        active: list[Censor] = await _attempt("censor recall", self.store.active_censors, [])
+        await self.store.emit(
+            "turn_started",
+            {"frame": frame.name, "decision_id": decision_id, "episode_id": episode_id},
+            session_id=session_id,
+        )
+        return TurnContext(
+            session_id=session_id,
+            system_prompt=prompt,
+            frame=selection,
+            decision_id=decision_id,
+            episode_id=episode_id,
+            active_censors=[c.trigger_pattern for c in active],
+            context_token_estimate=estimate_tokens(prompt),
+        )
+
+    async def post_turn(
+        self, session_id: str, result: TurnResult, context: TurnContext
+    ) -> Assessment:
+        """MONITOR → LEARN: assess the finished turn and learn from it."""
+        tool_errors = [
+            ToolError(t.error, t.tool_name, t.arguments) for t in result.tool_results if t.error
+        ]
+        try:
+            assessment = assess(result.response_text, tool_errors, result.error)
+        except Exception as exc:  # arguments are the runtime's data; judge the errors alone
+            log.warning("assessment failed, retried without arguments: %s", type(exc).__name__)
+            bare = [e.error for e in tool_errors]
+            assessment = assess(result.response_text, bare, result.error)
+        censors: list[Censor] = await _attempt(
+            "censor filing",
+            lambda: self.censors.from_assessment(assessment, episode_id=context.episode_id),
+            [],
+        )
+        decision_id, episode_id = context.decision_id, context.episode_id
+        if decision_id is not None:
+            await _attempt("learning", lambda: self._learn(decision_id, assessment, result), None)
+            await _attempt(
+                "deliberation finalize",
+                lambda: self._finalize(decision_id, assessment, result),
+                None,
+            )
+        if episode_id is not None:
+            summary = f"{context.frame.frame_id}: {plain_text(result.response_text, _TEXT_CHARS)}"
+            await _attempt(
+                "episode note",
+                lambda: self.episodes.note(
+                    episode_id,
+                    summary=summary,
+                    outcome=assessment.outcome.value,
+                    lessons=[c.trigger_pattern for c in censors],
+                ),
+                False,
+            )
+        await self.store.emit(
+            "turn_completed",
+            {
+                "frame": context.frame.frame_id,
+                "surprise_level": assessment.surprise_level,
+                "decision_id": context.decision_id,
+                "has_errors": assessment.has_errors,
+                "outcome": assessment.outcome.value,
+                "censors": [c.id for c in censors],
+            },
+            session_id=session_id,
+        )
+        return assessment
+
+    async def end_session(self, session_id: str) -> Episode | None:
+        """End the session's episode ("completed"); a second call does nothing.
+
+        Returns the episode ended now, or None when there was none open.
+        """
+        ended = await _attempt("episode end", lambda: self.episodes.end_session(session_id), None)
+        if ended is not None:
+            await self.store.emit(
+                "session_ended",
+                {"episode_id": ended.id, "outcome": ended.outcome},
+                session_id=session_id,
+            )
+        return ended
+
+    async def minimal_context(self, user_input: str, frame: FrameSpec, session_id: str) -> str:
+        """The default context: identity, active censors, frame, working memory."""
+        censors = await self.store.active_censors()
+        working_memory = await self.store.working_memory(session_id)
+        return render_turn_context(self.identity_prompt, censors, frame, working_memory)
+
+    async def _deliberate(
+        self, session_id: str, user_input: str, frame: FrameSpec, episode_id: str | None
+    ) -> str:
+        plan = f"Plan: {plain_text(user_input, _TEXT_CHARS)}"
+        decision = Decision(
+            agent_id=self.memory.agent_id,
+            type=DecisionType.ACT,
+            confidence=PLAN_CONFIDENCE,
+            reasoning=plan,
+            reasoner=ReasonerKind.RULES,
+            frame=frame.name,
+            category=frame.default_category or "process",
+            observation_type="user_input",
+            pattern_key=chat_pattern_key(frame),
+            status="deliberating",
+        )
+        extra = {
+            "session_id": session_id,
+            "stakes": frame.default_stakes or "low",
+            "tags": [frame.name],
+        }
+        return await self.store.start_deliberation(
+            decision, description=plan, episode_id=episode_id, extra=extra
+        )
+
+    async def _learn(self, decision_id: str, assessment: Assessment, result: TurnResult) -> None:
+        decision = await self.store.decision(decision_id)
+        if decision is None:
+            return
+        success = assessment.outcome is EpisodeOutcome.SUCCESS
+        error = next((e.text for e in assessment.errors), None)
+        failure_type = None
+        if not success and error is not None:
+            failure_type = analyze_failure(result.response_text, error, None).failure_type.value
+        # Learned before finalizing, so calibration sees the confidence the
+        # turn was planned with, not the one its outcome gives it afterwards.
+        await self.learner.learn(decision, success=success, error=error, failure_type=failure_type)
+
+    async def _finalize(self, decision_id: str, assessment: Assessment, result: TurnResult) -> None:
+        success = assessment.outcome is EpisodeOutcome.SUCCESS
+        await self.decisions.settle(
+            decision_id,
+            status="failed" if assessment.outcome is EpisodeOutcome.FAILURE else "done",
+            description=plain_text(result.response_text, _TEXT_CHARS),
+            confidence=FINAL_CONFIDENCE[assessment.outcome],
+            outcome=assessment.outcome.value,
+            outcome_success=success,
+            outcome_at=utc_now(),
+        )
+
+
+async def _attempt(what: str, step: Callable[[], Awaitable[T]], fallback: T) -> T:
+    """Run one step of a turn; on any failure log it and go on with ``fallback``."""
+    try:
+        # Called inside the try: a plugged-in builder may fail before it awaits.
+        return await step()
+    except Exception as exc:  # seed 004: a failed step never crashes the turn
+        # Graph errors name the query, never its parameters, so this logs no user data.
+        log.warning("%s failed, going on without it: %s: %s", what, type(exc).__name__, exc)
+        return fallback

@@ -1,0 +1,1 @@
+"""Context: a decision context rendered as prompt text within the frame's budgets."""

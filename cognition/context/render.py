@@ -1,0 +1,215 @@
+"""A decision context rendered as prompt text, section by section, within the frame's budget.
+
+Order (seed 004's assembly order, with seed 000's decision sections placed
+where they belong): identity, censors, frame, working memory, observations
+with the file's content, strategies, goals, past decisions, pattern
+statistics, available actions, facts, procedures, episodes, lessons.
+
+Budgets (tokens, estimated as characters / 4). :func:`section_budgets`
+maps the frame's :class:`ContextBudget` onto these sections:
+
+* identity, censors, frame, working memory, facts and procedures take the
+  field of the same name; past decisions take ``decisions``; episodes and
+  lessons share ``episodes`` (60 % / 40 %: both are what past work taught).
+* Sections seed 004's budget lacks take a fixed share of ``total``:
+  observations 15 %, strategies 4 %, templates 4 %, goals 3 %, pattern
+  statistics 3 %.
+* Identity and censors are never scaled. When the fixed shares do not fit in
+  what ``total`` leaves over (seed 004's budgets often add up to ``total``),
+  the other seed sections are scaled down by one common factor so that the
+  whole never exceeds ``total`` (the fixed shares themselves shrink only if
+  identity and censors leave less than they need). A section whose seed
+  field is 0 stays 0.
+
+A section whose budget is 0 is skipped: not in the text, listed in
+:attr:`RenderedContext.sections` with an empty content and the number of
+items it had. A section over its budget is cut, never silently: list
+sections drop whole items from the end and say how many
+("[… 3 more past decisions not shown (budget 500 tokens)]"), a long first
+item or free text is cut with "[… truncated 1,234 characters]". The marker
+itself is never dropped, so a tiny budget may be exceeded by it.
+"""
+
+from __future__ import annotations
+
+from cognition.context.fit import (
+    Part,
+    fit_items,
+    fit_text,
+    format_censor,
+    format_decision,
+    format_file,
+    format_frame,
+    format_pattern,
+    format_working_memory,
+)
+from cognition.schemas import ContextSection, DecisionContext, RenderedContext
+from cognition.text import CHARS_PER_TOKEN, estimate_tokens, plain_text
+from graph.models.frame import ContextBudget
+
+__all__ = ["CHARS_PER_TOKEN", "SECTION_ORDER", "render_context", "section_budgets"]
+
+SECTION_ORDER = (
+    "identity",
+    "censors",
+    "frame",
+    "working_memory",
+    "observations",
+    "strategies",
+    "goals",
+    "decisions",
+    "patterns",
+    "templates",
+    "facts",
+    "procedures",
+    "episodes",
+    "lessons",
+)
+
+FIXED_SHARES = {
+    "observations": 0.15,
+    "strategies": 0.04,
+    "templates": 0.04,
+    "goals": 0.03,
+    "patterns": 0.03,
+}
+_EPISODE_SHARE = 0.6  # of the "episodes" field; lessons get the rest
+
+_HEADINGS = {
+    "identity": "Identity",
+    "censors": "Censors (always apply)",
+    "frame": "Frame",
+    "working_memory": "Working memory",
+    "observations": "Observations",
+    "strategies": "Strategies (learned heuristics)",
+    "goals": "Goals",
+    "decisions": "Past decisions",
+    "patterns": "Pattern statistics",
+    "templates": "Available actions",
+    "facts": "Facts",
+    "procedures": "Procedures",
+    "episodes": "Episodes",
+    "lessons": "Lessons",
+}
+_NOUNS = {
+    "censors": "censors",
+    "working_memory": "open threads",
+    "observations": "observations",
+    "strategies": "strategies",
+    "goals": "goals",
+    "decisions": "past decisions",
+    "patterns": "patterns",
+    "templates": "actions",
+    "facts": "facts",
+    "procedures": "procedures",
+    "episodes": "episodes",
+    "lessons": "lessons",
+}
+
+
+def section_budgets(budget: ContextBudget) -> dict[str, int]:
+    """Each section's token budget under ``budget``, in assembly order (see the module doc)."""
+    total = budget.total
+    free = max(total - budget.identity - budget.censors, 0)
+    shares = sum(FIXED_SHARES.values())
+    # Only when identity and censors leave too little are the fixed shares cut too.
+    scale = min(1.0, free / (total * shares)) if total else 0.0
+    fixed = {name: int(total * share * scale) for name, share in FIXED_SHARES.items()}
+    seed = {
+        "frame": budget.frame,
+        "working_memory": budget.working_memory,
+        "decisions": budget.decisions,
+        "facts": budget.facts,
+        "procedures": budget.procedures,
+        "episodes": budget.episodes,
+    }
+    room = total - sum(fixed.values()) - budget.identity - budget.censors
+    wanted = sum(seed.values())
+    factor = 1.0 if wanted <= room else max(room, 0) / wanted
+    scaled = {name: int(value * factor) for name, value in seed.items()}
+    episodes = scaled.pop("episodes")
+    out = {
+        "identity": budget.identity,
+        "censors": budget.censors,
+        **scaled,
+        **fixed,
+        "episodes": int(episodes * _EPISODE_SHARE),
+        "lessons": episodes - int(episodes * _EPISODE_SHARE),
+    }
+    return {name: out[name] for name in SECTION_ORDER}
+
+
+def render_context(context: DecisionContext, *, identity: str) -> RenderedContext:
+    """Render ``context`` as prompt text under its frame's budget, section by section."""
+    budgets = section_budgets(context.frame.budget)
+    sections = [
+        _section(name, _parts(name, context, identity), budgets[name]) for name in SECTION_ORDER
+    ]
+    text = "\n\n".join(s.content for s in sections if s.content)
+    return RenderedContext(text=text, sections=sections, token_estimate=estimate_tokens(text))
+
+
+def _parts(name: str, ctx: DecisionContext, identity: str) -> list[Part]:
+    """The section's content before budgeting: free text or items, in order."""
+    if name == "identity":
+        return [Part(identity.strip(), text=True)] if identity.strip() else []
+    if name == "censors":
+        ordered = sorted(ctx.censors, key=lambda c: (c.severity != "block", -c.fire_count))
+        return [Part(format_censor(c)) for c in ordered]
+    if name == "frame":
+        return [Part(format_frame(ctx.frame, ctx.investigation_round), text=True)]
+    if name == "working_memory":
+        return format_working_memory(ctx.working_memory)
+    if name == "observations":
+        # The file belongs to the primary observation, and matters more than the tail of a batch.
+        lines = [Part("- " + plain_text(o.to_context_string())) for o in ctx.observations]
+        return lines[:1] + format_file(ctx.file) + lines[1:]
+    if name == "strategies":
+        return [
+            Part(f"- [{plain_text(s.domain) or 'general'}] {plain_text(s.content)}")
+            for s in ctx.strategies
+        ]
+    if name == "goals":
+        return [Part(f"- {plain_text(g.description)} (priority {g.priority})") for g in ctx.goals]
+    if name == "decisions":
+        return [Part(format_decision(d)) for d in ctx.past_decisions]
+    if name == "patterns":
+        return [Part(format_pattern(p)) for p in ctx.patterns]
+    if name == "templates":
+        return [
+            Part(f"- {plain_text(t.name)} → {plain_text(t.target)}: {plain_text(t.description)}")
+            for t in ctx.templates
+        ]
+    recalled = {
+        "facts": ctx.facts,
+        "procedures": ctx.procedures,
+        "episodes": ctx.episodes,
+        "lessons": ctx.lessons,
+    }[name]
+    return [Part(f"- {plain_text(r.text)}") for r in recalled]
+
+
+def _section(name: str, parts: list[Part], budget: int) -> ContextSection:
+    items = sum(1 for p in parts if p.countable)
+    if budget <= 0:
+        return ContextSection(
+            label=name, content="", token_estimate=0, budget=0, omitted_items=items
+        )
+    if not parts:
+        return ContextSection(label=name, content="", token_estimate=0, budget=budget)
+    heading = f"## {_HEADINGS[name]}"
+    room = budget * CHARS_PER_TOKEN - len(heading) - 1
+    if len(parts) == 1 and parts[0].text:
+        body, omitted = fit_text(parts[0].body, room), 0
+        truncated = body != parts[0].body
+    else:
+        body, truncated, omitted = fit_items(parts, room, _NOUNS.get(name, "items"), budget)
+    content = f"{heading}\n{body}"
+    return ContextSection(
+        label=name,
+        content=content,
+        token_estimate=estimate_tokens(content),
+        budget=budget,
+        truncated=truncated,
+        omitted_items=omitted,
+    )

@@ -1,0 +1,1 @@
+"""Learn: what outcomes teach: pattern statistics, calibration, lessons, censors, episodes."""

@@ -1,0 +1,1 @@
+"""Recall: what memory holds about a batch of observations, gathered in one round trip."""

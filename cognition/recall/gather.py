@@ -1,0 +1,222 @@
+"""Recall: everything memory holds about a batch of observations, as a :class:`DecisionContext`.
+
+Before each decision the loop asks :class:`Recall` for a context: the
+primary observation's file (read inside the watched root only), past
+decisions on the same file, kind and folder with their outcomes, pattern
+statistics, goals, censors, strategies, working memory, and facts,
+procedures, episodes and lessons found by full-text search. How much of
+each is fetched follows from the frame's budget (:func:`recall_limits`); a
+section the frame gives no budget is not queried at all. Investigation
+rounds recall deeper: larger limits, and the investigation questions
+(``extra_queries``) added to the full-text search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from cognition.context.render import CHARS_PER_TOKEN, section_budgets
+from cognition.recall.file_head import read_file_view
+from cognition.schemas import (
+    DecisionContext,
+    FileView,
+    PastDecision,
+    RecalledText,
+    Strategy,
+    TemplateOption,
+)
+from graph.models import DecisionType, Episode, Fact, Lesson, Observation, Procedure
+from graph.models.frame import ContextBudget, FrameSpec
+from graph.store.lucene import lucene_query
+from graph.store.memory import Memory, path_pattern
+from graph.store.recall import RecallRequest, RecallStore, SimilarDecision, TextHit
+
+TemplatesFor = Callable[[Observation, FileView | None], list[TemplateOption]]
+
+# Tokens one recalled item takes in the prompt, about: a section's budget divided by it is
+# how many items are worth fetching.
+ITEM_TOKENS = {
+    "censors": 20,
+    "strategies": 30,
+    "goals": 15,
+    "decisions": 30,
+    "patterns": 20,
+    "facts": 30,
+    "procedures": 50,
+    "episodes": 40,
+    "lessons": 30,
+}
+MAX_ITEMS = 20  # per section in a first look; each investigation round adds as many again
+MAX_DEPTH = 3
+DEFAULT_MAX_CONTENT_BYTES = 8192
+
+
+def recall_limits(budget: ContextBudget, investigation_round: int = 0) -> dict[str, int]:
+    """How many items to fetch per section: what the budget can show, deeper when investigating.
+
+    0 for a section whose budget is 0 (it is not queried).
+    """
+    budgets = section_budgets(budget)
+    depth = min(1 + max(investigation_round, 0), MAX_DEPTH)
+    return {
+        name: 0 if budgets[name] <= 0 else min(max(1, budgets[name] // tokens), MAX_ITEMS) * depth
+        for name, tokens in ITEM_TOKENS.items()
+    }
+
+
+def pattern_keys(observation: Observation, templates: Sequence[TemplateOption]) -> list[str]:
+    """The pattern keys (``category:type:decision:template``) a decision here could make."""
+    prefix = f"{observation.category.value}:{observation.type.value}:"
+    keys = [f"{prefix}{DecisionType.ACT.value}:{t.name}" for t in templates]
+    keys += [f"{prefix}{d.value}:custom" for d in DecisionType]
+    return list(dict.fromkeys(keys))
+
+
+def recalled_decision_ids(context: DecisionContext) -> list[str]:
+    """The past decisions the context showed, for the new decision's ``RECALLED`` relationships."""
+    return list(dict.fromkeys(d.id for d in context.past_decisions))
+
+
+class Recall:
+    """Builds decision contexts for one agent's memory and watched root.
+
+    ``templates_for`` offers the action templates that fit an observation
+    (given its file, when there is one). At most ``max_content_bytes`` of the
+    primary file are read, and never more than the frame can show.
+    """
+
+    def __init__(
+        self,
+        memory: Memory,
+        root: Path,
+        templates_for: TemplatesFor,
+        *,
+        max_content_bytes: int = DEFAULT_MAX_CONTENT_BYTES,
+    ) -> None:
+        self.store = RecallStore(memory)
+        self.root = root
+        self.templates_for = templates_for
+        self.max_content_bytes = max_content_bytes
+
+    async def build(
+        self,
+        observations: list[Observation],
+        frame: FrameSpec,
+        *,
+        session_id: str | None = None,
+        investigation_round: int = 0,
+        extra_queries: Sequence[str] = (),
+    ) -> DecisionContext:
+        """Recall what memory holds about ``observations`` (the first is the primary one)."""
+        if not observations:
+            raise ValueError("recall needs at least one observation")
+        primary = observations[0]
+        limits = recall_limits(frame.budget, investigation_round)
+        budgets = section_budgets(frame.budget)
+        file = None
+        # The file is shown with the observations and may decide which templates apply.
+        if primary.path and (budgets["observations"] > 0 or budgets["templates"] > 0):
+            # No more than the frame could ever show (4 bytes per character at most).
+            cap = budgets["observations"] * CHARS_PER_TOKEN * 4
+            head = min(self.max_content_bytes, cap)
+            file = await asyncio.to_thread(read_file_view, self.root, primary.path, head)
+        templates = self.templates_for(primary, file) if budgets["templates"] > 0 else []
+        # One round trip for everything: on a busy machine each extra query costs more
+        # (session, transaction, records) than the work it asks of Neo4j.
+        found = await self.store.recall(
+            RecallRequest(
+                path=primary.path,
+                category=primary.category.value,
+                observation_type=primary.type.value,
+                path_pattern=path_pattern(primary.path),
+                keys=pattern_keys(primary, templates),
+                prefix=f"{primary.category.value}:",
+                session_id=session_id if budgets["working_memory"] > 0 else None,
+                query=lucene_query(_query_texts(observations, extra_queries)),
+                limits=limits,
+            )
+        )
+        patterns = {p.key: p for p in [*found.patterns, *found.top_patterns]}
+        return DecisionContext(
+            observations=observations,
+            frame=frame,
+            file=file,
+            past_decisions=[_past_decision(s) for s in found.decisions],
+            patterns=list(patterns.values())[: limits["patterns"]],
+            goals=found.goals,
+            censors=found.censors,
+            facts=[_fact(h) for h in found.facts],
+            procedures=[_procedure(h) for h in found.procedures],
+            episodes=[_episode(h) for h in found.episodes],
+            lessons=[_lesson(h) for h in found.lessons],
+            strategies=[
+                Strategy(id=h.id, domain=h.domain, content=h.content) for h in found.strategies
+            ],
+            templates=templates,
+            working_memory=found.working_memory,
+            investigation_round=investigation_round,
+        )
+
+
+def _past_decision(item: SimilarDecision) -> PastDecision:
+    d = item.decision
+    return PastDecision.model_validate(
+        {
+            "id": d.id,
+            "at": d.at,
+            "similarity": item.similarity,
+            "type": d.type,
+            "confidence": d.confidence,
+            "observation_type": d.observation_type,
+            "category": d.category,
+            "path": d.path,
+            "template": d.template,
+            "executed": d.executed,
+            "outcome_success": d.outcome_success,
+            "outcome": d.outcome,
+        }
+    )
+
+
+def _query_texts(observations: Sequence[Observation], extra: Sequence[str]) -> list[str]:
+    """What full-text recall searches for: paths, categories, metadata, then extra questions."""
+    texts: list[str] = []
+    for o in observations[:5]:
+        texts.append(o.path or "")
+        texts.append(o.category.value)
+        texts.extend(str(v)[:200] for v in o.metadata.values() if isinstance(v, str))
+    return texts + list(extra)
+
+
+def _fact(hit: TextHit[Fact]) -> RecalledText:
+    f = hit.node
+    text = f"{f.content} [confirmed {f.confirmations}x]"
+    return RecalledText(id=f.id, kind="fact", text=text, score=hit.score, at=f.at)
+
+
+def _procedure(hit: TextHit[Procedure]) -> RecalledText:
+    p = hit.node
+    text = f"**{p.name}**" + (f" ({p.domain})" if p.domain else "")
+    if p.core_patterns:
+        text += ": " + "; ".join(p.core_patterns)
+    return RecalledText(id=p.id, kind="procedure", text=text, score=hit.score, at=p.at)
+
+
+def _episode(hit: TextHit[Episode]) -> RecalledText:
+    e = hit.node
+    text = f"[{e.outcome or 'open'}] {e.summary} ({e.started_at:%Y-%m-%d})"
+    if e.lessons:
+        text += " Lessons: " + "; ".join(e.lessons)
+    return RecalledText(id=e.id, kind="episode", text=text, score=hit.score, at=e.at)
+
+
+def _lesson(hit: TextHit[Lesson]) -> RecalledText:
+    lesson = hit.node
+    text = f"{lesson.type}: {lesson.reason}"
+    if lesson.adjustment:
+        text += f" (adjustment: {lesson.adjustment})"
+    if lesson.pattern_key:
+        text += f" [pattern {lesson.pattern_key}]"
+    return RecalledText(id=lesson.id, kind="lesson", text=text, score=hit.score, at=lesson.at)

@@ -1,0 +1,1 @@
+"""Sense: classify observations, queue them by urgency, batch them, and write them to memory."""

@@ -1,0 +1,189 @@
+"""One async Neo4j driver per process, and the only place that runs Cypher.
+
+Reads go through ``execute_read`` (READ routing), writes through
+``execute_write`` (managed transactions that retry transient errors), and a
+batch of rows is one ``UNWIND $rows`` statement per chunk. Driver exceptions
+are wrapped in :mod:`graph.errors` types whose messages name the query, never
+its parameters.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import neo4j
+from neo4j import AsyncDriver, AsyncGraphDatabase, AsyncManagedTransaction
+from neo4j.exceptions import AuthError, DriverError, Neo4jError
+
+from graph.errors import GraphError, MemoryQueryError, MemoryUnavailableError
+from graph.store.queries import Query, QueryLibrary
+
+log = logging.getLogger(__name__)
+
+Row = dict[str, Any]
+
+
+class GraphDriver:
+    """The process's connection to Neo4j; ``start()`` before use, ``close()`` after."""
+
+    def __init__(
+        self,
+        uri: str,
+        user: str,
+        password: str,
+        *,
+        database: str = "neo4j",
+        queries: QueryLibrary | None = None,
+    ) -> None:
+        self.uri = uri
+        self.database = database
+        self.queries = queries if queries is not None else QueryLibrary()
+        self._auth = (user, password)
+        self._driver: AsyncDriver | None = None
+
+    async def start(self) -> None:
+        """Open the driver and check that Neo4j answers with these credentials."""
+        if self._driver is not None:
+            return
+        # Notifications (unknown label on a fresh database, and the like) would be
+        # logged with the full statement on every call; the tests EXPLAIN instead.
+        driver = AsyncGraphDatabase.driver(
+            self.uri, auth=self._auth, notifications_min_severity="OFF"
+        )
+        try:
+            await driver.verify_connectivity()
+        except AuthError:
+            await driver.close()
+            raise MemoryUnavailableError(
+                f"Neo4j at {self.uri} refused user {self._auth[0]!r}: check NEO4J_PASSWORD"
+            ) from None
+        except (DriverError, OSError, Neo4jError) as exc:
+            await driver.close()
+            raise MemoryUnavailableError(f"Neo4j at {self.uri} does not answer: {exc}") from None
+        self._driver = driver
+
+    async def close(self) -> None:
+        """Close the driver; safe to call twice."""
+        if self._driver is not None:
+            driver, self._driver = self._driver, None
+            await driver.close()
+
+    @property
+    def driver(self) -> AsyncDriver:
+        """The underlying neo4j driver (for the few callers that need a session)."""
+        if self._driver is None:
+            raise GraphError("GraphDriver.start() has not been called")
+        return self._driver
+
+    async def read(self, name: str, /, **params: Any) -> list[Row]:
+        """Run a read query by name and return its rows as plain dicts."""
+        query = self.queries.get(name)
+        return await self._execute(query, params, read=True)
+
+    async def write(self, name: str, /, **params: Any) -> list[Row]:
+        """Run a write query by name in one managed transaction."""
+        query = self.queries.get(name)
+        return await self._execute(query, params, read=query.mode == "read")
+
+    async def write_rows(
+        self,
+        name: str,
+        rows: Sequence[Mapping[str, Any]],
+        /,
+        *,
+        batch_size: int = 1000,
+        concurrency: int = 2,
+        **params: Any,
+    ) -> list[Row]:
+        """Write ``rows`` through an ``UNWIND $rows`` query, one transaction per chunk.
+
+        Up to ``concurrency`` chunks are in flight at once, so the client packs
+        one chunk while the server writes another; chunks may commit in any
+        order, so a query written for this must not depend on it (deadlocks
+        between chunks are transient errors, which ``execute_write`` retries).
+        """
+        query = self.queries.get(name)
+        chunks = [list(rows[i : i + batch_size]) for i in range(0, len(rows), batch_size)]
+        if len(chunks) <= 1 or concurrency <= 1:
+            out: list[Row] = []
+            for chunk in chunks:
+                out.extend(await self._execute(query, {**params, "rows": chunk}, read=False))
+            return out
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one(chunk: list[Mapping[str, Any]]) -> list[Row]:
+            async with gate:
+                return await self._execute(query, {**params, "rows": chunk}, read=False)
+
+        results = await asyncio.gather(*(one(c) for c in chunks))
+        return [row for result in results for row in result]
+
+    async def run_schema(self, text: str, *, source: str) -> None:
+        """Run one schema statement in an auto-commit transaction (schema needs its own)."""
+        try:
+            async with self.driver.session(database=self.database) as session:
+                result = await session.run(text)
+                await result.consume()
+        except Neo4jError as exc:
+            raise MemoryQueryError(f"{source}: {exc.code}: {exc.message}") from None
+        except (DriverError, OSError) as exc:
+            raise MemoryUnavailableError(f"{source}: Neo4j does not answer: {exc}") from None
+
+    async def explain(self, name: str) -> dict[str, Any]:
+        """The plan of a query by name, from ``EXPLAIN`` (nothing is executed)."""
+        query = self.queries.get(name)
+        try:
+            async with self.driver.session(database=self.database) as session:
+                result = await session.run("EXPLAIN " + query.text)
+                summary = await result.consume()
+        except Neo4jError as exc:
+            raise MemoryQueryError(f"query {name}: {exc.code}: {exc.message}") from None
+        return dict(summary.plan or {})
+
+    async def _execute(self, query: Query, params: Mapping[str, Any], *, read: bool) -> list[Row]:
+        async def work(tx: AsyncManagedTransaction) -> list[Row]:
+            result = await tx.run(query.text, dict(params))
+            # Record.items() is untyped in the driver; keys() and values() are typed.
+            return [
+                dict(zip(record.keys(), map(_native, record.values()), strict=True))
+                async for record in result
+            ]
+
+        try:
+            async with self.driver.session(
+                database=self.database,
+                default_access_mode=neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS,
+            ) as session:
+                if read:
+                    return await session.execute_read(work)
+                return await session.execute_write(work)
+        except Neo4jError as exc:
+            # The message names the query and Neo4j's code; parameters stay out of it.
+            raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
+        except (DriverError, OSError) as exc:
+            raise MemoryUnavailableError(
+                f"query {query.name}: Neo4j does not answer: {exc}"
+            ) from None
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _native(value: Any) -> Any:
+    """Neo4j temporal values to Python ones, recursively, so models see datetimes.
+
+    Runs on every value of every row, so plain values leave at the first check.
+    """
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, list):
+        return [_native(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _native(v) for k, v in value.items()}
+    to_native = getattr(value, "to_native", None)
+    if callable(to_native):
+        return to_native()
+    return value

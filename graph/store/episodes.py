@@ -1,0 +1,163 @@
+"""Sessions remembered: episodes, working memory, and the facts and procedures they support.
+
+The access layer for the episodic part of ``cypher/learn/``. An episode is
+open while its ``open_session`` property holds its session id; a uniqueness
+constraint on ``(agent_id, open_session)`` keeps it to one open episode per
+session, and ending the episode removes the property. So a restarted process
+finds a session's open episode in the graph, not in a dictionary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from graph.models import Episode, Fact, Procedure, WorkingMemory, new_id, utc_now
+from graph.store.mapping import from_properties, to_properties
+from graph.store.memory import Memory
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def lessons_text(lessons: Sequence[str]) -> str:
+    """Lessons as one string, one per line, for the ``episode_text`` full-text index."""
+    return "\n".join(lessons)
+
+
+class EpisodeStore:
+    """Episodes, working memory, facts and procedures of one agent."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+
+    @property
+    def agent_id(self) -> str:
+        """The agent this store reads and writes for."""
+        return self.memory.agent_id
+
+    async def start_episode(self, session_id: str) -> tuple[Episode, bool]:
+        """The session's open episode, started if there is none; True when started now."""
+        now = utc_now()
+        episode = Episode(agent_id=self.agent_id, session_id=session_id, started_at=now, at=now)
+        properties = {**to_properties(episode), "lessons": [], "lessons_text": ""}
+        rows = await self.memory.write(
+            "learn/start_episode",
+            session_id=session_id,
+            episode={**properties, "open_session": session_id},
+        )
+        return from_properties(Episode, rows[0]["episode"]), bool(rows[0]["created"])
+
+    async def open_episode(self, session_id: str) -> Episode | None:
+        """The session's open episode, or None."""
+        rows = await self.memory.read("learn/open_episode", session_id=session_id)
+        return from_properties(Episode, rows[0]["episode"]) if rows else None
+
+    async def episode(self, episode_id: str) -> Episode | None:
+        """One episode by id, open or ended, or None."""
+        rows = await self.memory.read("learn/episode_by_id", episode_id=episode_id)
+        return from_properties(Episode, rows[0]["episode"]) if rows else None
+
+    async def note_episode(
+        self, episode_id: str, *, summary: str, outcome: str, lessons: Sequence[str] = ()
+    ) -> bool:
+        """Record one turn in an open episode; False when it has ended (or does not exist)."""
+        rows = await self.memory.write(
+            "learn/note_episode",
+            episode_id=episode_id,
+            summary=summary,
+            outcome=outcome,
+            lessons=list(lessons),
+        )
+        return bool(rows and rows[0]["noted"])
+
+    async def end_episode(
+        self,
+        episode_id: str,
+        *,
+        outcome: str,
+        summary: str | None = None,
+        lessons: Sequence[str] | None = None,
+    ) -> tuple[Episode | None, bool]:
+        """End an episode once; (the episode, True when this call ended it).
+
+        ``summary`` and ``lessons`` left at None keep what its turns noted.
+        Ending an ended episode changes nothing and returns False.
+        """
+        rows = await self.memory.write(
+            "learn/end_episode",
+            episode_id=episode_id,
+            outcome=outcome,
+            summary=summary,
+            lessons=None if lessons is None else list(lessons),
+            lessons_text=None if lessons is None else lessons_text(lessons),
+            now=utc_now(),
+        )
+        if not rows:
+            return None, False
+        return from_properties(Episode, rows[0]["episode"]), bool(rows[0]["ended"])
+
+    async def update_working_memory(
+        self,
+        session_id: str,
+        *,
+        current_task: str,
+        current_frame: str | None = None,
+        open_threads: Sequence[str] | None = None,
+    ) -> WorkingMemory:
+        """Set what a session is busy with (created on first use); None threads keeps them."""
+        rows = await self.memory.write(
+            "learn/upsert_working_memory",
+            session_id=session_id,
+            id=new_id(),
+            now=utc_now(),
+            current_task=current_task,
+            current_frame=current_frame,
+            open_threads=None if open_threads is None else list(open_threads),
+        )
+        return from_properties(WorkingMemory, rows[0]["working_memory"])
+
+    async def working_memory(self, session_id: str) -> WorkingMemory | None:
+        """A session's working memory, or None before its first turn."""
+        rows = await self.memory.read("learn/working_memory", session_id=session_id)
+        return from_properties(WorkingMemory, rows[0]["working_memory"]) if rows else None
+
+    async def add_fact(self, fact: Fact, *, episode_id: str | None = None) -> str:
+        """Write a fact, ``SUPPORTED_BY`` the episode it came from."""
+        rows = await self.memory.write(
+            "learn/add_fact", fact=to_properties(fact), episode_id=episode_id
+        )
+        return str(rows[0]["id"])
+
+    async def confirm_fact(self, fact_id: str, *, episode_id: str | None = None) -> int | None:
+        """Count one more confirmation; return the count, or None when there is no such fact."""
+        rows = await self.memory.write(
+            "learn/confirm_fact", fact_id=fact_id, episode_id=episode_id, now=utc_now()
+        )
+        return int(rows[0]["confirmations"]) if rows else None
+
+    async def add_procedure(self, procedure: Procedure, *, episode_id: str | None = None) -> str:
+        """Write a procedure (confirmations 1), ``SUPPORTED_BY`` the episode it came from."""
+        properties = {
+            **to_properties(procedure),
+            "core_patterns": list(procedure.core_patterns),
+            "core_patterns_text": "\n".join(procedure.core_patterns),
+            "confirmations": 1,
+        }
+        rows = await self.memory.write(
+            "learn/add_procedure", procedure=properties, episode_id=episode_id
+        )
+        return str(rows[0]["id"])
+
+    async def confirm_procedure(
+        self, procedure_id: str, *, episode_id: str | None = None
+    ) -> int | None:
+        """Count one more confirmation; return the count, or None when there is no such one."""
+        rows = await self.memory.write(
+            "learn/confirm_procedure",
+            procedure_id=procedure_id,
+            episode_id=episode_id,
+            now=utc_now(),
+        )
+        return int(rows[0]["confirmations"]) if rows else None

@@ -1,0 +1,91 @@
+"""The one loader of Cypher: ``cypher/<area>/<name>.cypher``, loaded by name.
+
+Every file holds one statement and starts with ``//`` comment lines:
+
+    // purpose: what the statement does
+    // params: $rows (list of maps ...), $agent_id
+    // returns: what comes back (or "nothing")
+    // mode: read            (optional; "write" when absent)
+
+Values travel only as ``$parameters``. Nothing in Nous builds Cypher text
+from data; the loader reads files and hands their text to the driver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from graph.errors import QueryNotFoundError
+
+CYPHER_ROOT = Path(__file__).resolve().parents[2] / "cypher"
+REQUIRED_HEADERS = ("purpose", "params", "returns")
+
+
+@dataclass(frozen=True)
+class Query:
+    """One Cypher statement and what its header says of it."""
+
+    name: str
+    text: str
+    mode: Literal["read", "write"]
+    headers: dict[str, str]
+    path: Path
+
+
+class QueryLibrary:
+    """Cypher files under a root folder, read once and kept by name."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = CYPHER_ROOT if root is None else root
+        self._cache: dict[str, Query] = {}
+
+    def get(self, name: str) -> Query:
+        """The query called ``name`` (``"observe/record_observations"``)."""
+        cached = self._cache.get(name)
+        if cached is not None:
+            return cached
+        if not _is_safe_name(name):
+            raise QueryNotFoundError(f"not a query name: {name!r} (expected 'area/name')")
+        path = self.root / f"{name}.cypher"
+        if not path.is_file():
+            raise QueryNotFoundError(f"no Cypher file for query {name!r} at {path}")
+        query = parse_query(name, path)
+        self._cache[name] = query
+        return query
+
+    def names(self, area: str | None = None) -> list[str]:
+        """Every query name below the root (or in one area), sorted."""
+        base = self.root if area is None else self.root / area
+        return sorted(
+            p.relative_to(self.root).with_suffix("").as_posix() for p in base.rglob("*.cypher")
+        )
+
+
+def parse_query(name: str, path: Path) -> Query:
+    """Read one ``.cypher`` file and its header."""
+    text = path.read_text(encoding="utf-8")
+    headers: dict[str, str] = {}
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith("//"):
+            break
+        key, sep, value = stripped[2:].partition(":")
+        if sep:
+            headers[key.strip().lower()] = value.strip()
+    mode = headers.get("mode", "write")
+    if mode not in ("read", "write"):
+        raise QueryNotFoundError(f"{path}: header 'mode' must be read or write, not {mode!r}")
+    return Query(
+        name=name,
+        text=text,
+        mode="read" if mode == "read" else "write",
+        headers=headers,
+        path=path,
+    )
+
+
+def _is_safe_name(name: str) -> bool:
+    parts = name.split("/")
+    return len(parts) >= 2 and all(p and p not in {".", ".."} and "\\" not in p for p in parts)

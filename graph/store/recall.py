@@ -1,0 +1,250 @@
+"""Reading what recall needs from memory: the access layer for ``cypher/recall/``.
+
+One method per query; each returns graph models (or small typed records for
+what has no model), never prompt text: turning them into a decision context
+is :mod:`cognition.recall.gather`'s job. Full-text methods take a Lucene query
+string that the caller built from escaped words
+(:func:`graph.store.lucene.lucene_query`); it travels as a parameter like every
+other value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from graph.models import (
+    Censor,
+    Decision,
+    Episode,
+    Fact,
+    Goal,
+    Lesson,
+    Node,
+    Pattern,
+    Procedure,
+    WorkingMemory,
+)
+from graph.store.mapping import from_properties
+from graph.store.memory import Memory
+
+N = TypeVar("N", bound=Node)
+
+
+@dataclass(frozen=True)
+class SimilarDecision:
+    """A past decision and the way it resembles the observation in hand.
+
+    ``decision`` carries the properties recall reads; ``prompt`` and
+    ``reasoning`` are left at their defaults (they can be long, and recall does
+    not show them).
+    """
+
+    similarity: str
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class TextHit(Generic[N]):
+    """A node found by full-text search, with Lucene's score."""
+
+    node: N
+    score: float
+
+
+@dataclass(frozen=True)
+class HeuristicRecord:
+    """An active ``Heuristic`` as recall shows it: only the fields a prompt carries."""
+
+    id: str
+    domain: str
+    content: str
+    usage_count: int
+
+
+@dataclass(frozen=True)
+class RecallRequest:
+    """What :meth:`RecallStore.recall` looks for, and how many of each (0: not queried).
+
+    ``decisions`` counts all groups (file, kind, folder) together; ``query`` is a Lucene
+    query string from :func:`graph.store.lucene.lucene_query` (``""`` for no full-text search).
+    """
+
+    path: str | None = None
+    category: str | None = None
+    observation_type: str | None = None
+    path_pattern: str | None = None
+    keys: Sequence[str] = ()
+    prefix: str = ""
+    session_id: str | None = None
+    query: str = ""
+    limits: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RecalledMemory:
+    """Everything one :meth:`RecallStore.recall` found, typed."""
+
+    decisions: list[SimilarDecision]
+    patterns: list[Pattern]
+    top_patterns: list[Pattern]
+    goals: list[Goal]
+    censors: list[Censor]
+    strategies: list[HeuristicRecord]
+    working_memory: WorkingMemory | None
+    facts: list[TextHit[Fact]]
+    procedures: list[TextHit[Procedure]]
+    episodes: list[TextHit[Episode]]
+    lessons: list[TextHit[Lesson]]
+
+
+LIMITS = ("decisions", "patterns", "goals", "censors", "strategies", "facts", "procedures",
+          "episodes", "lessons")  # fmt: skip
+
+
+class RecallStore:
+    """The recall queries of one agent, typed."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+
+    async def recall(self, request: RecallRequest) -> RecalledMemory:
+        """Every recall query at once, in one round trip (``recall/context``)."""
+        limits = {f"{name}_limit": max(int(request.limits.get(name, 0)), 0) for name in LIMITS}
+        rows = await self.memory.read(
+            "recall/context",
+            path=request.path,
+            category=request.category,
+            observation_type=request.observation_type,
+            path_pattern=request.path_pattern,
+            keys=list(request.keys),
+            prefix=request.prefix,
+            session_id=request.session_id,
+            query=request.query.strip(),
+            **limits,
+        )
+        row = rows[0]
+        return RecalledMemory(
+            decisions=[self._similar(r) for r in row["decisions"]],
+            patterns=[self._as(Pattern, r) for r in row["patterns"]],
+            top_patterns=[self._as(Pattern, r) for r in row["top_patterns"]],
+            goals=[self._as(Goal, r) for r in row["goals"]],
+            censors=[self._as(Censor, r) for r in row["censors"]],
+            strategies=[_heuristic(r) for r in row["strategies"]],
+            working_memory=self._working_memory(row["working_memory"]),
+            facts=[self._hit(Fact, r) for r in row["facts"]],
+            procedures=[self._hit(Procedure, r) for r in row["procedures"]],
+            episodes=[self._hit(Episode, r) for r in row["episodes"]],
+            lessons=[self._hit(Lesson, r) for r in row["lessons"]],
+        )
+
+    async def past_decisions(
+        self,
+        *,
+        path: str | None,
+        category: str | None,
+        observation_type: str | None,
+        path_pattern: str | None,
+        limit: int,
+    ) -> list[SimilarDecision]:
+        """Decisions about the same file, the same kind, the same path pattern; each newest first.
+
+        At most ``limit`` in all, taken from the groups in turn so that none
+        crowds out the rest; groups come in that order, and a decision in
+        several groups comes once, in the first. A ``None`` key leaves its
+        group empty.
+        """
+        rows = await self.memory.read(
+            "recall/past_decisions",
+            path=path,
+            category=category,
+            observation_type=observation_type,
+            path_pattern=path_pattern,
+            limit=limit,
+        )
+        return [self._similar(r) for r in _listed(rows, "decisions")]
+
+    async def pattern_stats(self, keys: Sequence[str]) -> list[Pattern]:
+        """The patterns with these keys, most used first."""
+        if not keys:
+            return []
+        rows = await self.memory.read("recall/pattern_stats", keys=list(keys))
+        return [self._as(Pattern, r) for r in _listed(rows, "patterns")]
+
+    async def top_patterns(self, prefix: str, limit: int) -> list[Pattern]:
+        """The most used patterns whose key starts with ``prefix`` (``"intake:"``)."""
+        rows = await self.memory.read("recall/top_patterns", prefix=prefix, limit=limit)
+        return [self._as(Pattern, r) for r in _listed(rows, "patterns")]
+
+    async def active_goals(self, limit: int) -> list[Goal]:
+        """Goals not yet completed, most important first."""
+        rows = await self.memory.read("recall/active_goals", limit=limit)
+        return [self._as(Goal, r) for r in _listed(rows, "goals")]
+
+    async def active_censors(self, limit: int) -> list[Censor]:
+        """Active censors: ``block`` before ``warn``, then the most fired first."""
+        rows = await self.memory.read("recall/active_censors", limit=limit)
+        return [self._as(Censor, r) for r in _listed(rows, "censors")]
+
+    async def strategies(self, limit: int) -> list[HeuristicRecord]:
+        """Active heuristics, the most used first."""
+        rows = await self.memory.read("recall/strategies", limit=limit)
+        return [_heuristic(r) for r in _listed(rows, "strategies")]
+
+    async def working_memory(self, session_id: str) -> WorkingMemory | None:
+        """What the session is busy with, or None when it has no working memory yet."""
+        rows = await self.memory.read("recall/working_memory", session_id=session_id)
+        return self._working_memory(rows[0]["working_memory"] if rows else None)
+
+    async def facts(self, query: str, limit: int) -> list[TextHit[Fact]]:
+        """Facts matching a Lucene query, best first."""
+        return await self._search("recall/facts", "facts", Fact, query, limit)
+
+    async def procedures(self, query: str, limit: int) -> list[TextHit[Procedure]]:
+        """Procedures matching a Lucene query, best first."""
+        return await self._search("recall/procedures", "procedures", Procedure, query, limit)
+
+    async def episodes(self, query: str, limit: int) -> list[TextHit[Episode]]:
+        """Episodes matching a Lucene query, best first."""
+        return await self._search("recall/episodes", "episodes", Episode, query, limit)
+
+    async def lessons(self, query: str, limit: int) -> list[TextHit[Lesson]]:
+        """Lessons matching a Lucene query, best first."""
+        return await self._search("recall/lessons", "lessons", Lesson, query, limit)
+
+    async def _search(
+        self, name: str, key: str, model: type[N], query: str, limit: int
+    ) -> list[TextHit[N]]:
+        if not query.strip() or limit <= 0:
+            return []  # Lucene rejects an empty query; nothing to ask for
+        rows = await self.memory.read(name, query=query, limit=limit)
+        return [self._hit(model, r) for r in _listed(rows, key)]
+
+    # Rows to models. Recall queries leave agent_id out of their maps: it is $agent_id.
+
+    def _similar(self, row: dict[str, Any]) -> SimilarDecision:
+        return SimilarDecision(str(row.pop("similarity")), self._as(Decision, row))
+
+    def _hit(self, model: type[N], row: dict[str, Any]) -> TextHit[N]:
+        return TextHit(self._as(model, row), float(row["score"]))
+
+    def _working_memory(self, row: Mapping[str, Any] | None) -> WorkingMemory | None:
+        return self._as(WorkingMemory, row) if row else None
+
+    def _as(self, model: type[N], row: Mapping[str, Any]) -> N:
+        return from_properties(model, row, agent_id=self.memory.agent_id)
+
+
+def _listed(rows: Sequence[Mapping[str, Any]], key: str) -> list[dict[str, Any]]:
+    # Recall queries return one row holding a list: the driver's cost is per record.
+    return list(rows[0][key]) if rows else []
+
+
+def _heuristic(row: Mapping[str, Any]) -> HeuristicRecord:
+    return HeuristicRecord(
+        id=str(row["id"]),
+        domain=str(row["domain"]),
+        content=str(row["content"]),
+        usage_count=int(row["usage_count"]),
+    )

@@ -1,0 +1,212 @@
+"""Turning one batch of raw watchfiles changes into file observations.
+
+watchfiles reports what the kernel said, path by path: a rename is a delete
+and an add, a directory moved or created is one event for the directory
+alone, an editor's save-by-rename is an add of a path that already existed.
+This module reconciles a batch against the disk as it is now and against what
+the watcher has seen so far (a path → :class:`Seen` map), and says what
+happened in terms of files: created, modified, deleted or moved.
+
+It does blocking I/O (stat, hashing), so the watcher runs it in a thread; it
+never mutates the map it is given but returns the updates to apply.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from watchfiles import Change
+
+from graph.models.observe import Observation, ObservationType
+from graph.watch.files import FileState, PathFilter, inspect_file, walk_files
+
+SOURCE = "watcher"
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What the watcher last saw at a path: enough to recognise the same file elsewhere.
+
+    A rename keeps the inode and the modification time, so a path that
+    disappeared and one that appeared with equal ``(device, inode, mtime_ns)``
+    are one file moved. The time guards against the file system handing a
+    freed inode number straight to a new file.
+    """
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> Seen:
+        """The identity of the file ``st`` describes."""
+        return cls(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+    @property
+    def identity(self) -> tuple[int, int, int]:
+        """What survives a rename unchanged."""
+        return self.device, self.inode, self.mtime_ns
+
+
+@dataclass
+class Translation:
+    """A batch's observations and how the watcher's map of seen files changes."""
+
+    observations: list[Observation] = field(default_factory=list)
+    # path → what is there now, or None when the path is to be forgotten
+    updates: dict[str, Seen | None] = field(default_factory=dict)
+
+
+def prime(root: Path, path_filter: PathFilter) -> dict[str, Seen]:
+    """Stat every file below ``root`` (no reading), so later events can be matched."""
+    return {rel: Seen.of(st) for rel, st in walk_files(root, path_filter)}
+
+
+def translate_changes(
+    changes: Iterable[tuple[Change, str]],
+    *,
+    root: Path,
+    known: Mapping[str, Seen],
+    path_filter: PathFilter,
+    agent_id: str,
+    max_hash_bytes: int,
+) -> Translation:
+    """Reconcile one batch of raw changes with the disk and with ``known``.
+
+    ``root`` must already be resolved. Paths outside it (through a symlinked
+    directory leading out) and ignored paths are dropped. An added directory
+    stands for every file below it; a deleted path stands for every known file
+    below it. A known path that is no longer a regular file (deleted, or
+    replaced by a symlink or a directory) is deleted; a file that appeared with
+    the identity of one that disappeared in the same batch was moved; an add
+    of a known path is a modification (editors save by rename), unless nothing
+    about the file changed, which happens when an added directory's expansion
+    already reported a file the kernel then reports again. Deletions of paths
+    the watcher never saw produce nothing: an editor's temporary file made and
+    removed, or anything it was never told about (the rescan covers those).
+    """
+    kinds: dict[str, set[Change]] = defaultdict(set)
+    for change, raw in changes:
+        rel = _relative(root, Path(raw))
+        if rel is not None and not path_filter.is_ignored(rel):
+            kinds[rel].add(change)
+
+    present: dict[str, os.stat_result] = {}
+    maybe_gone: set[str] = set()
+    gone_dirs: set[str] = set()
+    for rel, kind in kinds.items():
+        st = _lstat(root / rel)
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            if kind == {Change.modified}:
+                continue  # a directory's own metadata; its files report themselves
+            present.update(_expand(root, path_filter, rel))
+        elif st is not None and stat.S_ISREG(st.st_mode):
+            present[rel] = st
+        if rel in known:
+            maybe_gone.add(rel)
+        elif st is None or not stat.S_ISREG(st.st_mode):
+            gone_dirs.add(rel)  # it may have been (or replaced) a directory of known files
+    if gone_dirs:
+        maybe_gone.update(p for p in known if any(a in gone_dirs for a in _ancestors(p)))
+
+    gone = {p: known[p] for p in maybe_gone - present.keys() if not _is_file(root / p)}
+    origins = {seen.identity: p for p, seen in gone.items()}
+    result = Translation()
+    for rel, st in sorted(present.items()):
+        now = Seen.of(st)
+        origin = origins.pop(now.identity, None)
+        if origin is not None:
+            del gone[origin]
+            result.updates[origin] = None
+            kind_ = ObservationType.FILE_MOVED
+        elif rel not in known:
+            kind_ = ObservationType.FILE_CREATED
+        elif known[rel] != now or Change.modified in kinds.get(rel, ()):
+            kind_ = ObservationType.FILE_MODIFIED
+        else:
+            continue
+        state = inspect_file(root, rel, max_hash_bytes)
+        if state is None:
+            continue  # gone again already; its delete event will follow
+        result.updates[rel] = now
+        result.observations.append(_observe(agent_id, kind_, rel, state, origin))
+    for rel in sorted(gone):
+        result.updates[rel] = None
+        result.observations.append(_observe(agent_id, ObservationType.FILE_DELETED, rel))
+    result.observations.sort(key=lambda o: o.path or "")
+    return result
+
+
+def _relative(root: Path, path: Path) -> str | None:
+    # The directories along the way are resolved; the last component is kept as
+    # it is, so a symlink is looked at as a symlink (never a file) rather than
+    # as its target, and a file replaced by a symlink reads as deleted.
+    try:
+        parent = path.parent.resolve()
+    except OSError:  # a symlink loop
+        return None
+    if parent != root and not parent.is_relative_to(root):
+        return None
+    rel = (parent / path.name).relative_to(root)
+    return rel.as_posix() if rel.parts else None
+
+
+def _expand(root: Path, path_filter: PathFilter, rel: str) -> dict[str, os.stat_result]:
+    try:
+        return dict(walk_files(root, path_filter, under=rel))
+    except OSError:
+        return {}  # gone again, or unreadable; later events or the rescan will tell
+
+
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None
+
+
+def _is_file(path: Path) -> bool:
+    st = _lstat(path)
+    return st is not None and stat.S_ISREG(st.st_mode)
+
+
+def _ancestors(rel: str) -> Iterable[str]:
+    index = rel.rfind("/")
+    while index > 0:
+        rel = rel[:index]
+        yield rel
+        index = rel.rfind("/")
+
+
+def _observe(
+    agent_id: str,
+    kind: ObservationType,
+    rel: str,
+    state: FileState | None = None,
+    from_path: str | None = None,
+) -> Observation:
+    metadata: dict[str, Any] = {"source": SOURCE}
+    if from_path is not None:
+        metadata["from_path"] = from_path
+    if state is None:
+        return Observation(agent_id=agent_id, type=kind, path=rel, metadata=metadata)
+    if state.binary:
+        metadata["binary"] = True
+    if state.error is not None:
+        metadata["error"] = state.error
+    return Observation(
+        agent_id=agent_id,
+        type=kind,
+        path=rel,
+        content_hash=state.content_hash,
+        size=state.size,
+        mtime=state.mtime,
+        metadata=metadata,
+    )

@@ -1,0 +1,246 @@
+"""Looking at files under the watched root: ignore rules, containment, inspection, walks.
+
+Shared by :mod:`graph.watch.watcher` (one file at a time, as events arrive) and the
+rescan job (the whole tree), so both see the same files under the same paths:
+paths are relative to the root, POSIX style, and symbolic links are never
+files of their own.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import logging
+import os
+import re
+import stat
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from graph.errors import PathOutsideRootError
+
+logger = logging.getLogger(__name__)
+
+BINARY_SNIFF_BYTES = 8 * 1024
+_CHUNK = 1024 * 1024
+# O_NOFOLLOW: the file opened is the one that was stat'ed, not whatever a symlink
+# swapped in since points to. O_NONBLOCK: a FIFO swapped in cannot hang the reader.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+class PathFilter:
+    """Decides which relative paths are ignored, from gitignore-like patterns.
+
+    Each pattern is one of:
+
+    * a name pattern, with no ``/`` except a trailing ``/`` or ``/**``
+      (``.git``, ``*.pyc``, ``node_modules``, ``logs/``): matched by
+      :func:`fnmatch.fnmatchcase` against every single component of the path,
+      at any depth;
+    * an anchored pattern, with a ``/`` in the middle (``docs/build``,
+      ``src/*.tmp``, ``a/**/b``) or a leading ``/`` (``/dist``): matched
+      against the path from the root, component by component, so ``*`` never
+      crosses a ``/``; a ``**`` component matches any number of components.
+
+    A trailing ``/`` or ``/**`` means "this directory and everything below"; as
+    every pattern already covers everything below what it matches (see below),
+    ``logs``, ``logs/`` and ``logs/**`` ignore the same paths. Matching is pure
+    string work, with no I/O, so it also answers for paths that no longer exist;
+    that is why ``logs/`` also matches a *file* named ``logs``.
+
+    A path is ignored if it, or any of its parent directories, matches.
+    Matching is case-sensitive. Blank patterns (also ``/`` alone) are skipped:
+    taken literally they would name the root and ignore everything.
+    """
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        """Compile ``patterns`` once; :meth:`is_ignored` is called for every event."""
+        names: list[str] = []
+        self._anchored: list[tuple[str, ...]] = []
+        for raw in patterns:
+            pattern = raw.strip()
+            while pattern.endswith("/**"):
+                pattern = pattern[:-3]
+            pattern = pattern.rstrip("/")
+            anchored = pattern.startswith("/") or "/" in pattern
+            parts = tuple(p for p in pattern.split("/") if p and p != ".")
+            if not parts:
+                continue
+            if anchored:
+                self._anchored.append(parts)
+            else:
+                names.append(parts[0])
+        self._patterns = tuple(patterns)
+        # One alternation of fnmatch's own translations: a single regex call per component.
+        self._names = (
+            re.compile("|".join(f"(?:{fnmatch.translate(n)})" for n in names)) if names else None
+        )
+
+    def __repr__(self) -> str:
+        return f"PathFilter({list(self._patterns)!r})"
+
+    def is_ignored(self, rel_path: str) -> bool:
+        """True if ``rel_path`` (relative to the root, ``/``-separated) or a parent is ignored.
+
+        The root itself (``""`` or ``"."``) is never ignored.
+        """
+        parts = tuple(p for p in rel_path.split("/") if p and p != ".")
+        if self._names is not None and any(self._names.match(p) for p in parts):
+            return True
+        return any(
+            _match_parts(pattern, parts[:depth])
+            for pattern in self._anchored
+            for depth in range(1, len(parts) + 1)
+        )
+
+
+def _match_parts(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
+    if not pattern:
+        return not parts
+    head, rest = pattern[0], pattern[1:]
+    if head == "**":
+        return any(_match_parts(rest, parts[i:]) for i in range(len(parts) + 1))
+    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(rest, parts[1:])
+
+
+def relative_inside(root: Path, path: Path) -> str | None:
+    """``path`` relative to ``root``, both resolved (symlinks followed), as a POSIX string.
+
+    None when the resolved path is outside the resolved root, for example
+    through a symlink leading out, and None for the root itself, which is not
+    a file anyone observes. ``path`` need not exist: the existing part of it
+    is resolved and the rest kept as written.
+    """
+    resolved = path.resolve()
+    base = root.resolve()
+    if resolved == base or not resolved.is_relative_to(base):
+        return None
+    return resolved.relative_to(base).as_posix()
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What one regular file under the root looks like now.
+
+    ``content_hash`` is the SHA-256 hex digest of the content, or None when
+    the file is bigger than the hash limit (its ``size`` says so; nothing else
+    is needed) or could not be read (then ``error`` says why). ``binary`` is
+    true when a NUL byte appears in the first 8 KiB.
+    """
+
+    path: str
+    size: int
+    mtime: float
+    inode: int
+    content_hash: str | None
+    binary: bool
+    error: str | None
+
+
+def inspect_file(root: Path, rel_path: str, max_hash_bytes: int) -> FileState | None:
+    """Stat, sniff and hash the regular file at ``root / rel_path``.
+
+    Returns None when nothing is there any more, when it is not a regular file
+    (directories, symlinks, FIFOs) or when the path leads out of the root
+    through a symlinked directory. A file that exists but cannot be read gets a
+    state with ``error`` set and no hash; no exception escapes for it.
+
+    Raises :class:`PathOutsideRootError` when ``rel_path`` itself is not a
+    relative path below the root (absolute, empty, or with ``..``): that is a
+    caller's mistake, not a state of the disk.
+    """
+    pure = PurePosixPath(rel_path)
+    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+        raise PathOutsideRootError(f"not a path below the watched root: {rel_path!r}")
+    path = root / pure
+    base, parent = root.resolve(), path.parent.resolve()
+    if parent != base and not parent.is_relative_to(base):
+        return None  # a parent directory is a symlink leading out of the root
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        logger.debug("cannot stat %s: %s", rel_path, exc.strerror)
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return _state(rel_path, st, None, False, f"cannot open: {exc.strerror}")
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(handle.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        try:
+            return _read(handle, rel_path, st, max_hash_bytes)
+        except OSError as exc:
+            return _state(rel_path, st, None, False, f"cannot read: {exc.strerror}")
+
+
+def _read(handle: BinaryIO, rel_path: str, st: os.stat_result, max_hash_bytes: int) -> FileState:
+    digest = hashlib.sha256()
+    first = handle.read(BINARY_SNIFF_BYTES)
+    binary = b"\0" in first
+    if st.st_size > max_hash_bytes:
+        return _state(rel_path, st, None, binary, None)
+    total = len(first)
+    digest.update(first)
+    while chunk := handle.read(_CHUNK):
+        total += len(chunk)
+        if total > max_hash_bytes:  # grew while being read
+            return _state(rel_path, st, None, binary, None)
+        digest.update(chunk)
+    return _state(rel_path, st, digest.hexdigest(), binary, None)
+
+
+def _state(
+    rel_path: str, st: os.stat_result, digest: str | None, binary: bool, error: str | None
+) -> FileState:
+    return FileState(rel_path, st.st_size, st.st_mtime, st.st_ino, digest, binary, error)
+
+
+def walk_files(
+    root: Path, path_filter: PathFilter, under: str | None = None
+) -> Iterator[tuple[str, os.stat_result]]:
+    """Every regular file below ``root``: its relative POSIX path and its ``lstat``.
+
+    Ignored directories are not entered. Symlinks are never followed and never
+    yielded, not even those whose target is inside the root: that target is
+    yielded under its own path, so every file has exactly one path (the key of
+    its ``File`` node) and a link leading out of the root cannot leak anything.
+
+    ``under`` (a relative path) limits the walk to that directory, with paths
+    still relative to ``root``; the watcher uses it to expand a directory that
+    appeared. A directory that vanishes or cannot be listed below the start is
+    skipped (the latter with a warning); the start itself failing raises
+    :class:`OSError`, so a rescan cannot mistake a missing root for an empty one.
+    """
+    start = root / under if under else root
+    prefix = PurePosixPath(under).as_posix() + "/" if under else ""
+    with os.scandir(start) as entries:
+        listed = list(entries)
+    yield from _walk_entries(listed, prefix, path_filter)
+
+
+def _walk_entries(
+    entries: list[os.DirEntry[str]], prefix: str, path_filter: PathFilter
+) -> Iterator[tuple[str, os.stat_result]]:
+    for entry in sorted(entries, key=lambda e: e.name):
+        rel = prefix + entry.name
+        if path_filter.is_ignored(rel):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                with os.scandir(entry.path) as children:
+                    listed = list(children)
+                yield from _walk_entries(listed, rel + "/", path_filter)
+            elif entry.is_file(follow_symlinks=False):
+                yield rel, entry.stat(follow_symlinks=False)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # vanished while we looked
+        except OSError as exc:
+            logger.warning("cannot list %s: %s; its files are left out", rel, exc.strerror)

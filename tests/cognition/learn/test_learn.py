@@ -1,0 +1,258 @@
+"""Learning from outcomes (seed 000 section 5.2), censors and episodes, against a real Neo4j."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from cognition.learn.learner import (
+    CensorBook,
+    Episodes,
+    OutcomeLearner,
+    censor_worthy,
+    draw_lessons,
+)
+from cognition.monitor import ToolError, assess
+from graph.models import ActionTarget, Decision, DecisionType, Execution
+from graph.server.finder import Neo4jEndpoint
+from graph.store.decisions import DecisionStore
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
+from tests.support.graph_checks import GraphChecks, open_checks
+
+KEY = "execution:process_failed:act:run_tests"
+
+
+@pytest.fixture
+def store(memory: Memory) -> LearningStore:
+    return LearningStore(memory)
+
+
+@pytest.fixture
+async def checks(neo4j_endpoint: Neo4jEndpoint, agent_id: str) -> AsyncIterator[GraphChecks]:
+    async with open_checks(neo4j_endpoint, agent_id) as instance:
+        yield instance
+
+
+async def _decision(memory: Memory, confidence: float, pattern_key: str | None = KEY) -> Decision:
+    decision = Decision(
+        agent_id=memory.agent_id,
+        type=DecisionType.ACT,
+        confidence=confidence,
+        pattern_key=pattern_key,
+        template="run_tests",
+    )
+    await DecisionStore(memory).record_decision(
+        decision, [], observation_ids=[], pattern_key=pattern_key
+    )
+    return decision
+
+
+def _plain(confidence: float) -> Decision:
+    return Decision(agent_id="a", type=DecisionType.ACT, confidence=confidence, pattern_key=KEY)
+
+
+# --- seed 000's lesson rules ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("confidence", "success", "error", "failure_type", "expected"),
+    [
+        pytest.param(0.4, True, None, None, ["confidence_too_low"], id="too-low"),
+        pytest.param(0.5, True, None, None, [], id="not-too-low-at-0.5"),
+        pytest.param(0.9, True, None, None, [], id="confident-success"),
+        pytest.param(0.9, False, "boom", None, ["confidence_too_high"], id="too-high"),
+        pytest.param(0.8, False, "boom", None, [], id="not-too-high-at-0.8"),
+        pytest.param(0.6, False, "Task timeout after 30s", None, ["timeout_failure"], id="timeout"),
+        pytest.param(0.6, False, "Permission denied", None, ["permission_failure"], id="perm"),
+        pytest.param(0.6, False, "Access is denied", None, ["permission_failure"], id="access"),
+        pytest.param(0.6, False, "x", "timeout", ["timeout_failure"], id="by-failure-type"),
+        pytest.param(
+            0.6, False, "No such file", "file_not_found", ["missing_file_failure"], id="missing"
+        ),
+        pytest.param(0.6, False, "x", "dependency_error", ["dependency_failure"], id="dependency"),
+        pytest.param(0.6, False, "x", "syntax_error", ["syntax_failure"], id="syntax"),
+        # The classifier's word wins over the seed's substrings.
+        pytest.param(0.6, False, "access log full", "validation_failure", [], id="typed"),
+        pytest.param(
+            0.95,
+            False,
+            "timed out",
+            None,
+            ["confidence_too_high", "timeout_failure"],
+            id="both",
+        ),
+    ],
+)
+def test_lesson_rules(
+    confidence: float,
+    success: bool,
+    error: str | None,
+    failure_type: str | None,
+    expected: list[str],
+) -> None:
+    lessons = draw_lessons(
+        _plain(confidence), success=success, error=error, failure_type=failure_type
+    )
+    assert [lesson.type for lesson in lessons] == expected
+    assert all(lesson.pattern_key == KEY for lesson in lessons)
+
+
+def test_lesson_adjustments_and_reasons_follow_the_seed() -> None:
+    [low] = draw_lessons(_plain(0.3), success=True)
+    assert (low.adjustment, low.reason) == ("increase", "Succeeded despite low confidence")
+    [high] = draw_lessons(_plain(0.9), success=False, error="disk\x1b[31m full\n")
+    assert high.adjustment == "decrease"
+    assert high.reason == "Failed despite high confidence: disk full"
+    [unknown] = draw_lessons(_plain(0.9), success=False)
+    assert unknown.reason == "Failed despite high confidence: unknown"
+    [timeout] = draw_lessons(_plain(0.6), success=False, error="timeout")
+    assert (timeout.adjustment, timeout.reason) == ("increase_timeout", "Task timed out")
+    [perm] = draw_lessons(_plain(0.6), success=False, error="permission denied")
+    assert (perm.adjustment, perm.reason) == ("check_permissions", "Permission/access error")
+
+
+# --- OutcomeLearner against the graph -----------------------------------------
+
+
+async def test_learn_updates_pattern_calibration_and_lessons(
+    memory: Memory, store: LearningStore, checks: GraphChecks
+) -> None:
+    learner = OutcomeLearner(store)
+    decision = await _decision(memory, confidence=0.9)
+    lessons = await learner.learn(
+        decision, success=False, error="Permission denied: /etc/hosts", execution_id="x-1"
+    )
+    assert [lesson.type for lesson in lessons] == ["confidence_too_high", "permission_failure"]
+    assert [lesson.id for lesson in await store.lessons_for(decision.id)] == [
+        lesson.id for lesson in lessons
+    ]
+    for lesson in lessons:
+        assert await checks.outgoing(lesson.id) == {("LEARNED_FROM", "Decision", decision.id)}
+    pattern = await store.pattern(KEY)
+    assert pattern is not None
+    assert (pattern.total, pattern.successes) == (1, 0)
+    assert pattern.avg_confidence == pytest.approx(0.9)
+    buckets = {b.bucket: b for b in await store.calibration()}
+    assert (buckets[9].count, buckets[9].success_rate) == (1, 0.0)
+    [event] = await store.events("outcome_learned")
+    assert event.data["decision_id"] == decision.id
+    assert event.data["lessons"] == ["confidence_too_high", "permission_failure"]
+
+
+async def test_learning_twice_from_one_decision_counts_once(
+    memory: Memory, store: LearningStore
+) -> None:
+    learner = OutcomeLearner(store)
+    decision = await _decision(memory, confidence=0.3)
+    assert len(await learner.learn(decision, success=True)) == 1
+    assert await learner.learn(decision, success=True) == []
+    pattern = await store.pattern(KEY)
+    assert pattern is not None and (pattern.total, pattern.successes) == (1, 1)
+    assert len(await store.lessons_for(decision.id)) == 1
+
+
+async def test_patterns_accumulate_over_decisions(memory: Memory, store: LearningStore) -> None:
+    learner = OutcomeLearner(store)
+    for confidence, success in [(0.6, True), (0.7, False), (0.8, True)]:
+        await learner.learn(await _decision(memory, confidence), success=success)
+    pattern = await store.pattern(KEY)
+    assert pattern is not None
+    assert (pattern.total, pattern.successes) == (3, 2)
+    assert pattern.avg_confidence == pytest.approx(0.7)
+    assert pattern.success_rate == pytest.approx(2 / 3)
+
+
+async def test_a_decision_without_a_pattern_still_teaches(
+    memory: Memory, store: LearningStore
+) -> None:
+    decision = await _decision(memory, confidence=0.2, pattern_key=None)
+    [lesson] = await OutcomeLearner(store).learn(decision, success=True)
+    assert lesson.type == "confidence_too_low" and lesson.pattern_key is None
+
+
+# --- CensorBook -----------------------------------------------------------------
+
+
+async def test_a_lasting_failure_warns_then_blocks(
+    memory: Memory, store: LearningStore, checks: GraphChecks
+) -> None:
+    decision = await _decision(memory, confidence=0.7)
+    execution = Execution(
+        agent_id=memory.agent_id, decision_id=decision.id, target=ActionTarget.DRY_RUN
+    )
+    execution_id = await DecisionStore(memory).start_execution(execution)
+    book = CensorBook(store)
+    first = await book.record_failure(
+        "run_tests on tests/*.py",
+        reason="SyntaxError\x1b[0m in conftest",
+        execution_id=execution_id,
+    )
+    assert (first.severity, first.fire_count, first.status) == ("warn", 1, "active")
+    assert first.reason == "SyntaxError in conftest"
+    assert await checks.outgoing(first.id) == {("LEARNED_FROM", "Execution", execution_id)}
+    second = await book.record_failure("run_tests on tests/*.py", reason="again")
+    assert second.id == first.id
+    assert (second.severity, second.fire_count) == ("block", 2)
+    assert [c.id for c in await book.active()] == [first.id]
+    await book.store.memory.await_text_indexes()
+    assert [c.id for c in await book.matching("run tests on the tests")] == [first.id]
+
+
+async def test_censors_from_an_assessed_turn(store: LearningStore, checks: GraphChecks) -> None:
+    episode_id = await Episodes(store).start("s-1")
+    book = CensorBook(store)
+    tool_error = ToolError("Permission denied", "Write", {"path": "/etc/hosts"})
+    # A tool error alone (surprise 0.3) files a censor: the layer's tests win (see censor_worthy).
+    low = assess("", [tool_error], None)
+    assert low.surprise_level == 0.3 and censor_worthy(low) == low.censor_candidates
+    [censor] = await book.from_assessment(low, episode_id=episode_id)
+    assert censor.trigger_pattern == (
+        "Avoid using Write when called with path=/etc/hosts — caused: Permission denied"
+    )
+    assert await checks.outgoing(censor.id) == {("LEARNED_FROM", "Episode", episode_id)}
+    # Seed 004's test_learn_creates_censors: high surprise with candidates; the same error
+    # again fires the same censor, which now blocks.
+    high = assess("", [tool_error], "turn aborted")
+    [again] = await book.from_assessment(high, episode_id=episode_id)
+    assert again.id == censor.id and again.severity == "block"
+    # Transient errors never become censors, however surprising the turn.
+    transient = assess("It failed.", [ToolError("HTTP 429 rate limit", "fetch")], "timeout")
+    assert await book.from_assessment(transient) == []
+    assert len(await book.active()) == 1
+
+
+# --- Episodes -----------------------------------------------------------------------
+
+
+async def test_episodes_survive_a_restart(memory: Memory, store: LearningStore) -> None:
+    episode_id = await Episodes(store).start("s-1")
+    # A new process: new objects over the same graph find the same open episode.
+    restarted = Episodes(LearningStore(memory))
+    assert await restarted.start("s-1") == episode_id
+    current = await restarted.current("s-1")
+    assert current is not None and current.id == episode_id
+    assert len(await store.events("episode_started")) == 1
+
+
+async def test_ending_an_episode_twice_is_harmless(store: LearningStore) -> None:
+    episodes = Episodes(store)
+    episode_id = await episodes.start("s-1")
+    await episodes.note(episode_id, summary="task: done", outcome="success", lessons=["l1"])
+    ended = await episodes.end(episode_id, summary="daemon stopped")
+    assert ended is not None and ended.id == episode_id
+    assert (ended.outcome, ended.summary, ended.lessons) == ("completed", "daemon stopped", ["l1"])
+    assert await episodes.end(episode_id, outcome="failure") is None
+    assert await episodes.end("no-such-episode") is None
+    assert await episodes.current("s-1") is None
+    assert not await episodes.note(episode_id, summary="late", outcome="success")
+
+
+async def test_ending_a_session_ends_its_open_episode(store: LearningStore) -> None:
+    episodes = Episodes(store)
+    episode_id = await episodes.start("s-1")
+    ended = await episodes.end_session("s-1")
+    assert ended is not None and (ended.id, ended.outcome) == (episode_id, "completed")
+    assert await episodes.end_session("s-1") is None
+    assert await episodes.start("s-1") != episode_id

@@ -1,0 +1,496 @@
+"""Classifier, priority queue and batcher (seed 000, sections 1.1 and 1.2)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from cognition.sense.classify import ObservationBatcher, ObservationClassifier
+from cognition.sense.queue import PRIORITY, ObservationQueue, QueueFullError
+from graph.models.observe import Category, Observation, ObservationType, Urgency
+from graph.settings import SenseSettings
+
+T = ObservationType
+U = Urgency
+C = Category
+T0 = datetime(2025, 1, 1, 12, 0, 0, tzinfo=UTC)
+
+
+def obs(
+    type_: ObservationType = T.FILE_MODIFIED,
+    path: str | None = None,
+    *,
+    seconds: float = 0.0,
+    metadata: dict[str, Any] | None = None,
+    urgency: Urgency = U.ROUTINE,
+    category: Category = C.SYSTEM,
+) -> Observation:
+    return Observation(
+        agent_id="test",
+        type=type_,
+        path=path,
+        at=T0 + timedelta(seconds=seconds),
+        metadata=metadata or {},
+        urgency=urgency,
+        category=category,
+    )
+
+
+def sense_settings(**values: Any) -> SenseSettings:
+    # model_validate, because mypy does not see SenseSettings' positional Field defaults.
+    return SenseSettings.model_validate(values)
+
+
+@pytest.fixture
+def classifier() -> ObservationClassifier:
+    return ObservationClassifier(sense_settings())
+
+
+# ---------------------------------------------------------------- urgency
+
+URGENCY_CASES = [
+    # the seed's type rules
+    (T.PROCESS_FAILED, None, {}, U.CRITICAL),
+    (T.TASK_FAILED, None, {}, U.CRITICAL),
+    (T.FILE_DELETED, "notes/a.md", {}, U.URGENT),
+    (T.PROCESS_COMPLETED, None, {}, U.ROUTINE),
+    (T.TASK_COMPLETED, None, {}, U.ROUTINE),
+    (T.TIME_ELAPSED, None, {}, U.LOW),
+    # intake folders, any case; inbox/ is intake by category but not urgent
+    (T.FILE_CREATED, "_input/a.md", {}, U.URGENT),
+    (T.FILE_MODIFIED, "projects/_INTAKE/x.txt", {}, U.URGENT),
+    (T.FILE_CREATED, "inbox/a.md", {}, U.ROUTINE),
+    # user-initiated
+    (T.FILE_MODIFIED, "notes/a.md", {"user_initiated": True}, U.URGENT),
+    (T.EXTERNAL_EVENT, None, {"user_initiated": True}, U.URGENT),
+    (T.FILE_MODIFIED, "notes/a.md", {"user_initiated": False}, U.ROUTINE),
+    # noise
+    (T.FILE_MODIFIED, ".DS_Store", {}, U.NOISE),
+    (T.FILE_CREATED, "src/__pycache__/m.cpython-311.pyc", {}, U.NOISE),
+    (T.FILE_MODIFIED, "lib/m.pyc", {}, U.NOISE),
+    (T.FILE_CREATED, "notes/.a.md.swp", {}, U.NOISE),
+    (T.FILE_MODIFIED, "notes/a.md~", {}, U.NOISE),
+    (T.FILE_MODIFIED, "web/node_modules/x/index.js", {}, U.NOISE),
+    (T.FILE_MODIFIED, ".env.local", {}, U.NOISE),
+    (T.FILE_MODIFIED, ".git/HEAD", {}, U.NOISE),
+    (T.FILE_MOVED, "notes/a.md~", {"from_path": "notes/a.md"}, U.NOISE),
+    # the deliberate deviation: file noise is checked before the type rules
+    (T.FILE_DELETED, "notes/.a.md.swp", {}, U.NOISE),
+    (T.FILE_DELETED, "poetry.lock", {}, U.NOISE),
+    (T.FILE_CREATED, "_input/.draft.md.swp", {}, U.NOISE),
+    (T.FILE_MODIFIED, "poetry.lock", {"user_initiated": True}, U.NOISE),
+    # ...but not for processes and tasks: a failure stays critical
+    (T.PROCESS_FAILED, "build.lock", {}, U.CRITICAL),
+    (T.TIME_ELAPSED, ".git/x", {}, U.LOW),
+    # other non-file observations with a noisy path are noise after the rules
+    (T.EXTERNAL_EVENT, "node_modules/x.js", {}, U.NOISE),
+    # the seed's noise match is case-sensitive
+    (T.FILE_MODIFIED, "notes/.ds_store", {}, U.ROUTINE),
+    # everything else
+    (T.FILE_MODIFIED, "notes/a.md", {}, U.ROUTINE),
+    (T.FILE_CREATED, "src/main.py", {}, U.ROUTINE),
+    (T.SCHEDULE_TRIGGERED, None, {}, U.ROUTINE),
+    (T.PROCESS_STARTED, None, {}, U.ROUTINE),
+    (T.TASK_QUEUED, None, {}, U.ROUTINE),
+]
+
+
+@pytest.mark.parametrize(("type_", "path", "metadata", "expected"), URGENCY_CASES)
+def test_urgency(
+    classifier: ObservationClassifier,
+    type_: ObservationType,
+    path: str | None,
+    metadata: dict[str, Any],
+    expected: Urgency,
+) -> None:
+    assert classifier.classify(obs(type_, path, metadata=metadata)).urgency is expected
+
+
+# ---------------------------------------------------------------- category
+
+CATEGORY_CASES = [
+    # by type, whatever the path
+    (T.TASK_QUEUED, None, C.TASK_LIFECYCLE),
+    (T.TASK_COMPLETED, None, C.TASK_LIFECYCLE),
+    (T.TASK_FAILED, "docs/plan.md", C.TASK_LIFECYCLE),
+    (T.PROCESS_STARTED, None, C.EXECUTION),
+    (T.PROCESS_COMPLETED, None, C.EXECUTION),
+    (T.PROCESS_FAILED, "docs/x.md", C.EXECUTION),
+    # no path
+    (T.TIME_ELAPSED, None, C.SYSTEM),
+    (T.SCHEDULE_TRIGGERED, None, C.SYSTEM),
+    (T.EXTERNAL_EVENT, None, C.SYSTEM),
+    (T.FILE_DELETED, None, C.SYSTEM),
+    # the seed's path table, one or more per category
+    (T.FILE_CREATED, "_input/new.md", C.INTAKE),
+    (T.FILE_CREATED, "a/_intake/b.pdf", C.INTAKE),
+    (T.FILE_CREATED, "inbox/a.txt", C.INTAKE),
+    (T.FILE_MODIFIED, "knowledge/a.md", C.KNOWLEDGE),
+    (T.FILE_MODIFIED, "docs/guide.md", C.KNOWLEDGE),
+    (T.FILE_MODIFIED, "Research/paper.pdf", C.KNOWLEDGE),
+    (T.FILE_MODIFIED, "thinkers/kant.md", C.THINKER),
+    (T.FILE_MODIFIED, "philosophers/hume.txt", C.THINKER),
+    (T.FILE_MODIFIED, "indices/all.md", C.INDEX),
+    (T.FILE_MODIFIED, "index.md", C.INDEX),
+    (T.FILE_MODIFIED, "index.yaml", C.INDEX),  # index comes before config's ".yaml"
+    (T.FILE_MODIFIED, "templates/t.md", C.TEMPLATE),
+    (T.FILE_MODIFIED, ".claude/settings.local", C.CONFIG),
+    (T.FILE_MODIFIED, "config/app.toml", C.CONFIG),
+    (T.FILE_MODIFIED, "app/config/x.toml", C.CONFIG),
+    (T.FILE_MODIFIED, "nous.yaml", C.CONFIG),
+    (T.FILE_MODIFIED, "package.json", C.CONFIG),
+    (T.FILE_MODIFIED, "CLAUDE.md", C.CONFIG),  # the seed never matched it
+    (T.FILE_MODIFIED, "sub/claude.md", C.CONFIG),
+    (T.FILE_MODIFIED, "consciousness/loop.py", C.SELF_REFERENCE),
+    (T.FILE_MODIFIED, "decision-engine/x.py", C.SELF_REFERENCE),
+    (T.FILE_MODIFIED, "orchestrator/run.sh", C.SELF_REFERENCE),
+    # the mapping's order: the first category that matches wins
+    (T.FILE_CREATED, "_input/templates/x.md", C.INTAKE),
+    (T.FILE_MODIFIED, "docs/config/x.yaml", C.KNOWLEDGE),
+    # plain substring, as in the seed
+    (T.FILE_MODIFIED, "mydocs/a.py", C.KNOWLEDGE),
+    (T.FILE_MODIFIED, "notes/a.yaml.bak", C.CONFIG),
+    # the suffix fallback, then system
+    (T.FILE_MODIFIED, "notes/a.md", C.KNOWLEDGE),
+    (T.FILE_MODIFIED, "notes/A.TXT", C.KNOWLEDGE),
+    (T.FILE_MODIFIED, "src/main.py", C.SYSTEM),
+    (T.FILE_MODIFIED, "notes/a.md.bak", C.SYSTEM),
+    # other types with a path use the path table
+    (T.EXTERNAL_EVENT, "templates/x.md", C.TEMPLATE),
+]
+
+
+@pytest.mark.parametrize(("type_", "path", "expected"), CATEGORY_CASES)
+def test_category(
+    classifier: ObservationClassifier,
+    type_: ObservationType,
+    path: str | None,
+    expected: Category,
+) -> None:
+    assert classifier.classify(obs(type_, path)).category is expected
+
+
+def test_the_suffix_fallback_still_applies_with_a_custom_table() -> None:
+    classifier = ObservationClassifier(sense_settings(category_patterns={"config": ["etc/"]}))
+    assert classifier.classify(obs(path="x.yaml")).category is C.KNOWLEDGE
+    assert classifier.classify(obs(path="etc/x.yaml")).category is C.CONFIG
+    assert classifier.classify(obs(path="docs/a.py")).category is C.SYSTEM
+
+
+@pytest.mark.parametrize(
+    ("patterns", "expected"),
+    [
+        ({"config": ["shared/"], "knowledge": ["shared/"]}, C.CONFIG),
+        ({"knowledge": ["shared/"], "config": ["shared/"]}, C.KNOWLEDGE),
+        ({"learning": ["LESSONS/"]}, C.LEARNING),
+    ],
+)
+def test_category_patterns_follow_the_settings_order_and_ignore_case(
+    patterns: dict[str, list[str]], expected: Category
+) -> None:
+    classifier = ObservationClassifier(sense_settings(category_patterns=patterns))
+    path = "Lessons/shared/a.py"
+    assert classifier.classify(obs(path=path)).category is expected
+
+
+def test_unknown_category_key_is_refused_by_name() -> None:
+    settings = sense_settings(category_patterns={"knowledge": ["docs/"], "recipes": ["food/"]})
+    with pytest.raises(ValueError, match="'recipes' is not a category"):
+        ObservationClassifier(settings)
+
+
+def test_empty_category_pattern_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"category_patterns\.config"):
+        ObservationClassifier(sense_settings(category_patterns={"config": [""]}))
+
+
+def test_noise_pattern_of_only_stars_is_refused() -> None:
+    with pytest.raises(ValueError, match="noise_patterns"):
+        ObservationClassifier(sense_settings(noise_patterns=["*.tmp", "**"]))
+
+
+def test_noise_patterns_come_from_settings(classifier: ObservationClassifier) -> None:
+    custom = ObservationClassifier(sense_settings(noise_patterns=["*.tmp"]))
+    assert custom.is_noise(obs(path="a/b.tmp"))
+    assert not custom.is_noise(obs(path=".DS_Store"))
+    assert classifier.is_noise(obs(path=".DS_Store"))
+    assert not classifier.is_noise(obs(path="a/b.tmp"))
+
+
+def test_observation_without_path_is_never_noise(classifier: ObservationClassifier) -> None:
+    assert not classifier.is_noise(obs(T.EXTERNAL_EVENT, None))
+
+
+def test_classify_returns_a_copy_and_leaves_the_input_alone(
+    classifier: ObservationClassifier,
+) -> None:
+    original = obs(T.FILE_CREATED, "_input/a.md", metadata={"size": 3})
+    before = original.model_dump()
+
+    result = classifier.classify(original)
+
+    assert result is not original
+    assert (result.urgency, result.category) == (U.URGENT, C.INTAKE)
+    assert original.model_dump() == before
+    assert result.model_dump(exclude={"urgency", "category"}) == original.model_dump(
+        exclude={"urgency", "category"}
+    )
+    result.metadata["size"] = 4
+    assert original.metadata == {"size": 3}
+
+
+# ---------------------------------------------------------------- queue
+
+
+def test_priority_table_matches_the_seed() -> None:
+    assert dict(PRIORITY) == {
+        U.CRITICAL: 0,
+        U.URGENT: 10,
+        U.ROUTINE: 20,
+        U.LOW: 30,
+        U.NOISE: 100,
+    }
+
+
+def test_queue_orders_by_urgency_then_arrival() -> None:
+    queue = ObservationQueue()
+    arrivals = [
+        ("r1", U.ROUTINE),
+        ("n1", U.NOISE),
+        ("l1", U.LOW),
+        ("c1", U.CRITICAL),
+        ("r2", U.ROUTINE),
+        ("u1", U.URGENT),
+        ("c2", U.CRITICAL),
+        ("r3", U.ROUTINE),
+    ]
+    for name, urgency in arrivals:
+        queue.add(obs(path=name, urgency=urgency))
+
+    assert [o.path for o in queue.drain()] == ["c1", "c2", "u1", "r1", "r2", "r3", "l1", "n1"]
+    assert queue.is_empty
+
+
+def test_get_next_and_peek() -> None:
+    queue = ObservationQueue()
+    assert queue.get_next() is None
+    assert queue.peek() is None
+
+    low = obs(path="low", urgency=U.LOW)
+    urgent = obs(path="urgent", urgency=U.URGENT)
+    queue.add(low)
+    queue.add(urgent)
+
+    assert queue.peek() is urgent
+    assert len(queue) == 2
+    assert queue.get_next() is urgent
+    assert queue.get_next() is low
+    assert queue.get_next() is None
+    assert len(queue) == 0
+
+
+def test_get_all_critical_takes_only_critical_in_arrival_order() -> None:
+    queue = ObservationQueue()
+    for name, urgency in [
+        ("r1", U.ROUTINE),
+        ("c1", U.CRITICAL),
+        ("u1", U.URGENT),
+        ("c2", U.CRITICAL),
+        ("r2", U.ROUTINE),
+        ("c3", U.CRITICAL),
+        ("u2", U.URGENT),
+    ]:
+        queue.add(obs(path=name, urgency=urgency))
+
+    assert [o.path for o in queue.get_all_critical()] == ["c1", "c2", "c3"]
+    assert len(queue) == 4
+    assert queue.get_all_critical() == []
+    assert [o.path for o in queue.drain()] == ["u1", "u2", "r1", "r2"]
+
+
+def test_get_all_critical_keeps_order_for_later_arrivals() -> None:
+    queue = ObservationQueue()
+    queue.add(obs(path="r1", urgency=U.ROUTINE))
+    queue.add(obs(path="c1", urgency=U.CRITICAL))
+    queue.get_all_critical()
+    queue.add(obs(path="r2", urgency=U.ROUTINE))
+    queue.add(obs(path="c2", urgency=U.CRITICAL))
+    assert [o.path for o in queue.drain()] == ["c2", "r1", "r2"]
+
+
+@pytest.mark.parametrize(
+    ("max_items", "taken", "left"),
+    [(None, 5, 0), (0, 0, 5), (2, 2, 3), (5, 5, 0), (9, 5, 0)],
+)
+def test_drain_takes_up_to_max_items_most_urgent_first(
+    max_items: int | None, taken: int, left: int
+) -> None:
+    queue = ObservationQueue()
+    urgencies = [U.LOW, U.CRITICAL, U.ROUTINE, U.URGENT, U.NOISE]
+    for urgency in urgencies:
+        queue.add(obs(path=urgency.value, urgency=urgency))
+
+    drained = queue.drain(max_items)
+
+    order = ["critical", "urgent", "routine", "low", "noise"]
+    assert [o.path for o in drained] == order[:taken]
+    assert len(queue) == left
+    assert [o.path for o in queue.drain()] == order[taken:]
+
+
+def test_drain_refuses_a_negative_count() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        ObservationQueue().drain(-1)
+
+
+def test_len_and_is_empty() -> None:
+    queue = ObservationQueue()
+    assert queue.is_empty
+    assert len(queue) == 0
+    queue.add(obs())
+    assert not queue.is_empty
+    assert len(queue) == 1
+
+
+def test_full_queue_refuses_with_a_clear_error_and_keeps_its_items() -> None:
+    queue = ObservationQueue(max_size=2)
+    queue.add(obs(path="a"))
+    queue.add(obs(path="b"))
+
+    with pytest.raises(QueueFullError, match=r"full \(2 items\).*'c'"):
+        queue.add(obs(path="c", urgency=U.CRITICAL))
+    assert isinstance(QueueFullError("x"), OverflowError)
+    assert [o.path for o in queue.drain(1)] == ["a"]
+
+    queue.add(obs(path="c"))
+    assert [o.path for o in queue.drain()] == ["b", "c"]
+
+
+def test_queue_size_limit_must_be_positive() -> None:
+    assert ObservationQueue().max_size is None
+    assert ObservationQueue(max_size=5).max_size == 5
+    with pytest.raises(ValueError, match="max_size"):
+        ObservationQueue(max_size=0)
+
+
+# ---------------------------------------------------------------- batcher
+
+
+def paths(batches: list[list[Observation]]) -> list[list[str | None]]:
+    return [[o.path for o in batch] for batch in batches]
+
+
+def test_batcher_defaults_match_the_seed() -> None:
+    batcher = ObservationBatcher()
+    assert (batcher.time_window_s, batcher.max_batch_size) == (2.0, 10)
+
+
+def test_no_observations_give_no_batches() -> None:
+    assert ObservationBatcher().batch([]) == []
+
+
+def test_one_observation_is_one_batch() -> None:
+    only = obs(path="a")
+    assert ObservationBatcher().batch([only]) == [[only]]
+
+
+def test_batches_are_in_time_order() -> None:
+    # Different paths and categories, far apart: only time order groups them.
+    late = obs(path="late", seconds=10, category=C.KNOWLEDGE)
+    early = obs(path="early", seconds=0, category=C.CONFIG)
+    middle = obs(path="middle", seconds=5, category=C.INTAKE)
+    assert paths(ObservationBatcher().batch([late, early, middle])) == [
+        ["early"],
+        ["middle"],
+        ["late"],
+    ]
+
+
+def test_equal_times_keep_their_input_order() -> None:
+    items = [obs(path=str(i), category=C.KNOWLEDGE) for i in range(4)]
+    assert paths(ObservationBatcher().batch(items)) == [["0", "1", "2", "3"]]
+
+
+# Each case: (seconds, path, category) per observation, and the expected batches.
+BATCH_CASES = [
+    pytest.param(
+        [(0, "a", C.KNOWLEDGE), (1.5, "b", C.CONFIG), (2.0, "c", C.INTAKE)],
+        [["a", "b", "c"]],
+        id="within-window-inclusive",
+    ),
+    pytest.param(
+        [(0, "a", C.KNOWLEDGE), (2.5, "b", C.CONFIG)],
+        [["a"], ["b"]],
+        id="outside-window",
+    ),
+    pytest.param(
+        [(0, "a", C.KNOWLEDGE), (1.5, "b", C.CONFIG), (3.0, "c", C.INTAKE)],
+        [["a", "b"], ["c"]],
+        id="window-measured-from-the-first",
+    ),
+    pytest.param(
+        [(0, "a", C.KNOWLEDGE), (1, "b", C.CONFIG), (60, "b", C.INTAKE)],
+        [["a", "b"], ["b"]],
+        id="same-file-compared-with-the-first-only",
+    ),
+    pytest.param(
+        [(0, "a", C.KNOWLEDGE), (100, "a", C.CONFIG)],
+        [["a", "a"]],
+        id="same-file-beyond-window",
+    ),
+    pytest.param(
+        [(0, "a", C.KNOWLEDGE), (3600, "b", C.KNOWLEDGE)],
+        [["a", "b"]],
+        id="same-category-beyond-window",
+    ),
+    pytest.param(
+        [(0, None, C.SYSTEM), (10, None, C.EXECUTION)],
+        [[None], [None]],
+        id="no-path-is-not-the-same-file",
+    ),
+]
+
+
+@pytest.mark.parametrize(("items", "expected"), BATCH_CASES)
+def test_batching_rules(
+    items: list[tuple[float, str | None, Category]], expected: list[list[str | None]]
+) -> None:
+    observations = [obs(path=p, seconds=s, category=c) for s, p, c in items]
+    assert paths(ObservationBatcher().batch(observations)) == expected
+
+
+def test_max_batch_size_splits_a_burst() -> None:
+    burst = [obs(path=f"f{i}", seconds=i * 0.01, category=C.KNOWLEDGE) for i in range(25)]
+    batches = ObservationBatcher().batch(burst)
+    assert [len(b) for b in batches] == [10, 10, 5]
+    assert [o for b in batches for o in b] == burst
+
+
+def test_batch_size_one_puts_each_observation_alone() -> None:
+    items = [obs(path="same", category=C.KNOWLEDGE) for _ in range(3)]
+    assert [len(b) for b in ObservationBatcher(max_batch_size=1).batch(items)] == [1, 1, 1]
+
+
+def test_zero_window_groups_only_the_same_instant() -> None:
+    items = [
+        obs(path="a", category=C.KNOWLEDGE),
+        obs(path="b", category=C.CONFIG),
+        obs(path="c", seconds=0.001, category=C.INTAKE),
+    ]
+    assert paths(ObservationBatcher(time_window_s=0).batch(items)) == [["a", "b"], ["c"]]
+
+
+def test_batcher_accepts_any_iterable() -> None:
+    items = (obs(path=p, category=C.KNOWLEDGE) for p in "xy")
+    assert paths(ObservationBatcher().batch(items)) == [["x", "y"]]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"time_window_s": -1.0}, "time_window_s"), ({"max_batch_size": 0}, "max_batch_size")],
+)
+def test_batcher_refuses_bad_limits(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        ObservationBatcher(**kwargs)

@@ -1,0 +1,352 @@
+"""The learning access layer against a real Neo4j: patterns, outcomes, lessons, calibration,
+censors, episodes, working memory, facts, procedures and events."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+
+from graph.models import (
+    ActionTarget,
+    Censor,
+    Decision,
+    DecisionType,
+    Execution,
+    Fact,
+    Lesson,
+    Procedure,
+    utc_now,
+)
+from graph.server.finder import Neo4jEndpoint
+from graph.store.decisions import DecisionStore
+from graph.store.driver import GraphDriver
+from graph.store.learning import (
+    BLOCK_AFTER_FIRES,
+    LearningStore,
+    calibration_bucket,
+    fulltext_query,
+)
+from graph.store.memory import Memory
+from tests.support.graph_checks import GraphChecks, open_checks
+
+
+@pytest.fixture
+def store(memory: Memory) -> LearningStore:
+    return LearningStore(memory)
+
+
+@pytest.fixture
+async def checks(neo4j_endpoint: Neo4jEndpoint, agent_id: str) -> AsyncIterator[GraphChecks]:
+    async with open_checks(neo4j_endpoint, agent_id) as instance:
+        yield instance
+
+
+async def _decision(
+    memory: Memory, confidence: float = 0.7, pattern_key: str | None = None
+) -> Decision:
+    decision = Decision(
+        agent_id=memory.agent_id,
+        type=DecisionType.ACT,
+        confidence=confidence,
+        pattern_key=pattern_key,
+    )
+    await DecisionStore(memory).record_decision(
+        decision, [], observation_ids=[], pattern_key=pattern_key
+    )
+    return decision
+
+
+async def _execution(memory: Memory, decision: Decision) -> str:
+    execution = Execution(
+        agent_id=memory.agent_id, decision_id=decision.id, target=ActionTarget.DRY_RUN
+    )
+    return await DecisionStore(memory).start_execution(execution)
+
+
+# --- patterns ------------------------------------------------------------------
+
+
+async def test_update_pattern_follows_seed_000s_formula(store: LearningStore) -> None:
+    first = await store.update_pattern("index:file_created:act:x", success=True, confidence=0.8)
+    assert (first.total, first.successes) == (1, 1)
+    assert first.avg_confidence == pytest.approx(0.8)
+    assert first.last_used is not None
+    second = await store.update_pattern("index:file_created:act:x", success=False, confidence=0.4)
+    assert (second.total, second.successes) == (2, 1)
+    assert second.avg_confidence == pytest.approx(0.6)  # (0.8 * 1 + 0.4) / 2
+    third = await store.update_pattern("index:file_created:act:x", success=True, confidence=0.9)
+    assert (third.total, third.successes) == (3, 2)
+    assert third.avg_confidence == pytest.approx((0.6 * 2 + 0.9) / 3)
+    assert third.id == first.id
+    assert await store.pattern("index:file_created:act:x") == third
+    assert await store.pattern("no:such:pattern:key") is None
+
+
+async def test_update_pattern_counts_on_the_pattern_a_decision_matched(
+    memory: Memory, store: LearningStore, checks: GraphChecks
+) -> None:
+    decision = await _decision(memory, pattern_key="config:file_modified:act:reload")
+    matched = await store.pattern("config:file_modified:act:reload")
+    assert matched is not None and matched.total == 0
+    after = await store.update_pattern(matched.key, success=True, confidence=0.7)
+    assert after.id == matched.id
+    assert (after.total, after.successes) == (1, 1)
+    assert after.avg_confidence == pytest.approx(0.7)
+    assert ("MATCHED", "Pattern", matched.id) in await checks.outgoing(decision.id)
+
+
+# --- outcomes, lessons, calibration --------------------------------------------
+
+
+async def test_an_outcome_is_recorded_once(memory: Memory, store: LearningStore) -> None:
+    decision = await _decision(memory, confidence=0.3)
+    assert await store.record_outcome(decision.id, success=True, confidence=0.3)
+    assert not await store.record_outcome(decision.id, success=False, confidence=0.3)
+    assert not await store.record_outcome("no-such-decision", success=True, confidence=0.3)
+    stored = await store.decision(decision.id)
+    assert stored is not None and stored.outcome_success is True
+
+
+@pytest.mark.parametrize(
+    ("confidence", "bucket"),
+    [(0.0, 0), (0.05, 0), (0.1, 1), (0.3, 3), (0.7, 7), (0.899, 8), (0.9, 9), (1.0, 9)],
+)
+def test_calibration_bucket(confidence: float, bucket: int) -> None:
+    assert calibration_bucket(confidence) == bucket
+
+
+async def test_calibration_gives_count_and_success_rate_per_bucket(
+    memory: Memory, store: LearningStore
+) -> None:
+    outcomes = [(0.05, True), (0.3, False), (0.35, True), (0.95, True), (1.0, False), (0.9, True)]
+    for confidence, success in outcomes:
+        decision = await _decision(memory, confidence=confidence)
+        await store.record_outcome(decision.id, success=success, confidence=confidence)
+    buckets = await store.calibration()
+    assert [b.bucket for b in buckets] == list(range(10))
+    assert buckets[3].lower == pytest.approx(0.3) and buckets[3].upper == pytest.approx(0.4)
+    by = {b.bucket: b for b in buckets}
+    assert (by[0].count, by[0].success_rate) == (1, 1.0)
+    assert (by[3].count, by[3].successes, by[3].success_rate) == (2, 1, 0.5)
+    assert by[3].mean_confidence == pytest.approx(0.325)
+    assert (by[9].count, by[9].successes) == (3, 2)
+    assert by[9].success_rate == pytest.approx(2 / 3)
+    assert (by[5].count, by[5].success_rate, by[5].mean_confidence) == (0, None, None)
+
+
+async def test_calibration_of_an_agent_with_no_outcomes(store: LearningStore) -> None:
+    buckets = await store.calibration()
+    assert len(buckets) == 10 and all(b.count == 0 for b in buckets)
+
+
+async def test_lessons_are_learned_from_their_decision(
+    memory: Memory, store: LearningStore, checks: GraphChecks
+) -> None:
+    decision = await _decision(memory)
+    lesson = Lesson(
+        agent_id=memory.agent_id,
+        decision_id=decision.id,
+        type="timeout_failure",
+        adjustment="increase_timeout",
+        reason="Task timed out",
+    )
+    orphan = lesson.model_copy(update={"id": "orphan", "decision_id": "no-such-decision"})
+    ids = await store.record_lessons([lesson, orphan], execution_id="x-1")
+    assert ids == [lesson.id]
+    assert await checks.outgoing(lesson.id) == {("LEARNED_FROM", "Decision", decision.id)}
+    [back] = await store.lessons_for(decision.id)
+    assert back.type == "timeout_failure" and back.reason == "Task timed out"
+    node = await checks.node(lesson.id)
+    assert node is not None and node["execution_id"] == "x-1"
+    assert await store.record_lesson(orphan) is None
+
+
+# --- censors -------------------------------------------------------------------
+
+
+def _censor(memory: Memory, trigger: str, **extra: object) -> Censor:
+    return Censor(agent_id=memory.agent_id, trigger_pattern=trigger, reason="it broke", **extra)
+
+
+async def test_a_censor_is_learned_from_an_execution_or_an_episode(
+    memory: Memory, store: LearningStore, checks: GraphChecks
+) -> None:
+    execution_id = await _execution(memory, await _decision(memory))
+    from_execution = _censor(memory, "deploy on *.yaml")
+    await store.create_censor(from_execution, learned_from=execution_id)
+    assert await checks.outgoing(from_execution.id) == {("LEARNED_FROM", "Execution", execution_id)}
+    episode, _ = await store.start_episode("s-1")
+    from_episode = _censor(memory, "Avoid using Write when path=/etc")
+    await store.create_censor(from_episode, learned_from=episode.id)
+    assert await checks.outgoing(from_episode.id) == {("LEARNED_FROM", "Episode", episode.id)}
+    alone = _censor(memory, "no source")
+    await store.create_censor(alone, learned_from="no-such-node")
+    assert await checks.outgoing(alone.id) == set()
+    stored = await store.censor_by_trigger("deploy on *.yaml")
+    assert stored is not None
+    assert (stored.severity, stored.status, stored.fire_count) == ("warn", "active", 0)
+
+
+async def test_a_censor_blocks_when_it_fires_again(memory: Memory, store: LearningStore) -> None:
+    assert BLOCK_AFTER_FIRES == 2
+    censor = _censor(memory, "rm -rf build")
+    await store.create_censor(censor)
+    once = await store.fire_censor(censor.id)
+    assert once is not None and (once.fire_count, once.severity) == (1, "warn")
+    assert once.last_fired_at is not None
+    twice = await store.fire_censor(censor.id)
+    assert twice is not None and (twice.fire_count, twice.severity) == (2, "block")
+    thrice = await store.fire_censor(censor.id)
+    assert thrice is not None and (thrice.fire_count, thrice.severity) == (3, "block")
+    assert await store.fire_censor("no-such-censor") is None
+
+
+async def test_active_censors_come_block_first(memory: Memory, store: LearningStore) -> None:
+    warn = _censor(memory, "a warning", fire_count=5)
+    block = _censor(memory, "a block", severity="block", fire_count=2)
+    retired = _censor(memory, "retired", status="retired")
+    for censor in (warn, block, retired):
+        await store.create_censor(censor)
+    assert [c.id for c in await store.active_censors()] == [block.id, warn.id]
+
+
+async def test_matching_censors_by_full_text_and_exact_trigger(
+    memory: Memory, driver: GraphDriver, store: LearningStore
+) -> None:
+    write = _censor(memory, "Avoid using Write when called with path=/etc/hosts — caused: denied")
+    deploy = _censor(memory, "deploy on config/*.yaml")
+    retired = _censor(memory, "Write to /etc/passwd", status="retired")
+    for censor in (write, deploy, retired):
+        await store.create_censor(censor)
+    other = LearningStore(Memory(driver, memory.agent_id + "-other"))
+    await other.create_censor(_censor(other.memory, "Write to /etc/hosts elsewhere"))
+    await memory.await_text_indexes()
+    try:
+        found = await store.matching_censors("please write the hosts file")
+        assert [c.id for c in found] == [write.id]
+        exact = await store.matching_censors("deploy on config/*.yaml")
+        assert exact[0].id == deploy.id
+        # Lucene syntax in the text is only words to the query.
+        lucene = await store.matching_censors('path:"/etc/*" AND (x OR ~y^2 \\')
+        assert [c.id for c in lucene] == [write.id]
+        assert await store.matching_censors("") == []
+        assert await store.matching_censors("!!! ???") == []
+    finally:
+        await other.memory.forget()
+
+
+def test_fulltext_query_keeps_only_words() -> None:
+    assert fulltext_query('path:"/etc/*" AND (hosts)~') == "path etc hosts"
+    assert fulltext_query("Avoid using the tool") == ""
+
+
+# --- episodes, working memory, facts, procedures -----------------------------
+
+
+async def test_one_open_episode_per_session(store: LearningStore) -> None:
+    first, created = await store.start_episode("s-1")
+    again, created_again = await store.start_episode("s-1")
+    assert created and not created_again and again.id == first.id
+    racing = await asyncio.gather(*(store.start_episode("s-2") for _ in range(5)))
+    assert len({episode.id for episode, _ in racing}) == 1
+    assert sum(1 for _, made in racing if made) == 1
+    opened = await store.open_episode("s-1")
+    assert opened is not None and opened.id == first.id
+    assert await store.open_episode("s-none") is None
+
+
+async def test_ending_an_episode_is_idempotent(store: LearningStore) -> None:
+    episode, _ = await store.start_episode("s-1")
+    assert await store.note_episode(episode.id, summary="did a", outcome="success", lessons=["x"])
+    assert await store.note_episode(
+        episode.id, summary="did b", outcome="partial", lessons=["x", "y"]
+    )
+    ended, now = await store.end_episode(episode.id, outcome="completed")
+    assert now and ended is not None
+    assert (ended.outcome, ended.summary, ended.lessons) == ("completed", "did b", ["x", "y"])
+    assert ended.ended_at is not None
+    again, now_again = await store.end_episode(episode.id, outcome="failure", summary="other")
+    assert not now_again and again is not None
+    assert (again.outcome, again.summary, again.ended_at) == ("completed", "did b", ended.ended_at)
+    assert not await store.note_episode(episode.id, summary="late", outcome="success")
+    assert await store.open_episode("s-1") is None
+    fresh, created = await store.start_episode("s-1")
+    assert created and fresh.id != episode.id
+    assert await store.end_episode("no-such-episode", outcome="completed") == (None, False)
+
+
+async def test_episode_lessons_are_kept_as_text_for_full_text_recall(
+    store: LearningStore, checks: GraphChecks
+) -> None:
+    episode, _ = await store.start_episode("s-1")
+    await store.end_episode(episode.id, outcome="completed", summary="s", lessons=["a", "b"])
+    node = await checks.node(episode.id)
+    assert node is not None
+    assert node["lessons_text"] == "a\nb" and "open_session" not in node
+
+
+async def test_working_memory_is_one_node_per_session(
+    store: LearningStore, checks: GraphChecks
+) -> None:
+    assert await store.working_memory("s-1") is None
+    made = await store.update_working_memory(
+        "s-1", current_task="fix the build", current_frame="task", open_threads=["ci"]
+    )
+    kept = await store.update_working_memory(
+        "s-1", current_task="explain", current_frame="question"
+    )
+    assert kept.id == made.id and kept.open_threads == ["ci"]
+    assert (kept.current_task, kept.current_frame) == ("explain", "question")
+    cleared = await store.update_working_memory("s-1", current_task="x", open_threads=[])
+    assert cleared.open_threads == [] and cleared.current_frame is None
+    await store.update_working_memory("s-2", current_task="other")
+    assert (await checks.counts())["WorkingMemory"] == 2
+
+
+async def test_facts_and_procedures_are_supported_by_episodes(
+    memory: Memory, store: LearningStore, checks: GraphChecks
+) -> None:
+    first, _ = await store.start_episode("s-1")
+    second, _ = await store.start_episode("s-2")
+    fact = Fact(agent_id=memory.agent_id, content="The API listens on port 8080")
+    await store.add_fact(fact, episode_id=first.id)
+    assert await store.confirm_fact(fact.id, episode_id=second.id) == 2
+    assert await store.confirm_fact(fact.id) == 3
+    assert await store.confirm_fact("no-such-fact") is None
+    assert await checks.outgoing(fact.id) == {
+        ("SUPPORTED_BY", "Episode", first.id),
+        ("SUPPORTED_BY", "Episode", second.id),
+    }
+    procedure = Procedure(
+        agent_id=memory.agent_id, name="release", domain="ops", core_patterns=["tag", "push"]
+    )
+    await store.add_procedure(procedure, episode_id=first.id)
+    assert await store.confirm_procedure(procedure.id) == 2
+    node = await checks.node(procedure.id)
+    assert node is not None and node["core_patterns_text"] == "tag\npush"
+    assert await checks.outgoing(procedure.id) == {("SUPPORTED_BY", "Episode", first.id)}
+
+
+# --- events --------------------------------------------------------------------
+
+
+async def test_events_are_written_with_json_data(store: LearningStore) -> None:
+    at = utc_now()
+    event_id = await store.emit("turn_completed", {"at": at, "n": 1}, session_id="s-1")
+    assert event_id is not None
+    [event] = await store.events("turn_completed")
+    assert event.id == event_id and event.data == {"at": str(at), "n": 1}
+    assert await store.events("other") == []
+
+
+async def test_emit_never_raises(
+    neo4j_endpoint: Neo4jEndpoint, agent_id: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    never_started = GraphDriver(neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password)
+    store = LearningStore(Memory(never_started, agent_id))
+    with caplog.at_level(logging.WARNING, logger="graph.store.learning"):
+        assert await store.emit("turn_completed", {"n": 1}) is None
+    assert "turn_completed" in caplog.text

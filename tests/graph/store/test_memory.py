@@ -1,0 +1,103 @@
+"""The memory layer against a real Neo4j: observation round trips, idempotent retries, moves."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from graph.models import Category, Observation, ObservationType, Urgency, utc_now
+from graph.store.memory import Memory, path_pattern
+
+
+def _obs(memory: Memory, kind: ObservationType, path: str, **extra: object) -> Observation:
+    return Observation(agent_id=memory.agent_id, type=kind, path=path, **extra)  # type: ignore[arg-type]
+
+
+async def test_round_trip_keeps_every_field(memory: Memory) -> None:
+    original = _obs(
+        memory,
+        ObservationType.FILE_CREATED,
+        "_intake/a.md",
+        urgency=Urgency.URGENT,
+        category=Category.INTAKE,
+        content_hash="ab" * 32,
+        metadata={"source": "watcher", "binary": False},
+    )
+    assert await memory.record_observations([original]) == 1
+    [back] = await memory.observations_for_path("_intake/a.md")
+    assert back.id == original.id
+    assert back.type is ObservationType.FILE_CREATED
+    assert back.urgency is Urgency.URGENT and back.category is Category.INTAKE
+    assert back.content_hash == original.content_hash
+    assert back.metadata == {"source": "watcher", "binary": False}
+    assert abs(back.at - original.at) < timedelta(milliseconds=1)
+    files = await memory.file_records()
+    assert files["_intake/a.md"].content_hash == original.content_hash
+
+
+async def test_retrying_a_batch_writes_nothing_twice(memory: Memory) -> None:
+    batch = [_obs(memory, ObservationType.FILE_CREATED, f"docs/{i}.md") for i in range(50)]
+    await memory.record_observations(batch, batch_size=20)
+    await memory.record_observations(batch, batch_size=7)
+    assert await memory.observation_counts() == (50, 50)
+    assert len(await memory.file_records()) == 50
+
+
+async def test_delete_and_move_update_the_file_nodes(memory: Memory) -> None:
+    t0 = utc_now()
+    await memory.record_observations(
+        [
+            _obs(memory, ObservationType.FILE_CREATED, "a.txt", at=t0, content_hash="h1"),
+            _obs(memory, ObservationType.FILE_CREATED, "b.txt", at=t0, content_hash="h2"),
+        ]
+    )
+    later = t0 + timedelta(seconds=1)
+    await memory.record_observations(
+        [
+            _obs(memory, ObservationType.FILE_DELETED, "a.txt", at=later),
+            _obs(
+                memory,
+                ObservationType.FILE_MOVED,
+                "c.txt",
+                at=later,
+                content_hash="h2",
+                metadata={"from_path": "b.txt"},
+            ),
+        ]
+    )
+    files = await memory.file_records()
+    assert set(files) == {"c.txt"}
+    assert files["c.txt"].content_hash == "h2"
+
+
+async def test_a_late_retry_does_not_roll_a_file_back(memory: Memory) -> None:
+    t0 = utc_now()
+    old = _obs(memory, ObservationType.FILE_CREATED, "x.md", at=t0, content_hash="old")
+    new = _obs(
+        memory,
+        ObservationType.FILE_MODIFIED,
+        "x.md",
+        at=t0 + timedelta(seconds=5),
+        content_hash="new",
+    )
+    await memory.record_observations([new])
+    await memory.record_observations([old])  # a retry of an older batch arrives late
+    assert (await memory.file_records())["x.md"].content_hash == "new"
+    assert len(await memory.observations_for_path("x.md")) == 2
+
+
+async def test_agents_do_not_see_each_other(memory: Memory) -> None:
+    other = Memory(memory.driver, memory.agent_id + "-other")
+    try:
+        await other.record_observations([_obs(other, ObservationType.FILE_CREATED, "a.md")])
+        assert await memory.observation_counts() == (0, 0)
+        assert await memory.file_records() == {}
+    finally:
+        await other.forget()
+
+
+def test_path_patterns_group_by_folder_and_extension() -> None:
+    assert path_pattern("docs/guide/intro.md") == "docs/guide/*.md"
+    assert path_pattern("README") == "*"
+    assert path_pattern(".env") == "*"
+    assert path_pattern("a/b.tar.gz") == "a/*.gz"
+    assert path_pattern(None) is None

@@ -1,0 +1,57 @@
+"""Migrations: every label constrained and indexed; a second run changes nothing."""
+
+from __future__ import annotations
+
+from graph.store.driver import GraphDriver
+from graph.store.migrate import apply_migrations, migration_files, split_statements
+
+MODEL_LABELS = {
+    "File", "Observation", "Decision", "ReasoningStep", "ActionTemplate", "Execution",
+    "Pattern", "Lesson", "Escalation", "Goal", "Frame", "Episode", "Censor", "Fact",
+    "Procedure", "WorkingMemory", "Event", "Reflection", "Desire", "Trajectory", "Heuristic",
+    "RSICycle",
+}  # fmt: skip
+
+
+async def test_second_run_applies_nothing_and_changes_nothing(driver: GraphDriver) -> None:
+    before = await driver.read("admin/schema_objects")
+    applied = await apply_migrations(driver)
+    assert applied == []
+    after = await driver.read("admin/schema_objects")
+    assert after == before
+    recorded = {r["name"] for r in await driver.read("admin/applied_migrations")}
+    assert recorded == {p.stem for p in migration_files(driver.queries.root / "schema")}
+
+
+async def test_every_label_has_a_unique_id(driver: GraphDriver) -> None:
+    constraints = await driver.read("admin/constraints")
+    unique_id = {
+        r["labels"][0]
+        for r in constraints
+        if r["type"] == "UNIQUENESS" and r["properties"] == ["id"]
+    }
+    assert unique_id >= MODEL_LABELS
+
+
+async def test_recall_keys_are_indexed(driver: GraphDriver) -> None:
+    objects = await driver.read("admin/schema_objects")
+    indexed = {(r["labels"][0], tuple(r["properties"])) for r in objects if r["labels"]}
+    for label in MODEL_LABELS:
+        assert (label, ("agent_id", "at")) in indexed, label
+    assert ("File", ("agent_id", "path")) in indexed
+    assert ("Pattern", ("agent_id", "key")) in indexed
+    assert ("Observation", ("category",)) in indexed
+    assert ("Observation", ("type",)) in indexed
+    fulltext = {r["name"]: r["options"] for r in objects if r["type"] == "FULLTEXT"}
+    assert {"fact_text", "procedure_text", "episode_text", "heuristic_text"} <= set(fulltext)
+    # Updated in the background: a write does not wait for Lucene (migration 007).
+    for name, options in fulltext.items():
+        assert options["indexConfig"]["fulltext.eventually_consistent"] is True, name
+
+
+def test_statements_split_on_line_end_semicolons() -> None:
+    text = "// header\nCREATE INDEX a IF NOT EXISTS\nFOR (n:A) ON (n.x);\n\nCREATE INDEX b;\n"
+    assert split_statements(text) == [
+        "CREATE INDEX a IF NOT EXISTS\nFOR (n:A) ON (n.x)",
+        "CREATE INDEX b;",
+    ]
