@@ -1,18 +1,26 @@
 // purpose: everything recall gathers for one decision, in one round trip (what Recall.build
-//   runs): the statements of the other recall/ files, each as a subquery returning one list.
-//   Keep the two in step: tests/graph/test_recall_store.py checks that both give the same.
+//   runs), one subquery per section returning one list: past decisions on observations like
+//   the one in hand, with their outcome (about the same file, of the same kind, in the same
+//   folder with the same extension; a decision in several groups kept in the closest; newest
+//   first; taken from the groups in turn; superseded ones left out), pattern statistics by key
+//   and the top patterns of the category, active goals, censors (block first), strategies,
+//   working memory, and facts, procedures, episodes and lessons by full text.
 //   A part whose limit is 0 is not queried (its subquery stops before touching an index).
-// params: $agent_id; past decisions: $path, $category, $observation_type, $path_pattern,
-//   $decisions_limit (in all); patterns: $keys, $prefix, $patterns_limit; $goals_limit,
-//   $censors_limit, $strategies_limit; $session_id (or null); full text: $query (a Lucene
-//   query string built from escaped words, or "" for none), $facts_limit,
-//   $procedures_limit, $episodes_limit, $lessons_limit
+// params: $agent_id; past decisions: $path, $category, $observation_type, $path_pattern
+//   (any may be null: that group is then empty), $decisions_limit (in all); patterns: $keys,
+//   $prefix, $patterns_limit; $goals_limit, $censors_limit, $strategies_limit; $session_id
+//   (or null); full text: $query (a Lucene query string built from escaped words, or "" for
+//   none), $facts_limit, $procedures_limit, $episodes_limit, $lessons_limit
 // returns: one row: decisions, patterns, top_patterns, goals, censors, strategies,
-//   working_memory (map or null), facts, procedures, episodes, lessons (lists of maps, as
-//   the recall/ file of the same name returns them)
+//   working_memory (map or null), facts, procedures, episodes, lessons (lists of maps)
 // mode: read
-// note: why the ORDER BY, hints, "IS NOT NULL" predicates and times as strings: see
-//   recall/past_decisions.
+// note: "ORDER BY d.agent_id, d.<key>, d.at DESC" equals "ORDER BY d.at DESC" under the
+//   equality predicates, and lets the planner take the order from the 005 indexes instead of
+//   sorting every match; "d.at IS NOT NULL" is the predicate a composite index needs. The
+//   SEEK hints keep the planner on a seek by agent: left alone it sometimes picked the
+//   shorter indexes, or an ordered index *scan* that reads every agent's entries. One row
+//   with lists, not a row per item, and times as ISO strings (toString), not datetimes: the
+//   Python driver's cost is per record and per datetime, more than the query's own.
 CALL () {
   CALL () {
     WITH 1 AS one WHERE $decisions_limit > 0

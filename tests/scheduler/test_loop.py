@@ -25,6 +25,7 @@ from graph.models import Observation, ObservationType, new_id, utc_now
 from graph.settings import Settings, WatchSettings, load_settings
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from graph.store.recall import RecallRequest, RecallStore
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
 from scheduler.compose import LoopRuntime, build_loop, load_action_templates
@@ -327,8 +328,8 @@ async def test_goals_from_the_settings_are_goal_nodes(tmp_path: Path, memory: Me
         [decision] = (await rig.runtime.loop.tick()).decisions
         steps = await rig.rows("audit/decision_steps", decision_id=decision.id)
         assert steps  # the decision was made with the goal in its context
-        rows = await rig.rows("recall/active_goals", limit=5)
-        assert [g["description"] for g in rows[0]["goals"]] == ["Keep indices in sync"]
+        found = await RecallStore(memory).recall(RecallRequest(limits={"goals": 5}))
+        assert [g.description for g in found.goals] == ["Keep indices in sync"]
 
 
 async def test_files_that_change_together_each_get_their_own_decision(rig: Rig) -> None:

@@ -1,4 +1,5 @@
-"""RecallStore against a real Neo4j: each recall query, its order, its limits, its agent."""
+"""RecallStore against a real Neo4j: each section of the one recall query (``recall/context``),
+its order, its limits, its agent."""
 
 from __future__ import annotations
 
@@ -35,6 +36,15 @@ async def other(neo4j_endpoint: Neo4jEndpoint, driver: GraphDriver) -> AsyncIter
         await memory.forget()
 
 
+async def recall(memory: Memory, **request: Any) -> RecalledMemory:
+    """One round trip of ``recall/context``; ``limits`` default to 0 (section not queried)."""
+    return await RecallStore(memory).recall(RecallRequest(**request))
+
+
+async def facts(memory: Memory, query: str, limit: int) -> list[Any]:
+    return (await recall(memory, query=query, limits={"facts": limit})).facts
+
+
 async def test_past_decisions_by_file_kind_and_pattern_newest_first(
     memory: Memory, seed: Seeder, other: Seeder
 ) -> None:
@@ -49,13 +59,16 @@ async def test_past_decisions_by_file_kind_and_pattern_newest_first(
     await seed.decision("notes/kant.md", minutes=9, status="superseded")
     await other.decision("notes/kant.md", minutes=10)
 
-    found = await RecallStore(memory).past_decisions(
-        path="notes/kant.md",
-        category="knowledge",
-        observation_type="file_modified",
-        path_pattern="notes/*.md",
-        limit=10,
-    )
+    found = (
+        await recall(
+            memory,
+            path="notes/kant.md",
+            category="knowledge",
+            observation_type="file_modified",
+            path_pattern="notes/*.md",
+            limits={"decisions": 10},
+        )
+    ).decisions
 
     by_group: dict[str, list[str]] = {}
     for item in found:
@@ -79,10 +92,7 @@ async def test_past_decisions_limit_per_group_and_missing_keys(
 ) -> None:
     for minute in range(5):
         await seed.decision("a/b.md", minutes=minute)
-    store = RecallStore(memory)
-    found = await store.past_decisions(
-        path="a/b.md", category=None, observation_type=None, path_pattern=None, limit=2
-    )
+    found = (await recall(memory, path="a/b.md", limits={"decisions": 2})).decisions
     assert [i.similarity for i in found] == ["same_file", "same_file"]
     assert [i.decision.at for i in found] == [T0 + timedelta(minutes=m) for m in (4, 3)]
 
@@ -92,13 +102,16 @@ async def test_past_decisions_take_the_groups_in_turn(memory: Memory, seed: Seed
         await seed.decision("a/b.md", minutes=minute)
         await seed.decision(f"x/k{minute}.txt", minutes=10 + minute)
         await seed.decision(f"a/p{minute}.md", category="intake", minutes=20 + minute)
-    found = await RecallStore(memory).past_decisions(
-        path="a/b.md",
-        category="knowledge",
-        observation_type="file_modified",
-        path_pattern="a/*.md",
-        limit=7,
-    )
+    found = (
+        await recall(
+            memory,
+            path="a/b.md",
+            category="knowledge",
+            observation_type="file_modified",
+            path_pattern="a/*.md",
+            limits={"decisions": 7},
+        )
+    ).decisions
     assert [(i.similarity, i.decision.path) for i in found] == [
         ("same_file", "a/b.md"),
         ("same_file", "a/b.md"),
@@ -121,19 +134,16 @@ async def test_pattern_stats_by_keys_and_top_patterns_for_a_category(
         {"key": "index:file_modified:act:update_index", "total": 50, "successes": 50},
     )
     await other.nodes("patterns", {"key": "intake:file_created:act:process_intake", "total": 1})
-    store = RecallStore(memory)
-
-    exact = await store.pattern_stats(
-        ["intake:file_created:act:process_intake", "intake:file_created:wait:custom", "nope"]
-    )
+    keys = ["intake:file_created:act:process_intake", "intake:file_created:wait:custom", "nope"]
+    found = await recall(memory, keys=keys, prefix="intake:", limits={"patterns": 2})
+    exact = found.patterns
     assert [(p.key, p.total, p.successes) for p in exact] == [
         ("intake:file_created:act:process_intake", 9, 7),
         ("intake:file_created:wait:custom", 2, 1),
     ]
-    assert exact[0].success_rate == pytest.approx(7 / 9)
-    top = await store.top_patterns("intake:", 2)
-    assert [p.total for p in top] == [20, 9]
-    assert await store.pattern_stats([]) == []
+    assert exact[0].successes / exact[0].total == pytest.approx(7 / 9)
+    assert [p.total for p in found.top_patterns] == [20, 9]
+    assert (await recall(memory, keys=[], limits={"patterns": 2})).patterns == []
 
 
 async def test_active_goals_censors_strategies_and_working_memory(
@@ -167,24 +177,28 @@ async def test_active_goals_censors_strategies_and_working_memory(
         {"session_id": "s1", "current_task": "triage intake", "open_threads": ["a", "b"]},
     )
     await other.nodes("censors", {"trigger_pattern": "x", "reason": "y", "status": "active"})
-    store = RecallStore(memory)
-
-    goals = await store.active_goals(10)
+    found = await recall(
+        memory,
+        session_id="s1",
+        limits={"goals": 10, "censors": 10, "strategies": 10},
+    )
+    goals = found.goals
     assert [g.description for g in goals] == [
         "answer intake within a day",
         "keep the index current",
     ]
-    censors = await store.active_censors(10)
+    censors = found.censors
     assert [c.trigger_pattern for c in censors] == ["drop db", "force push", "rm -rf"]
-    assert [c.trigger_pattern for c in await store.active_censors(1)] == ["drop db"]
-    strategies = await store.strategies(10)
+    one = await recall(memory, limits={"censors": 1})
+    assert [c.trigger_pattern for c in one.censors] == ["drop db"]
+    strategies = found.strategies
     assert [(s.domain, s.content, s.usage_count) for s in strategies] == [
         ("math", "check units", 8),
         ("code", "run the tests first", 3),
     ]
-    wm = await store.working_memory("s1")
+    wm = found.working_memory
     assert wm is not None and wm.current_task == "triage intake" and wm.open_threads == ["a", "b"]
-    assert await store.working_memory("s2") is None
+    assert (await recall(memory, session_id="s2")).working_memory is None
 
 
 async def test_full_text_finds_a_fact_by_a_word_and_only_this_agents(
@@ -196,7 +210,7 @@ async def test_full_text_finds_a_fact_by_a_word_and_only_this_agents(
         {"content": "Hume was an empiricist", "confirmations": 1},
     )
     await other.nodes("facts", {"content": "Kant in another agent's memory"})
-    hits = await RecallStore(memory).facts(lucene_query(["notes/kant.md"]), 10)
+    hits = await facts(memory, lucene_query(["notes/kant.md"]), 10)
     assert [h.node.content for h in hits] == ["Kant wrote the Critique of Pure Reason"]
     assert hits[0].node.confirmations == 3 and hits[0].score > 0
 
@@ -218,18 +232,18 @@ async def test_full_text_procedures_episodes_and_lessons(memory: Memory, seed: S
         {"decision_id": decision_id, "type": "confidence_too_high", "adjustment": "decrease",
          "reason": "philosophy notes were misfiled", "pattern_key": "knowledge:x:act:y"},
     )  # fmt: skip
-    store = RecallStore(memory)
     query = lucene_query(["philosophy"])
+    found = await recall(memory, query=query, limits={"procedures": 5, "episodes": 5, "lessons": 5})
 
-    [procedure] = await store.procedures(query, 5)
+    [procedure] = found.procedures
     assert procedure.node.core_patterns == ["read the file", "classify by philosophy school"]
-    [episode] = await store.episodes(query, 5)
+    [episode] = found.episodes
     assert episode.node.lessons == ["philosophy notes go to knowledge"]
     assert episode.node.started_at == T0
-    [lesson] = await store.lessons(query, 5)
+    [lesson] = found.lessons
     assert lesson.node.decision_id == decision_id
     assert lesson.node.adjustment == "decrease"
-    assert await store.facts("", 5) == []
+    assert await facts(memory, "", 5) == []
 
 
 def test_lucene_query_keeps_words_only() -> None:
@@ -253,7 +267,7 @@ async def test_special_characters_do_not_break_full_text_search(
     memory: Memory, seed: Seeder, text: str
 ) -> None:
     await seed.nodes("facts", {"content": "kant critique reason"})
-    hits = await RecallStore(memory).facts(lucene_query([text]), 5)
+    hits = await facts(memory, lucene_query([text]), 5)
     assert all(h.node.agent_id == memory.agent_id for h in hits)
 
 
@@ -262,11 +276,11 @@ async def test_times_with_named_zones_and_nanoseconds_are_read(
 ) -> None:
     await seed.fixtures.write("seed/zoned_fact", id=new_id(), content="zoned kant")
     await memory.await_text_indexes()  # full-text is eventually consistent
-    [hit] = await RecallStore(memory).facts("kant", 5)
+    [hit] = await facts(memory, "kant", 5)
     assert hit.node.at == datetime(2026, 1, 1, 11, 0, 0, 123456, tzinfo=UTC)
 
 
-async def test_one_round_trip_gives_what_the_single_queries_give(
+async def test_every_section_answers_in_one_round_trip_and_none_without_a_limit(
     memory: Memory, seed: Seeder
 ) -> None:
     for minute in range(4):
@@ -286,37 +300,30 @@ async def test_one_round_trip_gives_what_the_single_queries_give(
     decision_id = await seed.decision("notes/kant.md", minutes=9)
     await seed.nodes("lessons", {"decision_id": decision_id, "type": "t", "adjustment": "a",
                                  "reason": "kant lesson"})  # fmt: skip
-    store = RecallStore(memory)
+    await memory.await_text_indexes()  # full-text is eventually consistent
     keys = ["knowledge:file_modified:act:a", "nope"]
-    limits = dict.fromkeys(LIMITS, 3)
-
-    together = await store.recall(
-        RecallRequest(
-            path="notes/kant.md", category="knowledge", observation_type="file_modified",
-            path_pattern="notes/*.md", keys=keys, prefix="knowledge:", session_id="s",
-            query="kant", limits=limits,
-        )
-    )  # fmt: skip
-
-    assert together.decisions == await store.past_decisions(
+    request: dict[str, Any] = dict(
         path="notes/kant.md", category="knowledge", observation_type="file_modified",
-        path_pattern="notes/*.md", limit=3,
+        path_pattern="notes/*.md", keys=keys, prefix="knowledge:", session_id="s", query="kant",
     )  # fmt: skip
-    assert together.patterns == await store.pattern_stats(keys)
-    assert together.top_patterns == await store.top_patterns("knowledge:", 3)
-    assert together.goals == await store.active_goals(3)
-    assert together.censors == await store.active_censors(3)
-    assert together.strategies == await store.strategies(3)
-    assert together.working_memory == await store.working_memory("s")
-    assert together.facts == await store.facts("kant", 3)
-    assert together.procedures == await store.procedures("kant", 3)
-    assert together.episodes == await store.episodes("kant", 3)
-    assert together.lessons == await store.lessons("kant", 3)
-    assert all([together.decisions, together.patterns, together.goals, together.facts,
-                together.procedures, together.episodes, together.lessons])  # fmt: skip
 
-    nothing = await store.recall(RecallRequest(path="notes/kant.md", query="kant"))
-    assert nothing == RecalledMemory([], [], [], [], [], [], None, [], [], [], [])
+    together = await recall(memory, **request, limits=dict.fromkeys(LIMITS, 3))
+
+    assert len(together.decisions) == 3
+    assert [p.key for p in together.patterns] == ["knowledge:file_modified:act:a"]
+    assert [p.total for p in together.top_patterns] == [9, 3]
+    assert [g.description for g in together.goals] == ["g"]
+    assert [c.trigger_pattern for c in together.censors] == ["t"]
+    assert [s.content for s in together.strategies] == ["c"]
+    assert together.working_memory is not None and together.working_memory.current_task == "w"
+    assert [h.node.content for h in together.facts] == ["kant fact"]
+    assert [h.node.name for h in together.procedures] == ["kant way"]
+    assert [h.node.summary for h in together.episodes] == ["kant day"]
+    assert [h.node.reason for h in together.lessons] == ["kant lesson"]
+
+    nothing = await recall(memory, **request)
+    assert nothing == RecalledMemory([], [], [], [], [], [], together.working_memory, [], [], [],
+                                     [])  # fmt: skip
 
 
 RECALL_QUERIES = QueryLibrary().names("recall")
