@@ -17,7 +17,7 @@ from typing import Any
 from graph.errors import GraphError, SettingsError
 from graph.settings import child_environment, load_settings
 
-EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+EXIT_FAILURE, EXIT_USAGE = 1, 2
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:

@@ -23,7 +23,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from cognition.act.conditions import Conditions, FileFacts, Trigger, specificity
-from cognition.act.executors import FUNCTION_PARAM, ExecutionRequest
+from cognition.act.executors import FUNCTION_PARAM
 from cognition.act.render import (
     AUTOMATIC,
     Parameter,
@@ -128,17 +128,6 @@ class RenderedAction:
             params[FUNCTION_PARAM] = self.function
         return params
 
-    def to_request(self, execution_id: str, root: Path) -> ExecutionRequest:
-        """The :class:`ExecutionRequest` for this action."""
-        return ExecutionRequest(
-            execution_id=execution_id,
-            prompt=self.prompt,
-            root=root,
-            timeout_s=self.timeout_s,
-            params=self.request_params,
-            topology=self.topology,
-        )
-
 
 class TemplateRegistry:
     """The loaded templates, in file order, matched against observations."""
@@ -176,10 +165,6 @@ class TemplateRegistry:
         except KeyError:
             known = ", ".join(self._templates) or "none"
             raise KeyError(f"no action template named {name!r} (known: {known})") from None
-
-    def describe(self) -> list[str]:
-        """One line per template, for prompts: name, version, target, title, when it applies."""
-        return [_describe(t) for t in self._templates.values()]
 
     def match(self, observation: Observation, facts: FileFacts) -> list[ActionTemplate]:
         """The templates that apply to ``observation``, most specific first.
@@ -365,9 +350,3 @@ def _pydantic_problems(exc: ValidationError) -> Iterator[tuple[str, str]]:
             yield key, "unknown key"
         else:
             yield key, str(error["msg"]).removeprefix("Value error, ")
-
-
-def _describe(t: ActionTemplate) -> str:
-    target = f"internal {t.function}" if t.function else t.target
-    about = " ".join(f"{t.title}. {t.description}".split())
-    return f"{t.name} (v{t.version}, {target}): {about} When: {t.trigger.describe()}."

@@ -105,7 +105,7 @@ def adjust_confidence(base: float, pattern: Pattern | None) -> float:
     if pattern is None or pattern.total < MIN_PATTERN_SAMPLES:
         return clamp(base)
     # A corrupt count (successes above total) must not lift confidence past 1.
-    success_rate = min(pattern.successes, pattern.total) / pattern.total
+    success_rate = min(pattern.success_rate or 0.0, 1.0)
     weight = min(0.5, pattern.total / 20)
     return clamp(base * (1 - weight) + success_rate * weight)
 

@@ -63,10 +63,6 @@ class FrameEngine:
         """One frame by its key (``"decision"``), or None."""
         return next((f for f in await self.list_frames() if f.frame_id == name), None)
 
-    async def select(self, text: str, *, default: str = DEFAULT_FRAME) -> FrameSpec:
-        """The frame for ``text`` (see :meth:`select_detail`)."""
-        return (await self.select_detail(text, default=default)).spec()
-
     async def select_detail(self, text: str, *, default: str = DEFAULT_FRAME) -> FrameSelection:
         """Choose the frame for ``text`` by pattern (no LLM) and count its use.
 

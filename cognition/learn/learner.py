@@ -202,14 +202,6 @@ class CensorBook:
             for trigger in censor_worthy(assessment)
         ]
 
-    async def matching(self, text: str, limit: int = 10) -> list[Censor]:
-        """Active censors that match ``text`` (exact trigger first, then by full text)."""
-        return await self.store.matching_censors(text, limit)
-
-    async def active(self, limit: int = 20) -> list[Censor]:
-        """Active censors, block first."""
-        return await self.store.active_censors(limit)
-
 
 class Episodes:
     """One open episode per session, kept in the graph (it survives a restart)."""

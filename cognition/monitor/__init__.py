@@ -29,8 +29,6 @@ from cognition.monitor.verdict import (
     VerdictDetail,
     decide,
     escalation_message,
-    should_escalate,
-    summary,
 )
 
 __all__ = [
@@ -52,6 +50,4 @@ __all__ = [
     "is_transient",
     "refine_prompt",
     "retry_strategy",
-    "should_escalate",
-    "summary",
 ]

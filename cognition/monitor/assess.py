@@ -81,18 +81,6 @@ class Assessment:
         """True when a tool or the turn itself reported an error."""
         return bool(self.errors)
 
-    @property
-    def should_create_censors(self) -> bool:
-        """True when there are censor candidates: non-transient errors, whatever the surprise.
-
-        Seed 004's monitor asks for surprise above 0.7 as well, but its own layer
-        tests expect one tool error (surprise 0.3) to file a censor, and a user
-        expects a "Permission denied" not to be repeated on the next turn. The
-        caution stays elsewhere: transient errors never become candidates, a
-        censor starts at ``warn`` and only blocks when it fires again.
-        """
-        return bool(self.censor_candidates)
-
 
 def is_transient(error: str) -> bool:
     """True when an error is likely to pass on its own (timeouts, rate limits, network)."""

@@ -6,10 +6,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from cognition.monitor.failures import FailureAnalysis
-from cognition.monitor.retry import RetryStrategy
 from cognition.text import plain_text
 
-_RULE = "━" * 40
 _BOX_WIDTH = 60
 _TASK_CHARS = 300
 _ERROR_CHARS = 1000
@@ -84,14 +82,6 @@ def decide(
     return VerdictDetail(Verdict.ESCALATE, reason + kind, details, *state)
 
 
-def should_escalate(
-    success: bool, validation_passed: bool, retry_count: int, max_retries: int
-) -> bool:
-    """True when the execution failed and no retries are left."""
-    verdict = decide(success, validation_passed, retry_count, max_retries).verdict
-    return verdict is Verdict.ESCALATE
-
-
 def _boxed(title: str) -> list[str]:
     return [
         "╔" + "═" * _BOX_WIDTH + "╗",
@@ -152,19 +142,4 @@ def escalation_message(
         "",
         "╚" + "═" * _BOX_WIDTH + "╝",
     ]
-    return "\n".join(lines) + "\n"
-
-
-def summary(detail: VerdictDetail, strategy: RetryStrategy | None = None) -> str:
-    """A short readable summary of a verdict, with the retry strategy if there is one."""
-    lines = [
-        _RULE,
-        f"Decision: {detail.verdict.upper()}",
-        _RULE,
-        "",
-        f"Reason: {detail.reason}",
-        f"Details: {detail.details}",
-    ]
-    if strategy and detail.verdict is Verdict.RETRY:
-        lines += ["", "Retry Strategy:", strategy.base_strategy]
     return "\n".join(lines) + "\n"

@@ -23,7 +23,6 @@ PRIORITY: Mapping[Urgency, int] = MappingProxyType(
     }
 )
 
-_CRITICAL = PRIORITY[Urgency.CRITICAL]
 
 # (priority, sequence, observation). The sequence is unique, so two entries
 # never tie and the observation itself is never compared.
@@ -67,27 +66,6 @@ class ObservationQueue:
             )
         self._sequence += 1
         heapq.heappush(self._heap, (PRIORITY[observation.urgency], self._sequence, observation))
-
-    def get_next(self) -> Observation | None:
-        """Remove and return the most urgent observation, or ``None`` when empty."""
-        if not self._heap:
-            return None
-        return heapq.heappop(self._heap)[2]
-
-    def peek(self) -> Observation | None:
-        """The observation ``get_next`` would return, without removing it."""
-        return self._heap[0][2] if self._heap else None
-
-    def get_all_critical(self) -> list[Observation]:
-        """Remove and return every critical observation, oldest first.
-
-        The others stay queued in their order.
-        """
-        critical = sorted(entry for entry in self._heap if entry[0] == _CRITICAL)
-        if critical:
-            self._heap = [entry for entry in self._heap if entry[0] != _CRITICAL]
-            heapq.heapify(self._heap)
-        return [entry[2] for entry in critical]
 
     def drain(self, max_items: int | None = None) -> list[Observation]:
         """Remove and return up to ``max_items`` observations, most urgent first.

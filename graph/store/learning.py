@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -27,17 +26,6 @@ log = logging.getLogger(__name__)
 # A censor is created at its first firing (fire_count 1, severity warn); the
 # second time the same thing goes wrong it blocks.
 BLOCK_AFTER_FIRES = 2
-# Full-text terms kept from a text, and words too common in censor triggers
-# (the format of cognition.monitor.error_to_censor_text) to say anything.
-_MAX_TERMS = 50
-_STOP_WORDS = frozenset(
-    {
-        "a", "an", "and", "the", "to", "of", "in", "on", "for", "is", "are", "was", "it",
-        "this", "that", "with", "when", "using", "avoid", "caused", "called", "tool", "same",
-        "call", "repeating", "no", "arguments",
-    }
-)  # fmt: skip
-_TERM = re.compile(r"\w+")
 
 
 class CalibrationBucket(BaseModel):
@@ -56,15 +44,6 @@ def calibration_bucket(confidence: float) -> int:
     """The bucket of a confidence: 0 for 0.0-0.1 … 9 for 0.9-1.0 (1.0 included)."""
     # The epsilon keeps 0.3 (stored as 0.29999…) in bucket 3.
     return min(9, max(0, math.floor(confidence * 10 + 1e-9)))
-
-
-def fulltext_query(text: str) -> str:
-    """A Lucene query of the text's words (any may match); "" when none is left.
-
-    Only word characters survive, so nothing in the text can act as Lucene syntax.
-    """
-    words = [w for w in _TERM.findall(text.lower()) if len(w) > 1 and w not in _STOP_WORDS]
-    return " ".join(list(dict.fromkeys(words))[:_MAX_TERMS])
 
 
 class LearningStore(EpisodeStore):
@@ -126,11 +105,6 @@ class LearningStore(EpisodeStore):
         written = await self.memory.write("learn/record_lessons", rows=rows)
         return [str(r["id"]) for r in written]
 
-    async def record_lesson(self, lesson: Lesson) -> str | None:
-        """Write one lesson; None when its decision does not exist."""
-        ids = await self.record_lessons([lesson])
-        return ids[0] if ids else None
-
     async def lessons_for(self, decision_id: str) -> list[Lesson]:
         """The lessons learned from one decision, oldest first."""
         rows = await self.memory.read("learn/lessons_for_decision", decision_id=decision_id)
@@ -190,13 +164,6 @@ class LearningStore(EpisodeStore):
     async def active_censors(self, limit: int = 20) -> list[Censor]:
         """Active censors, block first, then the most fired."""
         rows = await self.memory.read("learn/active_censors", limit=limit)
-        return [from_properties(Censor, r["censor"]) for r in rows]
-
-    async def matching_censors(self, text: str, limit: int = 10) -> list[Censor]:
-        """Active censors whose trigger or reason matches ``text`` (exact trigger first)."""
-        rows = await self.memory.read(
-            "learn/matching_censors", query=fulltext_query(text), text=text, limit=limit
-        )
         return [from_properties(Censor, r["censor"]) for r in rows]
 
     async def emit(

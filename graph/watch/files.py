@@ -105,21 +105,6 @@ def _match_parts(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
     return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(rest, parts[1:])
 
 
-def relative_inside(root: Path, path: Path) -> str | None:
-    """``path`` relative to ``root``, both resolved (symlinks followed), as a POSIX string.
-
-    None when the resolved path is outside the resolved root, for example
-    through a symlink leading out, and None for the root itself, which is not
-    a file anyone observes. ``path`` need not exist: the existing part of it
-    is resolved and the rest kept as written.
-    """
-    resolved = path.resolve()
-    base = root.resolve()
-    if resolved == base or not resolved.is_relative_to(base):
-        return None
-    return resolved.relative_to(base).as_posix()
-
-
 @dataclass(frozen=True)
 class FileState:
     """What one regular file under the root looks like now.

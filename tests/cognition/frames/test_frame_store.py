@@ -83,7 +83,7 @@ async def test_frame_usage_count_increments(frames: FrameEngine) -> None:
 
 
 async def test_select_returns_the_frame_spec_and_honours_a_default(frames: FrameEngine) -> None:
-    spec = await frames.select("modified src main py", default="task")
+    spec = (await frames.select_detail("modified src main py", default="task")).spec()
     assert isinstance(spec, FrameSpec) and spec.name == "task"
     chosen = await frames.select_detail("xyzzy", default="task")
     assert (chosen.frame_id, chosen.match_method) == ("task", "default")

@@ -13,8 +13,6 @@ from cognition.monitor import (
     escalation_message,
     refine_prompt,
     retry_strategy,
-    should_escalate,
-    summary,
 )
 
 # --- the seed's fourteen test cases -----------------------------------------
@@ -89,27 +87,6 @@ def test_record_decision() -> None:
     # Node properties must be primitives, not enums or objects.
     assert all(isinstance(v, str | int | bool | type(None)) for v in props.values())
     assert type(props["verdict"]) is str
-
-
-def test_should_escalate_check() -> None:
-    assert should_escalate(False, False, retry_count=3, max_retries=3)
-    assert not should_escalate(False, False, retry_count=2, max_retries=3)
-    assert not should_escalate(True, True, retry_count=5, max_retries=3)
-
-
-def test_print_decision_summary() -> None:
-    failure = analyze_failure("", "Error: file not found src/main.ts", 1)
-    detail = decide(False, False, 1, 3, failure)
-    text = summary(detail, retry_strategy(failure, attempt=2))
-    lines = text.splitlines()
-    assert lines[1] == "Decision: RETRY"
-    assert lines[0] == lines[2] == "━" * 40
-    assert "Reason: Agent failed to complete task (file_not_found)" in lines
-    assert "Details: Will refine prompt and retry (retry 2/3)" in lines
-    assert lines[-2:] == [
-        "Retry Strategy:",
-        "Add explicit file paths and verify they exist before modifying",
-    ]
 
 
 def test_escalation_message() -> None:

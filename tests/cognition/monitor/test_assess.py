@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cognition.learn.learner import censor_worthy
 from cognition.monitor import (
     EpisodeOutcome,
     ToolError,
@@ -146,21 +147,21 @@ def test_highest_surprise_wins() -> None:
 def test_learn_creates_censors() -> None:
     # High surprise with candidates: the seed's learn() adds censors.
     assessment = assess("", [ToolError("Permission denied", "Write")], "turn aborted")
-    assert assessment.should_create_censors
+    assert censor_worthy(assessment)
 
 
 def test_a_lasting_tool_error_creates_censors_whatever_the_surprise() -> None:
     # Seed 004's layer tests: one non-transient tool error files a censor (at warn).
-    assert assess("", ["Permission denied"], None).should_create_censors
-    assert assess("It failed.", ["Permission denied"], None).should_create_censors
+    assert censor_worthy(assess("", ["Permission denied"], None))
+    assert censor_worthy(assess("It failed.", ["Permission denied"], None))
     # A transient one never does.
-    assert not assess("", ["rate limit exceeded (429)"], None).should_create_censors
+    assert not censor_worthy(assess("", ["rate limit exceeded (429)"], None))
 
 
 def test_high_surprise_without_candidates_creates_no_censors() -> None:
     assessment = assess("", ["read ECONNRESET"], "turn aborted")
     assert assessment.surprise_level == 0.9
-    assert not assessment.should_create_censors
+    assert not censor_worthy(assessment)
 
 
 @pytest.mark.parametrize(

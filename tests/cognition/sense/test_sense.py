@@ -273,53 +273,6 @@ def test_queue_orders_by_urgency_then_arrival() -> None:
     assert queue.is_empty
 
 
-def test_get_next_and_peek() -> None:
-    queue = ObservationQueue()
-    assert queue.get_next() is None
-    assert queue.peek() is None
-
-    low = obs(path="low", urgency=U.LOW)
-    urgent = obs(path="urgent", urgency=U.URGENT)
-    queue.add(low)
-    queue.add(urgent)
-
-    assert queue.peek() is urgent
-    assert len(queue) == 2
-    assert queue.get_next() is urgent
-    assert queue.get_next() is low
-    assert queue.get_next() is None
-    assert len(queue) == 0
-
-
-def test_get_all_critical_takes_only_critical_in_arrival_order() -> None:
-    queue = ObservationQueue()
-    for name, urgency in [
-        ("r1", U.ROUTINE),
-        ("c1", U.CRITICAL),
-        ("u1", U.URGENT),
-        ("c2", U.CRITICAL),
-        ("r2", U.ROUTINE),
-        ("c3", U.CRITICAL),
-        ("u2", U.URGENT),
-    ]:
-        queue.add(obs(path=name, urgency=urgency))
-
-    assert [o.path for o in queue.get_all_critical()] == ["c1", "c2", "c3"]
-    assert len(queue) == 4
-    assert queue.get_all_critical() == []
-    assert [o.path for o in queue.drain()] == ["u1", "u2", "r1", "r2"]
-
-
-def test_get_all_critical_keeps_order_for_later_arrivals() -> None:
-    queue = ObservationQueue()
-    queue.add(obs(path="r1", urgency=U.ROUTINE))
-    queue.add(obs(path="c1", urgency=U.CRITICAL))
-    queue.get_all_critical()
-    queue.add(obs(path="r2", urgency=U.ROUTINE))
-    queue.add(obs(path="c2", urgency=U.CRITICAL))
-    assert [o.path for o in queue.drain()] == ["c2", "r1", "r2"]
-
-
 @pytest.mark.parametrize(
     ("max_items", "taken", "left"),
     [(None, 5, 0), (0, 0, 5), (2, 2, 3), (5, 5, 0), (9, 5, 0)],

@@ -27,7 +27,6 @@ from graph.store.learning import (
     BLOCK_AFTER_FIRES,
     LearningStore,
     calibration_bucket,
-    fulltext_query,
 )
 from graph.store.memory import Memory
 from tests.support.graph_checks import GraphChecks, open_checks
@@ -161,7 +160,6 @@ async def test_lessons_are_learned_from_their_decision(
     assert back.type == "timeout_failure" and back.reason == "Task timed out"
     node = await checks.node(lesson.id)
     assert node is not None and node["execution_id"] == "x-1"
-    assert await store.record_lesson(orphan) is None
 
 
 # --- censors -------------------------------------------------------------------
@@ -211,36 +209,6 @@ async def test_active_censors_come_block_first(memory: Memory, store: LearningSt
     for censor in (warn, block, retired):
         await store.create_censor(censor)
     assert [c.id for c in await store.active_censors()] == [block.id, warn.id]
-
-
-async def test_matching_censors_by_full_text_and_exact_trigger(
-    memory: Memory, driver: GraphDriver, store: LearningStore
-) -> None:
-    write = _censor(memory, "Avoid using Write when called with path=/etc/hosts — caused: denied")
-    deploy = _censor(memory, "deploy on config/*.yaml")
-    retired = _censor(memory, "Write to /etc/passwd", status="retired")
-    for censor in (write, deploy, retired):
-        await store.create_censor(censor)
-    other = LearningStore(Memory(driver, memory.agent_id + "-other"))
-    await other.create_censor(_censor(other.memory, "Write to /etc/hosts elsewhere"))
-    await memory.await_text_indexes()
-    try:
-        found = await store.matching_censors("please write the hosts file")
-        assert [c.id for c in found] == [write.id]
-        exact = await store.matching_censors("deploy on config/*.yaml")
-        assert exact[0].id == deploy.id
-        # Lucene syntax in the text is only words to the query.
-        lucene = await store.matching_censors('path:"/etc/*" AND (x OR ~y^2 \\')
-        assert [c.id for c in lucene] == [write.id]
-        assert await store.matching_censors("") == []
-        assert await store.matching_censors("!!! ???") == []
-    finally:
-        await other.memory.forget()
-
-
-def test_fulltext_query_keeps_only_words() -> None:
-    assert fulltext_query('path:"/etc/*" AND (hosts)~') == "path etc hosts"
-    assert fulltext_query("Avoid using the tool") == ""
 
 
 # --- episodes, working memory, facts, procedures -----------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from graph.errors import PathOutsideRootError
 from graph.settings import DEFAULT_IGNORE_PATTERNS
-from graph.watch.files import PathFilter, inspect_file, relative_inside, walk_files
+from graph.watch.files import PathFilter, inspect_file, walk_files
 
 # Seed 001's ignore list, exactly as the seed gives it.
 SEED_001_PATTERNS = [
@@ -107,33 +107,6 @@ def test_default_patterns_cover_nous_state() -> None:
     path_filter = PathFilter(DEFAULT_IGNORE_PATTERNS)
     assert path_filter.is_ignored(".nous/neo4j/data/x")
     assert not path_filter.is_ignored("nous/notes.md")
-
-
-def test_relative_inside(tmp_path: Path) -> None:
-    root = tmp_path / "root"
-    (root / "a").mkdir(parents=True)
-    (root / "a" / "b.txt").write_text("b")
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "secret.txt").write_text("s")
-    (root / "out").symlink_to(outside)
-    (root / "in").symlink_to(root / "a")
-
-    assert relative_inside(root, root / "a" / "b.txt") == "a/b.txt"
-    assert relative_inside(root, root / "a" / "not-yet.txt") == "a/not-yet.txt"
-    assert relative_inside(root, root) is None
-    assert relative_inside(root, root / "a" / "..") is None
-    assert relative_inside(root, root / ".." / "outside" / "secret.txt") is None
-    assert relative_inside(root, root / "out" / "secret.txt") is None
-    assert relative_inside(root, root / "out") is None
-    assert relative_inside(root, root / "in" / "b.txt") == "a/b.txt"
-
-
-def test_relative_inside_root_behind_a_symlink(tmp_path: Path) -> None:
-    real = tmp_path / "real"
-    real.mkdir()
-    (tmp_path / "alias").symlink_to(real)
-    assert relative_inside(tmp_path / "alias", real / "x.md") == "x.md"
 
 
 def test_inspect_text_file(tmp_path: Path) -> None:
