@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath, PureWindowsPath
+from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import Literal
 
@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from cognition.text import fence
 from graph.models.observe import Observation
+from graph.watch.files import check_relative_path
 
 ParameterType = Literal["string", "path", "enum", "integer", "slug"]
 
@@ -168,20 +169,6 @@ def coerce(parameter: Parameter, raw: object) -> str:
             raise ValueError(f"the path is longer than {limit} characters")
         return text
     return text if limit is None else text[:limit]
-
-
-def check_relative_path(path: str) -> str:
-    """Return ``path`` if it is relative and stays below the root; ValueError otherwise."""
-    if not path:
-        raise ValueError("the path is empty")
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in path):
-        raise ValueError(f"the path {path!r} contains a control character")
-    windows = PureWindowsPath(path)
-    if path.startswith(("/", "\\", "~")) or windows.drive or windows.root:
-        raise ValueError(f"the path {path!r} is absolute; paths must be relative to the root")
-    if ".." in re.split(r"[\\/]", path):
-        raise ValueError(f"the path {path!r} contains '..'; paths must stay inside the root")
-    return path
 
 
 def render(template: str, values: Mapping[str, RenderValue]) -> str:

@@ -37,6 +37,7 @@ from cognition.monitor import (
 from cognition.text import estimate_tokens, plain_text
 from graph.models import Censor, Decision, DecisionType, Episode, ReasonerKind, utc_now
 from graph.models.frame import FrameSpec
+from graph.models.learn import pattern_key
 from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
@@ -63,7 +64,9 @@ _CONVERSATION = next(f for f in SEED_FRAMES if f.name == DEFAULT_FRAME)
 
 def chat_pattern_key(frame: FrameSpec) -> str:
     """Seed 000's ``category:type:decision:template`` for a chat turn in ``frame``."""
-    return f"{frame.default_category or 'process'}:user_input:act:chat_{frame.name}"
+    return pattern_key(
+        frame.default_category or "process", "user_input", "act", f"chat_{frame.name}"
+    )
 
 
 class CognitiveLayer:

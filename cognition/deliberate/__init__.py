@@ -14,17 +14,17 @@ from typing import Protocol
 
 from cognition.deliberate.auto import AutoReasoner, ReasonerMode
 from cognition.deliberate.confidence import (
-    Verdict,
+    Conclusion,
     adjust_confidence,
     clamp_delta,
     conclude,
     decision_type,
-    pattern_key,
 )
 from cognition.deliberate.llm_reasoner import LLMReasoner
 from cognition.deliberate.rules_reasoner import RulesReasoner, deliberate_by_rules
 from cognition.schemas import DecisionContext, Deliberation, RenderedContext
 from graph.models import ReasonerKind
+from graph.models.learn import pattern_key
 
 
 class Reasoner(Protocol):
@@ -39,11 +39,11 @@ class Reasoner(Protocol):
 
 __all__ = [
     "AutoReasoner",
+    "Conclusion",
     "LLMReasoner",
     "Reasoner",
     "ReasonerMode",
     "RulesReasoner",
-    "Verdict",
     "adjust_confidence",
     "clamp_delta",
     "conclude",

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from types import MappingProxyType
 
 from cognition.schemas import DecisionContext
 from graph.models import DecisionType, Pattern, StepName
+from graph.models.learn import pattern_key
 from graph.settings import ThresholdSettings
 
 BASE_CONFIDENCE = 0.5
@@ -25,7 +25,6 @@ WAIT_TIMEOUT_S = 300.0
 CRITICAL_WAIT_TIMEOUT_S = 60.0
 # The adjuster ignores a pattern with fewer outcomes than this (seed 000 section 5.1).
 MIN_PATTERN_SAMPLES = 3
-CUSTOM_TEMPLATE = "custom"
 
 # Seed 000 section 2.2: how far each step may move the confidence. DECIDE
 # only reads the sum, so it moves nothing.
@@ -75,21 +74,6 @@ def decision_type(
     return DecisionType.ESCALATE
 
 
-def _value(part: str | Enum) -> str:
-    return str(part.value) if isinstance(part, Enum) else part
-
-
-def pattern_key(
-    category: str | Enum,
-    observation_type: str | Enum,
-    decision_type: str | Enum,
-    template: str | None,
-) -> str:
-    """``category:type:decision:template``, with ``custom`` for no template (seed 000)."""
-    parts = (category, observation_type, decision_type, template or CUSTOM_TEMPLATE)
-    return ":".join(_value(part) for part in parts)
-
-
 def find_pattern(patterns: Iterable[Pattern], key: str) -> Pattern | None:
     """The pattern with ``key``, or None."""
     return next((pattern for pattern in patterns if pattern.key == key), None)
@@ -111,7 +95,7 @@ def adjust_confidence(base: float, pattern: Pattern | None) -> float:
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class Conclusion:
     """Where the confidence arithmetic landed, and what it means for DECIDE."""
 
     raw_confidence: float
@@ -146,7 +130,7 @@ def conclude(
     recommended_template: str | None,
     deltas: Sequence[tuple[StepName, float]],
     thresholds: ThresholdSettings,
-) -> Verdict:
+) -> Conclusion:
     """Sum the step deltas, adjust by history, and apply the thresholds.
 
     ``deltas`` are the scoring steps' raw deltas; each is clamped to its
@@ -162,7 +146,7 @@ def conclude(
     critical = significance == "critical" or context.is_critical
     kind = decision_type(confidence, critical=critical, thresholds=thresholds)
     escalate = kind is DecisionType.ESCALATE
-    return Verdict(
+    return Conclusion(
         raw_confidence=raw,
         confidence=confidence,
         decision_type=kind,

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 
-from cognition.deliberate.confidence import Verdict, pattern_key
+from cognition.deliberate.confidence import Conclusion
 from cognition.deliberate.replies import StepReply
 from cognition.schemas import DecisionContext, RenderedContext
 from cognition.text import fence
 from graph.models import DecisionType, StepName
+from graph.models.learn import pattern_key
 from graph.settings import ThresholdSettings
 
 SYSTEM_PROMPT = """\
@@ -166,7 +167,7 @@ def decide_prompt(
     context: DecisionContext,
     rendered: RenderedContext,
     earlier: dict[StepName, StepReply],
-    verdict: Verdict,
+    verdict: Conclusion,
     thresholds: ThresholdSettings,
 ) -> str:
     """The user message for DECIDE: the thresholds have chosen; explain, ask what to learn."""

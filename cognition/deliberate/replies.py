@@ -17,7 +17,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from cognition.deliberate.confidence import Verdict, clamp_delta
+from cognition.deliberate.confidence import Conclusion, clamp_delta
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.text import plain_text
 from graph.models import DecisionType, ReasonerKind, ReasoningStep, StepName
@@ -255,7 +255,7 @@ def input_summary(step: StepName, context: DecisionContext, *, detail: str = "")
     return detail
 
 
-def build_deliberation(context: DecisionContext, trace: Trace, verdict: Verdict) -> Deliberation:
+def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusion) -> Deliberation:
     """The Deliberation for ``trace`` and ``verdict``, with one ReasoningStep per step.
 
     ``reasoner`` is LLM only when all five steps came from the LLM; ``model``

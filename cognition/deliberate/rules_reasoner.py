@@ -51,11 +51,10 @@ import time
 
 from cognition.deliberate.confidence import (
     MIN_PATTERN_SAMPLES,
-    Verdict,
+    Conclusion,
     conclude,
     find_pattern,
     known_template,
-    pattern_key,
 )
 from cognition.deliberate.replies import (
     CategorizeReply,
@@ -72,6 +71,7 @@ from cognition.deliberate.replies import (
 )
 from cognition.schemas import DecisionContext, Deliberation, RenderedContext
 from graph.models import Category, DecisionType, ObservationType, ReasonerKind, StepName, Urgency
+from graph.models.learn import pattern_key
 from graph.settings import ThresholdSettings
 
 _SIGNIFICANCE = {Urgency.CRITICAL: "critical", Urgency.URGENT: "high", Urgency.ROUTINE: "medium"}
@@ -275,7 +275,7 @@ def merge_questions(*groups: list[str]) -> list[str]:
     return merged[:5]
 
 
-def decide_by_rules(context: DecisionContext, verdict: Verdict) -> DecideReply:
+def decide_by_rules(context: DecisionContext, verdict: Conclusion) -> DecideReply:
     """DECIDE: say why the thresholds chose what they chose; questions for an investigation."""
     kind = verdict.decision_type
     rationale = {

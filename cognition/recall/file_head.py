@@ -12,10 +12,11 @@ from __future__ import annotations
 import codecs
 import os
 import stat
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from cognition.schemas import FileView
-from graph.watch.files import BINARY_SNIFF_BYTES
+from graph.errors import PathOutsideRootError
+from graph.watch.files import BINARY_SNIFF_BYTES, inside_root
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
@@ -25,12 +26,11 @@ def read_file_view(root: Path, rel_path: str, max_bytes: int) -> FileView:
 
     Blocking: call it through :func:`asyncio.to_thread` from async code.
     """
-    pure = PurePosixPath(rel_path)
-    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+    try:
+        path = inside_root(root, rel_path)
+    except PathOutsideRootError:
         return FileView(path=rel_path, exists=False, error="path outside the watched root")
-    path = root / pure
-    base, parent = root.resolve(), path.parent.resolve()
-    if parent != base and not parent.is_relative_to(base):
+    if path is None:
         return FileView(path=rel_path, exists=False, error="path leads outside the watched root")
     try:
         st = os.lstat(path)

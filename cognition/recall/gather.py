@@ -29,6 +29,7 @@ from cognition.schemas import (
 )
 from graph.models import DecisionType, Episode, Fact, Lesson, Observation, Procedure
 from graph.models.frame import ContextBudget, FrameSpec
+from graph.models.learn import pattern_key
 from graph.store.lucene import lucene_query
 from graph.store.memory import Memory, path_pattern
 from graph.store.recall import RecallRequest, RecallStore, SimilarDecision, TextHit
@@ -68,9 +69,9 @@ def recall_limits(budget: ContextBudget, investigation_round: int = 0) -> dict[s
 
 def pattern_keys(observation: Observation, templates: Sequence[TemplateOption]) -> list[str]:
     """The pattern keys (``category:type:decision:template``) a decision here could make."""
-    prefix = f"{observation.category.value}:{observation.type.value}:"
-    keys = [f"{prefix}{DecisionType.ACT.value}:{t.name}" for t in templates]
-    keys += [f"{prefix}{d.value}:custom" for d in DecisionType]
+    kind = (observation.category, observation.type)
+    keys = [pattern_key(*kind, DecisionType.ACT, t.name) for t in templates]
+    keys += [pattern_key(*kind, d, None) for d in DecisionType]
     return list(dict.fromkeys(keys))
 
 

@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 from datetime import datetime
+from enum import Enum
 from typing import Any
 
 from pydantic import Field
 
 from graph.models.base import Node
+
+CUSTOM_TEMPLATE = "custom"
+"""The template part of a pattern key for a decision that used no template (seed 000)."""
+
+
+def pattern_key(
+    category: str | Enum,
+    observation_type: str | Enum,
+    decision_type: str | Enum,
+    template: str | None,
+) -> str:
+    """``category:type:decision:template``, with ``custom`` for no template (seed 000): the one
+    place a ``Pattern.key`` is built."""
+    parts = (category, observation_type, decision_type, template or CUSTOM_TEMPLATE)
+    return ":".join(str(part.value) if isinstance(part, Enum) else part for part in parts)
 
 
 class Pattern(Node):

@@ -24,7 +24,7 @@ from typing import Any
 from watchfiles import Change
 
 from graph.models.observe import Observation, ObservationType
-from graph.watch.files import FileState, PathFilter, inspect_file, walk_files
+from graph.watch.files import FileState, PathFilter, inside_root, inspect_file, walk_files
 
 SOURCE = "watcher"
 
@@ -145,17 +145,14 @@ def translate_changes(
 
 
 def _relative(root: Path, path: Path) -> str | None:
-    # The directories along the way are resolved; the last component is kept as
-    # it is, so a symlink is looked at as a symlink (never a file) rather than
-    # as its target, and a file replaced by a symlink reads as deleted.
+    # Events name paths below the (resolved) root as written; inside_root checks that the
+    # folders on the way stay inside it. The last component is not followed, so a symlink is
+    # looked at as a symlink (never a file), and a file replaced by a symlink reads as deleted.
     try:
-        parent = path.parent.resolve()
-    except OSError:  # a symlink loop
+        rel = path.relative_to(root).as_posix()
+        return rel if rel != "." and inside_root(root, rel) is not None else None
+    except ValueError:  # not below the root (PathOutsideRootError is a ValueError too)
         return None
-    if parent != root and not parent.is_relative_to(root):
-        return None
-    rel = (parent / path.name).relative_to(root)
-    return rel.as_posix() if rel.parts else None
 
 
 def _expand(root: Path, path_filter: PathFilter, rel: str) -> dict[str, os.stat_result]:

@@ -16,7 +16,7 @@ import re
 import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import BinaryIO
 
 from graph.errors import PathOutsideRootError
@@ -105,6 +105,48 @@ def _match_parts(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
     return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(rest, parts[1:])
 
 
+def check_relative_path(path: str) -> PurePosixPath:
+    """``path`` as a relative path below a root; :class:`PathOutsideRootError` (a ValueError)
+    naming the problem when it is empty, holds a control character, is absolute (``/``,
+    ``\\``, ``~``, a drive) or climbs out with ``..``."""
+    if not path:
+        raise PathOutsideRootError("the path is empty")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in path):
+        raise PathOutsideRootError(f"the path {path!r} contains a control character")
+    windows = PureWindowsPath(path)
+    if path.startswith(("/", "\\", "~")) or windows.drive or windows.root:
+        raise PathOutsideRootError(
+            f"the path {path!r} is absolute; paths must be relative to the root"
+        )
+    if ".." in re.split(r"[\\/]", path):
+        raise PathOutsideRootError(
+            f"the path {path!r} contains '..'; paths must stay inside the root"
+        )
+    pure = PurePosixPath(path)
+    if not pure.parts:
+        raise PathOutsideRootError(f"the path {path!r} names the root itself, not a file below it")
+    return pure
+
+
+def inside_root(root: Path, rel_path: str) -> Path | None:
+    """``root / rel_path`` when its folders, symlinks followed, stay inside ``root``.
+
+    The one containment check of Nous. None when a folder on the way is a
+    symlink leading out of the root (or a symlink loop); the last component is
+    not followed, so a caller sees a symlink as a symlink. Raises
+    :class:`PathOutsideRootError` when ``rel_path`` itself is not a relative
+    path below the root (see :func:`check_relative_path`).
+    """
+    path = root / check_relative_path(rel_path)
+    try:
+        base, parent = root.resolve(), path.parent.resolve()
+    except OSError:  # a symlink loop
+        return None
+    if parent != base and not parent.is_relative_to(base):
+        return None
+    return path
+
+
 @dataclass(frozen=True)
 class FileState:
     """What one regular file under the root looks like now.
@@ -136,12 +178,8 @@ def inspect_file(root: Path, rel_path: str, max_hash_bytes: int) -> FileState | 
     relative path below the root (absolute, empty, or with ``..``): that is a
     caller's mistake, not a state of the disk.
     """
-    pure = PurePosixPath(rel_path)
-    if pure.is_absolute() or ".." in pure.parts or not pure.parts:
-        raise PathOutsideRootError(f"not a path below the watched root: {rel_path!r}")
-    path = root / pure
-    base, parent = root.resolve(), path.parent.resolve()
-    if parent != base and not parent.is_relative_to(base):
+    path = inside_root(root, rel_path)
+    if path is None:
         return None  # a parent directory is a symlink leading out of the root
     try:
         st = os.lstat(path)
