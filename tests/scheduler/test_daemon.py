@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
@@ -10,13 +9,17 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from graph.models import utc_now
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from scheduler.compose import ATTRIBUTION_SLACK_S
+from tests.support.eventually import eventually
 from tests.support.processes import gone
 
 REPO = Path(__file__).resolve().parents[2]
@@ -91,16 +94,6 @@ def daemon_factory(
         daemon.kill()
 
 
-async def _eventually(check: object, timeout_s: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while True:
-        if await check():  # type: ignore[operator]
-            return
-        if time.monotonic() > deadline:
-            pytest.fail("condition not met in time")
-        await asyncio.sleep(0.2)
-
-
 async def test_changes_become_observations_and_sigterm_exits_cleanly(
     tmp_path: Path, memory: Memory, daemon_factory: type[Daemon]
 ) -> None:
@@ -115,21 +108,30 @@ async def test_changes_become_observations_and_sigterm_exits_cleanly(
     daemon = daemon_factory(root)
     daemon.wait_for("observations 1 ")  # the start rescan saw docs/old.md
 
+    def seen(path: str, kind: str) -> Callable[[], Awaitable[bool]]:
+        async def check() -> bool:
+            return kind in {o.type.value for o in await memory.observations_for_path(path)}
+
+        return check
+
+    # Each step waits until the daemon has recorded the one before, so the debounce
+    # never folds two steps into one change.
     (root / "_intake" / "note.md").write_text("hello")
     (root / ".git").mkdir()
     (root / ".git" / "HEAD").write_text("ignored")
     (root / "link").symlink_to(outside)
-    await asyncio.sleep(0.5)
+    await eventually(seen("_intake/note.md", "file_created"), "note.md created")
     (root / "docs" / "old.md").write_text("edited")
     (root / "_intake" / "note.md").rename(root / "docs" / "note.md")
-    await asyncio.sleep(0.5)
+    await eventually(seen("docs/note.md", "file_moved"), "note.md moved")
+    await eventually(seen("docs/old.md", "file_modified"), "old.md edited")
     (root / "docs" / "old.md").unlink()
 
     async def settled() -> bool:
         files = await memory.file_records()
         return set(files) == {"docs/note.md"}
 
-    await _eventually(settled)
+    await eventually(settled, "the files settled")
     assert daemon.stop() == 0
     out = daemon.output()
     assert "nous stopped:" in out
@@ -175,15 +177,34 @@ async def test_sigterm_during_a_burst_leaves_no_half_batch(
     root.mkdir()
     daemon = daemon_factory(root)
     daemon.wait_for("observations 0 ")
-    for i in range(1500):
-        (root / f"f{i:04}.txt").write_text(str(i))
-    await asyncio.sleep(0.3)  # stop while the writer is busy
+    names = {f"f{i:04}.txt" for i in range(1500)}
+    for name in sorted(names):
+        (root / name).write_text(name)
+
+    async def writing() -> bool:
+        total, _ = await memory.observation_counts()
+        return total > 0
+
+    await eventually(writing, "the first batch written")  # stop while the writer is busy
     assert daemon.stop() == 0
     recorded = int(daemon.output().split("nous stopped: ")[1].split()[0])
     total, _ = await memory.observation_counts()
     assert total == recorded
     # Every observation written has its File: no batch was cut in half.
     assert len(await memory.file_records()) == total
+    # And every file is accounted for: what the stop left unrecorded, the next start's
+    # rescan finds; nothing is recorded twice.
+    again = daemon_factory(root)
+    again.wait_for("observations ")
+
+    async def all_recorded() -> bool:
+        return set(await memory.file_records()) == names
+
+    await eventually(all_recorded, "all 1500 files recorded", timeout_s=60)
+    assert again.stop() == 0
+    for name in ("f0000.txt", "f0749.txt", "f1499.txt"):
+        [created] = await memory.observations_for_path(name)
+        assert created.type.value == "file_created"
 
 
 async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
@@ -212,7 +233,19 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
     # made while an execution runs counts as the agent's own, so the drop comes
     # after they are done and the attribution grace period has passed.
     daemon.wait_for("decisions 4 ")
-    await asyncio.sleep(3)
+
+    async def no_execution_running() -> bool:
+        # Past the attribution slack after the last execution ended, a change is a person's.
+        rows = await memory.read("audit/recent_decisions", limit=50)
+        ends = []
+        for row in rows:
+            for e in await memory.read("audit/executions_for_decision", decision_id=row["id"]):
+                if e.get("ended_at") is None:
+                    return False
+                ends.append(e["ended_at"])
+        return not ends or utc_now() - max(ends) > timedelta(seconds=ATTRIBUTION_SLACK_S)
+
+    await eventually(no_execution_running, "the demo's executions done", timeout_s=60)
     (root / "_intake" / "dropped.md").write_text("# Dropped in while Nous watched\n")
 
     store = LearningStore(memory)
@@ -222,7 +255,7 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
         ids = [r["id"] for r in rows if r["path"] == "_intake/dropped.md"]
         return bool(ids) and bool(await store.lessons_for(ids[0]))
 
-    await _eventually(learned_from_the_drop, timeout_s=60)
+    await eventually(learned_from_the_drop, "a lesson from the drop", timeout_s=60)
     assert daemon.stop() == 0
     [decision] = [
         r
@@ -269,7 +302,7 @@ async def test_sigterm_during_an_execution_exits_cleanly_and_leaves_no_child(
     async def running() -> bool:
         return child.exists() and bool(child.read_text())
 
-    await _eventually(running, timeout_s=30)
+    await eventually(running, "the stand-in running", timeout_s=30)
     assert daemon.stop() == 0
     assert await gone(int(child.read_text()))
 

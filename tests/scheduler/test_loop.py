@@ -30,6 +30,7 @@ from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
 from scheduler.compose import LoopRuntime, build_loop, load_action_templates
 from scheduler.jobs import IndexSync, StatusLine, watch_into
+from tests.support.eventually import eventually
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 from tests.support.processes import gone
 
@@ -166,8 +167,12 @@ async def test_the_stand_ins_own_edits_start_no_new_action(rig: Rig) -> None:
         await asyncio.wait_for(watcher.ready.wait(), 10)
         first = await rig.runtime.loop.tick()
         assert [d.type.value for d in first.decisions] == ["act"]
-        await asyncio.sleep(1.0)  # the watcher's debounce, then the write
-        await rig.ingestor.flush()
+
+        async def reply_recorded() -> bool:
+            await rig.ingestor.flush()  # what the watcher handed over, written now
+            return bool(await rig.memory.observations_for_path("_intake/reply.md"))
+
+        await eventually(reply_recorded, "the stand-in's edit recorded")
     finally:
         stop.set()
         await watching
