@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from cognition.act import (
+from cognition.act.executors import (
     PROMPT_PLACEHOLDER,
     ClaudeCodeExecutor,
     ClaudeFlowExecutor,
     DryRunExecutor,
     ExecutionRequest,
     InternalExecutor,
-    run_process,
 )
+from cognition.act.executors.process import run_process
 from graph.settings import ExecutorSettings
 from tests.support.processes import gone
 
