@@ -27,12 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-import neo4j
-from neo4j.exceptions import ClientError, DriverError, Neo4jError
-
 from graph.errors import MemoryUnavailableError, Neo4jNotFoundError, SettingsError
 from graph.server import maven
 from graph.settings import Neo4jSettings, child_environment, load_settings
+from graph.store.probe import bolt_problem
 
 _log = logging.getLogger(__name__)
 
@@ -189,30 +187,9 @@ def _endpoint(
 
 
 def _bolt_problem(settings: Neo4jSettings, uri: str) -> str | None:
-    """None when ``uri`` answers with the credentials, else why not.
-
-    Refused credentials raise instead: trying further along the chain could
-    not fix them.
-    """
-    auth = (settings.user, settings.password.get_secret_value())
-    try:
-        with neo4j.GraphDatabase.driver(
-            uri,
-            auth=auth,
-            connection_timeout=_PROBE_TIMEOUT_S,
-            connection_acquisition_timeout=_PROBE_TIMEOUT_S,
-        ) as driver:
-            driver.verify_connectivity()
-    except ClientError as exc:
-        if not (exc.code or "").startswith("Neo.ClientError.Security."):
-            return f"does not answer ({exc.code})"
-        raise MemoryUnavailableError(
-            f"Neo4j at {uri} answers but refused the credentials of user {settings.user!r} "
-            f"({exc.code}); set NEO4J_PASSWORD (and NEO4J_USER) to the ones it was given"
-        ) from None
-    except (Neo4jError, DriverError, OSError, ValueError) as exc:
-        return f"does not answer ({type(exc).__name__}: {exc})"
-    return None
+    """None when ``uri`` answers with the credentials, else why not (see :func:`bolt_problem`)."""
+    password = settings.password.get_secret_value()
+    return bolt_problem(uri, settings.user, password, timeout_s=_PROBE_TIMEOUT_S)
 
 
 def _ready(settings: Neo4jSettings) -> bool:
