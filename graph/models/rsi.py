@@ -18,6 +18,9 @@ class Reflection(Node):
     """What the agent wrote when it reflected on recent memory; ``EXPRESSED`` desires."""
 
     raw: str
+    reflector: str = "rules"  # "llm" or "rules"
+    items_shown: int = 0
+    error: str | None = None
 
 
 class Desire(Node):
@@ -31,6 +34,17 @@ class Desire(Node):
     status: str = "pending"
     score: float | None = None
     rejection_reason: str | None = None
+    # Provenance and verification (E1-E5): how many cited ids were real, and the two halves.
+    reflection_id: str | None = None
+    cited: int = 0
+    dropped_citations: int = 0
+    provenance_score: float | None = None
+    specificity: float | None = None
+    # Routing (D1-D5), kept for calibration (D2): who routed, how sure, the runner-up.
+    secondary_domain: str | None = None
+    route_confidence: float | None = None
+    routed_by: str | None = None
+    practice_success: bool | None = None
 
 
 class Trajectory(Node):
@@ -44,6 +58,13 @@ class Trajectory(Node):
     partial_score: float = 0.0
     tests_passed: int = 0
     tests_total: int = 0
+    desire_id: str | None = None
+    problem_source: str = "generated"
+    problem_hash: str = ""
+    difficulty: str = "beginner"
+    duration_s: float = 0.0
+    attempts: int = 1
+    error: str | None = None
 
 
 class Heuristic(Node):
@@ -66,3 +87,13 @@ class RSICycle(Node):
     succeeded: int = 0
     crystallised: int = 0
     blocked_domains: list[str] = Field(default_factory=list)
+    dropped_citations: int = 0
+    selection_seed: int | None = None
+    selected_desire_id: str | None = None
+    domain: str | None = None
+    trajectory_ids: list[str] = Field(default_factory=list)
+    reflector: str = "rules"
+    skipped: str | None = None
+    duration_s: float = 0.0
+    error: str | None = None
+    direction_variance: float | None = None

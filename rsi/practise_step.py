@@ -1,0 +1,69 @@
+"""Steps 6 and 7 of the cycle: practise the chosen desire and store the trajectory (C1, C2).
+
+Code and math are practised by tests (:class:`rsi.practice.TestPractice`),
+logic by consistency (:class:`rsi.consistency.ConsistencyPractice`), at the
+difficulty the domain's last trajectories call for (T2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graph.models import Desire, Trajectory
+from rsi.consistency import ConsistencyPractice
+from rsi.difficulty import HISTORY, current_level
+from rsi.practice import RECENT_PROBLEMS, Recent, TestPractice
+from rsi.route import LOGIC
+
+if TYPE_CHECKING:
+    from rsi.engine import CycleResult, RSIEngine
+
+
+async def practise(engine: RSIEngine, desire: Desire, system: str, result: CycleResult) -> None:
+    """Practise once, write the trajectory, mark the desire and emit the events."""
+    llm, store, events = engine.llm, engine.store, engine.events
+    assert llm is not None  # the engine practises only with a model
+    domain = desire.domain
+    level = current_level(await store.recent_trajectories(domain, HISTORY))
+    await events.emit(
+        "rsi_practice_start", {"desire_id": desire.id, "domain": domain, "difficulty": level}
+    )
+    trajectory: Trajectory | None
+    if domain == LOGIC:
+        runs = engine.settings.consistency_runs
+        trajectory = await ConsistencyPractice(llm, runs=runs, system=system).practise(
+            desire, level
+        )
+    else:
+        recent = await store.recent_trajectories(None, RECENT_PROBLEMS)
+        seen = Recent(
+            sources=frozenset(t.problem_source for t in recent if t.problem_source != "generated"),
+            fingerprints=frozenset(t.problem_hash for t in recent if t.problem_hash),
+            specs=tuple(t.problem[:200] for t in recent if t.problem_source == "generated"),
+        )
+        practice = TestPractice(
+            llm, timeout_s=engine.settings.practice_timeout_s, root=engine.root, system=system
+        )
+        trajectory = await practice.practise(desire, domain, level, seen)
+    if trajectory is None:
+        await events.emit(
+            "rsi_practice_failure",
+            {"desire_id": desire.id, "domain": domain, "reason": "no usable problem"},
+        )
+        result.skipped = "no usable practice problem"
+        return
+    trajectory_id = await store.record_trajectory(trajectory)
+    result.trajectory_ids.append(trajectory_id)
+    result.practised += 1
+    result.succeeded += trajectory.success
+    await store.update_desire(desire.id, status="practised", practice_success=trajectory.success)
+    await events.emit(
+        "rsi_practice_success" if trajectory.success else "rsi_practice_failure",
+        {
+            "desire_id": desire.id,
+            "trajectory_id": trajectory_id,
+            "domain": domain,
+            "problem_source": trajectory.problem_source,
+            "partial_score": trajectory.partial_score,
+        },
+    )

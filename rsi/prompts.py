@@ -1,0 +1,155 @@
+"""What self-improvement asks the model, and the shapes of the replies (seed 003 L2, L3).
+
+Everything the model did not write itself (memory, problems, test output)
+reaches it only through :func:`cognition.text.fence`. The system prompt is the
+constitution with the strategies every prompt carries (seed 003 A1: the
+constitution is fixed here; the strategies are the active ``Heuristic``
+nodes, read from the graph).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cognition.text import fence
+
+CONSTITUTION = """\
+You are Nous, a daemon that watches a folder, decides, acts and learns from what happens.
+You improve yourself only through practice that can be checked: tests that pass or
+fail, answers that stay consistent. You never claim a skill you have not practised.
+Reply with one JSON object and nothing else."""
+
+
+def system_prompt(strategies: list[dict[str, Any]]) -> str:
+    """The constitution followed by the strategies (seed 003 A1's rendering)."""
+    if not strategies:
+        rendered = "_No learned strategies yet._"
+    else:
+        by_domain: dict[str, list[str]] = {}
+        for s in strategies:
+            by_domain.setdefault(str(s.get("domain") or "general"), []).append(
+                str(s.get("content") or "")
+            )
+        rendered = "\n".join(
+            f"## {domain.title()}\n" + "\n".join(f"- {c}" for c in contents)
+            for domain, contents in by_domain.items()
+        )
+    return f"{CONSTITUTION}\n\n# STRATEGIES\n\n{rendered}"
+
+
+class _Loose(BaseModel):
+    # Models add fields of their own; they are ignored, not an error.
+    model_config = ConfigDict(extra="ignore")
+
+
+class ReflectionReply(_Loose):
+    """A reflection: desires as strings or objects, under either name (seed 003 I1)."""
+
+    desires: list[str | dict[str, Any]] = Field(default_factory=list)
+    expressed_drives: list[str | dict[str, Any]] = Field(default_factory=list)
+    source_ids: list[str] = Field(default_factory=list)
+    summary: str = ""
+
+
+class SpecificityReply(_Loose):
+    """How specific a desire is, 0.0 (vague) to 1.0 (highly specific)."""
+
+    specificity: float = Field(ge=0.0, le=1.0)
+
+
+class ProblemReply(_Loose):
+    """A practice problem the model wrote: its spec, the function, pytest tests."""
+
+    spec: str = Field(min_length=1)
+    entry_point: str = Field(min_length=1)
+    tests: str = Field(min_length=1)
+
+
+class SolutionReply(_Loose):
+    """A solution: the whole module's code and one line on the approach."""
+
+    code: str = Field(min_length=1)
+    approach: str = ""
+
+
+class QuestionReply(_Loose):
+    """A reasoning question with one short, checkable answer."""
+
+    question: str = Field(min_length=1)
+
+
+class AnswerReply(_Loose):
+    """An answer to a reasoning question: the short answer, then the reasoning."""
+
+    answer: str
+    reasoning: str = ""
+
+
+def reflect_prompt(experience: str) -> str:
+    """Ask for improvement desires that cite the ids of what they come from."""
+    return (
+        f"{fence(experience, 'your recent experience, one item per line, id first')}\n\n"
+        "Reflect on this experience. What do you want to get better at? Reply as JSON: "
+        '{"desires": [{"description": "...", "intensity": 0.0-1.0, "sources": ["<id>", ...]}],'
+        ' "summary": "..."}. Each description names one specific skill; each desire cites the '
+        "ids of the items above that made you want it."
+    )
+
+
+def specificity_prompt(description: str) -> str:
+    """Seed 003 E3's scoring guide."""
+    return (
+        f"{fence(description, 'an improvement desire')}\n\n"
+        "Rate the specificity of this improvement desire from 0.0 to 1.0.\n"
+        '0.0-0.3: vague ("I want to improve"); 0.4-0.6: somewhat specific ("improve my '
+        'coding"); 0.7-0.9: specific ("improve my Python debugging for async code"); 1.0: '
+        'highly specific ("learn to use pytest fixtures for database mocking").\n'
+        'Reply as JSON: {"specificity": <number>}.'
+    )
+
+
+def problem_prompt(description: str, difficulty: str, avoid: list[str]) -> str:
+    """Ask for a relevant practice problem with pytest tests (T3, T4, T5)."""
+    seen = fence("\n".join(avoid), "problems practised recently") if avoid else ""
+    return (
+        f"{fence(description, 'the skill to practise')}\n\n{seen}\n"
+        f"Write a {difficulty} Python practice problem that directly exercises this skill, "
+        "different from the recent ones. Reply as JSON: "
+        '{"spec": "what the function must do", "entry_point": "function_name", '
+        '"tests": "a pytest module that does `from solution import *` and has several '
+        'test_ functions"}.'
+    )
+
+
+def solution_prompt(spec: str, entry_point: str, failure: str | None) -> str:
+    """Ask for a solution; on the retry, with the failure as data (T7)."""
+    retry = (
+        f"\n\nYour previous solution failed:\n{fence(failure, 'test output')}\nFix it."
+        if failure
+        else ""
+    )
+    return (
+        f"{fence(spec, 'the problem')}\n\n"
+        f"Write a complete Python module that defines `{entry_point}` and solves the problem."
+        f"{retry}\n"
+        'Reply as JSON: {"code": "the module source", "approach": "one line on how"}.'
+    )
+
+
+def question_prompt(description: str) -> str:
+    """Ask for a reasoning question with a short answer (logic practice)."""
+    return (
+        f"{fence(description, 'the skill to practise')}\n\n"
+        "Write one logic or reasoning question that exercises this skill and has a single "
+        'short answer (a word or a number). Reply as JSON: {"question": "..."}.'
+    )
+
+
+def answer_prompt(question: str) -> str:
+    """Ask the question; asked several times to check consistency."""
+    return (
+        f"{fence(question, 'the question')}\n\n"
+        'Answer it. Reply as JSON: {"answer": "the short answer", "reasoning": "..."}.'
+    )
