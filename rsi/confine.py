@@ -25,6 +25,7 @@ import os
 import resource
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
@@ -106,9 +107,14 @@ def confinement() -> Confinement:
 
 
 def _works(prefix: tuple[str, ...]) -> bool:
+    # The check is the sandbox's own start: this interpreter, isolated, importing pytest
+    # (a Python installed where the sandbox user cannot read it fails here, not later).
     try:
         done = subprocess.run(
-            [*prefix, "true"], capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False
+            [*prefix, sys.executable, "-I", "-c", "import pytest"],
+            capture_output=True,
+            timeout=_PROBE_TIMEOUT_S,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return False

@@ -31,6 +31,7 @@ from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
+from rsi.engine import RSIEngine
 from scheduler.compose import (
     ATTRIBUTION_SLACK_S,
     LoopRuntime,
@@ -38,6 +39,7 @@ from scheduler.compose import (
     load_action_templates,
 )
 from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
+from scheduler.rsi_job import RSIJob, register_rsi_job
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +138,9 @@ async def run_daemon(
     jobs = register_jobs(
         scheduler, settings.schedule, nous.index_sync, status, decide=nous.runtime.loop.tick
     )
+    # Self-improvement shares the decision loop's one LLM client.
+    rsi_engine = RSIEngine(nous.memory, nous.runtime.llm, settings.rsi, root=nous.root)
+    jobs += register_rsi_job(scheduler, settings.rsi, RSIJob(rsi_engine, settings.rsi))
     print_banner(nous, jobs, out=out)
 
     writer = asyncio.create_task(nous.ingestor.run(stop), name="nous-writer")

@@ -1,0 +1,37 @@
+"""``python -m rsi cycle``: run one RSI cycle now and print its counts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rsi.commands.common import EXIT_FAILURE, EXIT_OK, add_daemon_options, connect, settings_from
+from rsi.engine import RSIEngine
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``cycle`` to the ``rsi`` command line."""
+    parser = subparsers.add_parser(
+        "cycle",
+        help="run one self-improvement cycle now",
+        description=(
+            "Reflect on what happened since the last cycle, verify and route the desires, "
+            "practise one, and print the cycle's counts as JSON."
+        ),
+    )
+    add_daemon_options(parser)
+    parser.add_argument("--seed", type=int, help="fix the selection draw (default: random)")
+    parser.add_argument(
+        "--no-llm", action="store_true", help="reflect by rules only and do not practise"
+    )
+    parser.set_defaults(run=run)
+
+
+async def run(args: argparse.Namespace) -> int:
+    """Run the cycle against the configured Neo4j and LLM; 1 when the cycle recorded an error."""
+    settings = settings_from(args)
+    async with connect(settings) as c:
+        engine = RSIEngine(c.memory, None if args.no_llm else c.llm, settings.rsi, root=c.root)
+        result = await engine.run_cycle(seed=args.seed)
+    print(json.dumps(result.as_dict(), indent=2, default=str))
+    return EXIT_FAILURE if result.error else EXIT_OK
