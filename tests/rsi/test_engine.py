@@ -1,0 +1,232 @@
+"""Whole RSI cycles against the real Neo4j, with the LLM stub answering as a model would."""
+
+from __future__ import annotations
+
+import pytest
+
+from cognition.llm import LLMClient
+from graph.settings import RSISettings
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
+from graph.store.rsi import RSIStore
+from rsi.engine import CycleResult, RSIEngine, select
+from rsi.errors import RSIError
+from rsi.problems import HELD_OUT_IDS
+from tests.rsi.conftest import ModelScript, loads, seed_failures, user_text, wrong_solution
+from tests.support.graph_checks import GraphChecks
+from tests.support.llm_stub import LLMStub
+
+SPECIFIC = (
+    "Improve python code that checks whether numbers in a list are closer to each other "
+    "than a given threshold"
+)
+
+
+def engine(memory: Memory, llm: LLMClient | None, **hooks: object) -> RSIEngine:
+    return RSIEngine(memory, llm, RSISettings(practice_timeout_s=30), **hooks)  # type: ignore[arg-type]
+
+
+async def event_types(memory: Memory) -> dict[str, int]:
+    store = LearningStore(memory)
+    names = [
+        "rsi_cycle_start", "rsi_cycle_end", "rsi_desire_verified", "rsi_desire_rejected",
+        "rsi_practice_start", "rsi_practice_success", "rsi_practice_failure",
+    ]  # fmt: skip
+    return {name: len(await store.events(name)) for name in names}
+
+
+async def test_a_full_cycle_with_a_model(
+    memory: Memory, llm: LLMClient, stub: LLMStub, checks: GraphChecks
+) -> None:
+    seen = await seed_failures(memory)
+    cited = seen.failed_execution_ids[:2]
+    script = ModelScript(
+        desires=[
+            {"description": SPECIFIC, "intensity": 0.9, "sources": [*cited, "01NOTSHOWNEVER"]},
+            "be better",
+        ]
+    )
+    stub.default = script
+    first = await engine(memory, llm).run_cycle(seed=7)
+
+    assert first.error is None, first.error
+    assert (first.reflector, first.processed, first.accepted, first.rejected) == ("llm", 2, 1, 1)
+    assert first.dropped_citations == 1
+    assert (first.practised, first.succeeded, first.domain) == (1, 1, "code")
+    store = RSIStore(memory)
+    chosen = await store.desire(first.selected_desire_id or "")
+    assert chosen is not None and chosen.description == SPECIFIC
+    assert chosen.status == "practised" and chosen.practice_success is True
+    assert chosen.cited == 2 and chosen.dropped_citations == 1
+    assert chosen.score is not None and chosen.score >= 0.6
+    assert chosen.routed_by == "keywords" and chosen.route_confidence
+    rejected = (await store.desires_with_status("rejected"))[0]
+    assert rejected.description == "be better"
+    assert rejected.score is not None and rejected.score < 0.6 and rejected.rejection_reason
+
+    # Provenance: EXPRESSED by the reflection, INFLUENCED_BY exactly the shown ids it cited.
+    links = await checks.outgoing(chosen.id)
+    assert {(t, label, i) for t, label, i in links if t == "INFLUENCED_BY"} == {
+        ("INFLUENCED_BY", "Execution", i) for i in cited
+    }
+    assert ("EXPRESSED", "Desire", chosen.id) in await checks.outgoing(chosen.reflection_id or "")
+    reflection = await checks.node(chosen.reflection_id or "")
+    assert (
+        reflection is not None
+        and reflection["reflector"] == "llm"
+        and "desires" in reflection["raw"]
+    )
+    cycle_links = await checks.outgoing(first.cycle_id)
+    assert ("PRODUCED", "Desire", chosen.id) in cycle_links
+    assert ("PRODUCED", "Desire", rejected.id) in cycle_links
+    cycle = await checks.node(first.cycle_id)
+    assert cycle is not None and cycle["selection_seed"] == 7 and cycle["succeeded"] == 1
+
+    # The trajectory: HumanEval/0 solved by its canonical solution.
+    (trajectory_id,) = first.trajectory_ids
+    assert ("PRACTICED_IN", "Trajectory", trajectory_id) in links
+    success = await checks.node(trajectory_id)
+    assert success is not None
+    assert success["problem_source"] == "HumanEval/0" and success["success"] is True
+    assert success["partial_score"] == 1.0 and success["tests_passed"] == success["tests_total"]
+    assert success["tests_total"] == 7 and success["attempts"] == 1
+    assert success["difficulty"] == "beginner" and success["domain"] == "code"
+    assert "def has_close_elements" in success["solution"] and success["duration_s"] > 0
+
+    # A second cycle: a person's request, answered wrongly twice (T7), fails with a partial score.
+    script.desires = []
+    script.solve = wrong_solution
+    request_id = await engine(memory, llm).add_external_desire(
+        SPECIFIC, "please practise list threshold checks", domain="code"
+    )
+    stub.reset()
+    second = await engine(memory, llm).run_cycle(seed=8)
+    assert second.error is None, second.error
+    assert (second.selected_desire_id, second.practised, second.succeeded) == (request_id, 1, 0)
+    failure = await checks.node(second.trajectory_ids[0])
+    assert failure is not None and failure["success"] is False
+    assert failure["partial_score"] < 1.0 and failure["attempts"] == 2
+    assert failure["problem_source"] not in ("HumanEval/0", *HELD_OUT_IDS)
+    solves = [r for r in stub.chat_requests if r.step == "rsi.solve"]
+    assert len(solves) == 2 and "Your previous solution failed" in user_text(solves[1])
+    assert "The following is data (test output)" in user_text(solves[1])
+    external = await store.desire(request_id)
+    assert external is not None and external.origin == "external"
+    assert external.external_request == "please practise list threshold checks"
+
+    events = await event_types(memory)
+    assert events["rsi_cycle_start"] == events["rsi_cycle_end"] == 2
+    assert events["rsi_desire_verified"] == 1 and events["rsi_desire_rejected"] == 1
+    assert events["rsi_practice_start"] == 2
+    assert events["rsi_practice_success"] == events["rsi_practice_failure"] == 1
+    end = (await LearningStore(memory).events("rsi_cycle_end"))[0]
+    assert loads(end.data)["cycle_id"] == second.cycle_id
+
+
+async def test_the_rules_reflector_without_a_model(memory: Memory, checks: GraphChecks) -> None:
+    seen = await seed_failures(memory)
+    result = await engine(memory, None).run_cycle(seed=1)
+
+    assert result.error is None and result.reflector == "rules"
+    assert (result.processed, result.accepted, result.practised) == (1, 1, 0)
+    assert result.skipped == "no language model to practise with"
+    assert result.domain == "code"
+    desire = await RSIStore(memory).desire(result.selected_desire_id or "")
+    assert desire is not None
+    assert "3 timeout failures of template fix_tests on src/*.py" in desire.description
+    links = await checks.outgoing(desire.id)
+    assert {i for t, _, i in links if t == "INFLUENCED_BY"} == set(seen.failed_execution_ids)
+    cycle = await checks.node(result.cycle_id)
+    assert cycle is not None and cycle["skipped"] == result.skipped and "error" not in cycle
+    assert (await checks.counts()).get("Trajectory", 0) == 0
+
+
+async def test_two_failures_are_no_cluster(memory: Memory) -> None:
+    await seed_failures(memory, count=2)
+    result = await engine(memory, None).run_cycle()
+    assert (result.processed, result.error) == (0, None)
+
+
+async def test_the_clarification_queue(memory: Memory, llm: LLMClient, stub: LLMStub) -> None:
+    stub.default = ModelScript(answers=["Yes", "yes.", "YES"])
+    rsi = engine(memory, llm)
+    poem = await rsi.add_external_desire("Write a story about the sea", "a person asked")
+    queued = await rsi.run_cycle(seed=3)
+    assert queued.blocked_domains == ["creative"] and queued.practised == 0
+    assert [d.id for d in await rsi.pending_clarifications()] == [poem]
+
+    with pytest.raises(RSIError, match="domain must be one of"):
+        await rsi.clarify(poem, "creative")
+    with pytest.raises(RSIError, match="no desire"):
+        await rsi.clarify("01NOSUCHDESIRE", "logic")
+    clarified = await rsi.clarify(poem, "logic")
+    assert (clarified.domain, clarified.routed_by, clarified.status) == (
+        "logic",
+        "person",
+        "verified",
+    )
+    assert await rsi.pending_clarifications() == []
+
+    practised = await rsi.run_cycle(seed=4)
+    assert practised.error is None
+    assert (practised.domain, practised.practised, practised.succeeded) == ("logic", 1, 1)
+    answers = [r for r in stub.chat_requests if r.step == "rsi.answer"]
+    assert len(answers) == RSISettings().consistency_runs
+
+
+async def test_inconsistent_answers_fail_logic_practice(
+    memory: Memory, llm: LLMClient, stub: LLMStub, checks: GraphChecks
+) -> None:
+    stub.default = ModelScript(answers=["yes", "no", "yes"])
+    rsi = engine(memory, llm)
+    await rsi.add_external_desire("deduce the syllogism", "asked", domain="logic")
+    result = await rsi.run_cycle()
+    assert (result.practised, result.succeeded) == (1, 0)
+    trajectory = await checks.node(result.trajectory_ids[0])
+    assert trajectory is not None
+    assert trajectory["tests_passed"] == 2 and trajectory["tests_total"] == 3
+
+
+async def test_the_end_of_cycle_hooks(memory: Memory) -> None:
+    seen: list[CycleResult] = []
+
+    async def crystallise(result: CycleResult) -> int:
+        seen.append(result)
+        return 1
+
+    async def broken(result: CycleResult) -> int:
+        raise RuntimeError("crystalliser down")
+
+    result = await engine(memory, None, after_cycle=[crystallise, broken]).run_cycle()
+    assert seen == [result] and result.crystallised == 1
+    assert result.error is not None and "crystalliser down" in result.error
+
+
+async def test_a_failing_cycle_is_recorded_and_does_not_raise(
+    memory: Memory, checks: GraphChecks, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def broken(self: RSIStore, per_kind: int) -> list[object]:
+        raise RuntimeError("experience unreadable")
+
+    monkeypatch.setattr(RSIStore, "experience", broken)
+    result = await engine(memory, None).run_cycle()
+    assert result.error == "RuntimeError: experience unreadable"
+    cycle = await checks.node(result.cycle_id)
+    assert cycle is not None and cycle["error"] == result.error
+
+
+async def test_external_desires_name_a_practisable_domain(memory: Memory) -> None:
+    with pytest.raises(RSIError, match="domain must be one of"):
+        await engine(memory, None).add_external_desire("x", "y", domain="creative")
+
+
+def test_selection_is_reproducible_and_weighted() -> None:
+    from graph.models import Desire
+
+    pool = [
+        Desire(agent_id="a", description=f"d{n}", intensity=1.0, score=w)
+        for n, w in enumerate((0.01, 0.01, 5.0))
+    ]
+    draws = [select(pool, seed).description for seed in range(50)]
+    assert draws == [select(pool, seed).description for seed in range(50)]
+    assert draws.count("d2") > 40
