@@ -23,7 +23,7 @@ _WORD = re.compile(r"[a-z_]+")
 # Words that name something concrete enough to practise.
 _SPECIFIC = frozenset(
     {
-        "python", "pytest", "test", "tests", "async", "regex", "parse", "parsing", "sort",
+        "python", "code", "coding", "pytest", "test", "tests", "async", "regex", "parse", "parsing", "sort",
         "sorting", "recursion", "string", "strings", "list", "lists", "dict", "json", "yaml",
         "sql", "cypher", "debug", "debugging", "function", "functions", "algorithm", "template",
         "timeout", "failures", "error", "errors", "exception", "file", "files", "path", "numbers",
