@@ -24,7 +24,8 @@ _WORD = re.compile(r"[a-z_]+")
 _SPECIFIC = frozenset(
     {
         "python", "code", "coding", "pytest", "test", "tests", "async", "regex", "parse",
-        "parsing", "sort", "sorting", "recursion", "string", "strings", "list", "lists", "dict", "json", "yaml",
+        "parsing", "sort", "sorting", "recursion", "string", "strings", "list", "lists", "dict",
+        "json", "yaml",
         "sql", "cypher", "debug", "debugging", "function", "functions", "algorithm", "template",
         "timeout", "failures", "error", "errors", "exception", "file", "files", "path", "numbers",
         "integer", "prime", "fibonacci", "equation", "algebra", "proof", "syllogism", "logic",
