@@ -127,7 +127,7 @@ def _generated(reply: ProblemReply | None) -> problems.Problem | None:
         return None
     if not any(isinstance(n, ast.FunctionDef) and n.name.startswith("test") for n in tree.body):
         return None
-    return problems.Problem("generated", reply.spec, reply.entry_point, tests)
+    return problems.Problem("generated", reply.spec, reply.entry_point, given_tests=tests)
 
 
 def _approach(code: str) -> str:

