@@ -2,11 +2,12 @@
 //   decisions with their outcomes (surprising ones marked), failed executions with their
 //   failure type and path pattern, escalations, censors that fired, lessons, and patterns
 //   that mostly fail; each kind newest first, at most $per_kind of it
+// note: the "at IS NOT NULL" terms let each label be read from its (agent_id, at) index
 // params: $agent_id, $per_kind
 // returns: one row per item: label, id, kind, at (ISO string), facts (map)
 // mode: read
 OPTIONAL MATCH (c:RSICycle)
-WHERE c.agent_id = $agent_id
+WHERE c.agent_id = $agent_id AND c.at IS NOT NULL
 WITH coalesce(max(c.at), datetime({epochMillis: 0})) AS since
 CALL (since) {
   MATCH (d:Decision)
@@ -34,7 +35,7 @@ CALL (since) {
          {reason: e.reason, priority: e.priority, status: e.status} AS facts
   UNION ALL
   MATCH (c:Censor)
-  WHERE c.agent_id = $agent_id AND c.last_fired_at > since
+  WHERE c.agent_id = $agent_id AND c.at IS NOT NULL AND c.last_fired_at > since
   WITH c ORDER BY c.last_fired_at DESC LIMIT $per_kind
   RETURN "Censor" AS label, c.id AS id, c.last_fired_at AS at, "censor" AS kind,
          {trigger: c.trigger_pattern, reason: c.reason, severity: c.severity,
@@ -48,7 +49,8 @@ CALL (since) {
           reason: l.reason} AS facts
   UNION ALL
   MATCH (p:Pattern)
-  WHERE p.agent_id = $agent_id AND p.total >= 3 AND p.successes * 2 < p.total
+  WHERE p.agent_id = $agent_id AND p.at IS NOT NULL AND p.total >= 3
+    AND p.successes * 2 < p.total
   WITH p ORDER BY p.total DESC LIMIT $per_kind
   RETURN "Pattern" AS label, p.id AS id, coalesce(p.last_used, p.at) AS at,
          "weak_pattern" AS kind,

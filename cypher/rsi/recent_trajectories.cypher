@@ -4,6 +4,6 @@
 // returns: one row per trajectory: trajectory (node properties)
 // mode: read
 MATCH (t:Trajectory)
-WHERE t.agent_id = $agent_id AND ($domain IS NULL OR t.domain = $domain)
+WHERE t.agent_id = $agent_id AND t.at IS NOT NULL AND ($domain IS NULL OR t.domain = $domain)
 WITH t ORDER BY t.at DESC LIMIT $limit
 RETURN properties(t) AS trajectory

@@ -15,6 +15,7 @@ import pytest
 
 from rsi.confine import NOBODY, PROCESSES, confinement
 from rsi.sandbox import SandboxResult, run_tests
+from tests.support.eventually import eventually
 
 SOLUTION = "def add(a, b):\n    return a + b\n"
 WRONG = "def add(a, b):\n    return a - b\n"
@@ -51,11 +52,11 @@ def name_me(marker: str) -> str:
     return f"import ctypes\nctypes.CDLL(None).prctl(15, {marker.encode()!r}, 0, 0, 0)\n"
 
 
-def assert_none_left(marker: str, within_s: float = 5.0) -> None:
-    deadline = time.monotonic() + within_s
-    while processes_with(marker):
-        assert time.monotonic() < deadline, f"processes left: {processes_with(marker)}"
-        time.sleep(0.05)
+async def assert_none_left(marker: str) -> None:
+    async def gone() -> bool:
+        return not processes_with(marker)
+
+    await eventually(gone, f"no process named {marker} left", timeout_s=5.0)
 
 
 def escape_test(body: str) -> str:
@@ -169,7 +170,7 @@ async def test_a_fork_bomb_is_held_and_cleaned_up() -> None:
     assert result.tests_passed == 0 and result.killed and result.timed_out
     if conf.drops_to_nobody:
         assert 0 < peak <= PROCESSES
-    assert_none_left(marker)
+    await assert_none_left(marker)
 
 
 async def test_allocating_four_gib_fails() -> None:
@@ -201,7 +202,7 @@ async def test_a_child_that_outlives_the_test_is_ended() -> None:
     )
     result = await run_tests(escape_test(body), SOLUTION, timeout_s=20)
     assert result.tests_total == 1 and result.tests_passed == 0
-    assert_none_left(marker)
+    await assert_none_left(marker)
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
