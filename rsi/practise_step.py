@@ -51,6 +51,8 @@ async def practise(engine: RSIEngine, desire: Desire, system: str, result: Cycle
             {"desire_id": desire.id, "domain": domain, "reason": "no usable problem"},
         )
         result.skipped = "no usable practice problem"
+        # Not drawn again by later cycles: a person may re-state it as a new request.
+        await store.update_desire(desire.id, status="unpractisable")
         return
     trajectory_id = await store.record_trajectory(trajectory)
     result.trajectory_ids.append(trajectory_id)

@@ -36,6 +36,7 @@ from rsi.errors import RSIError
 TESTS_FILE = "test_practice.py"
 SOLUTION_FILE = "solution.py"
 REPORT_FILE = "junit.xml"
+OUTPUT_FILE = "output.txt"
 _OUTPUT_LIMIT = 2000
 _PYTEST_INI = "[pytest]\naddopts = -p no:cacheprovider\n"
 
@@ -129,26 +130,27 @@ async def _run(
         f"--junitxml={folder / REPORT_FILE}",
         str(folder / TESTS_FILE),
     ]
-    process = await asyncio.create_subprocess_exec(
-        *argv,
-        cwd=folder,
-        env=_environment(folder),
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,
-        preexec_fn=lambda: limit_resources(cpu, nproc),
-    )
+    # Output goes to a file, not a pipe: a child that outlives pytest (where no PID
+    # namespace ends it) cannot hold us waiting for the end of a pipe.
+    with open(folder / OUTPUT_FILE, "wb") as output:  # noqa: ASYNC230 (a local, empty file)
+        process = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=folder,
+            env=_environment(folder),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=output,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=lambda: limit_resources(cpu, nproc),
+        )
     timed_out = False
     try:
-        output, _ = await asyncio.wait_for(process.communicate(), timeout_s)
+        await asyncio.wait_for(process.wait(), timeout_s)
     except TimeoutError:
         timed_out = True
-        _kill_group(process.pid)
-        output, _ = await process.communicate()
     finally:
-        # Whatever the tests started in our process group goes too; in a PID
-        # namespace the kernel has already ended the rest with its init.
+        # The whole process group goes, at the timeout and after a normal end alike;
+        # in a PID namespace the kernel has already ended the rest with its init.
         _kill_group(process.pid)
         if process.returncode is None:
             await process.wait()
@@ -166,8 +168,19 @@ async def _run(
         killed=killed,
         error=error,
         duration_s=round(time.perf_counter() - started, 4),
-        output=clip(output.decode("utf-8", "replace"), _OUTPUT_LIMIT, keep_tail=True),
+        output=_tail(folder / OUTPUT_FILE),
     )
+
+
+def _tail(path: Path) -> str:
+    """The end of the run's output, clipped (the file may be up to RLIMIT_FSIZE long)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, path.stat().st_size - 4 * _OUTPUT_LIMIT))
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return clip(text, _OUTPUT_LIMIT, keep_tail=True)
 
 
 def _kill_group(pgid: int) -> None:

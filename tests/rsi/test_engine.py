@@ -153,6 +153,8 @@ async def test_a_problem_the_model_writes(
     await rsi.add_external_desire("implement a python function", "asked", domain="code")
     empty = await rsi.run_cycle()
     assert (empty.error, empty.practised, empty.skipped) == (None, 0, "no usable practice problem")
+    given_up = await RSIStore(memory).desire(empty.selected_desire_id or "")
+    assert given_up is not None and given_up.status == "unpractisable"
 
 
 async def test_the_rules_reflector_without_a_model(memory: Memory, checks: GraphChecks) -> None:
