@@ -174,7 +174,7 @@ class RSIEngine:
 
     async def _cycle(self, result: CycleResult, new_ids: list[str]) -> None:
         shown = show(await self.store.experience(PER_KIND), self.settings.reflection_budget_tokens)
-        rows = await self.memory.read("recall/strategies", limit=STRATEGY_LIMIT)
+        rows = await self.memory.read("rsi/strategies", limit=STRATEGY_LIMIT)
         system = system_prompt(list(rows[0]["strategies"]) if rows else [])
         outcome, model = await self._reflect(shown, system, result)
         await self.store.record_reflection(outcome.reflection)

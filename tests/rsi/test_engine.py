@@ -50,6 +50,9 @@ async def test_a_full_cycle_with_a_model(
     first = await engine(memory, llm).run_cycle(seed=7)
 
     assert first.error is None, first.error
+    reflect = next(r for r in stub.chat_requests if r.step == "rsi.reflect")
+    assert "# STRATEGIES" in str(reflect.messages[0]["content"])
+    assert all(i in user_text(reflect) for i in seen.failed_execution_ids)
     assert (first.reflector, first.processed, first.accepted, first.rejected) == ("llm", 2, 1, 1)
     assert first.dropped_citations == 1
     assert (first.practised, first.succeeded, first.domain) == (1, 1, "code")

@@ -187,3 +187,12 @@ def test_direction_variance() -> None:
     ]
     assert direction_variance(apart) == pytest.approx(1.5)
     assert direction_variance(apart) == direction_variance(apart)
+
+
+def test_the_system_prompt_carries_the_strategies() -> None:
+    from rsi.prompts import CONSTITUTION, system_prompt
+
+    empty = system_prompt([])
+    assert empty.startswith(CONSTITUTION) and "_No learned strategies yet._" in empty
+    full = system_prompt([{"domain": "code", "content": "check types before merging frames"}])
+    assert "# STRATEGIES\n\n## Code\n- check types before merging frames" in full
