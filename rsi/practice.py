@@ -51,7 +51,9 @@ class TestPractice:
 
     async def choose(self, desire: Desire, level: str, recent: Recent) -> problems.Problem | None:
         """A relevant HumanEval problem, else one the model writes; None if none is valid."""
-        best, overlap = problems.most_relevant(desire.description, exclude=recent.sources)
+        best, overlap = problems.most_relevant(
+            desire.description, exclude=recent.sources, level=level
+        )
         if best is not None and overlap >= MIN_OVERLAP:
             return best
         for attempt in range(1, GENERATION_TRIES + 1):

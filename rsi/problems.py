@@ -54,6 +54,17 @@ class Problem:
     canonical_solution: str = ""
 
     @property
+    def difficulty(self) -> str:
+        """HumanEval's difficulty by the length of its canonical solution (about terciles of
+        the practice pool: up to 3 lines beginner, up to 8 intermediate, longer advanced)."""
+        lines = [
+            line for line in self.canonical_solution[len(self.spec) :].splitlines() if line.strip()
+        ]
+        if len(lines) <= 3:
+            return "beginner"
+        return "intermediate" if len(lines) <= 8 else "advanced"
+
+    @property
     def tests(self) -> str:
         """The pytest file that checks a solution (HumanEval's is built when first asked for)."""
         return pytest_file(self.check, self.entry_point) if self.check else self.given_tests
@@ -107,24 +118,39 @@ def terms(text: str) -> set[str]:
 
 
 def most_relevant(
-    description: str, *, exclude: Iterable[str] = (), pool: Iterable[Problem] | None = None
+    description: str,
+    *,
+    exclude: Iterable[str] = (),
+    pool: Iterable[Problem] | None = None,
+    level: str | None = None,
 ) -> tuple[Problem | None, int]:
     """The practice problem sharing most content words with a desire, and how many it shares.
 
-    Ties go to the lower task number, so a choice is reproducible. ``exclude``
-    holds sources practised recently (T5).
+    Relevance comes first (T4); among equally relevant problems the one nearest
+    ``level`` wins (T2), then the lower task number, so a choice is
+    reproducible. ``exclude`` holds sources practised recently (T5).
     """
     wanted = terms(description)
     skip = set(exclude)
     best: Problem | None = None
-    best_overlap = 0
+    best_key = (0, 0)
     for problem in pool if pool is not None else practice_pool():
         if problem.source in skip:
             continue
         overlap = len(wanted & (terms(problem.spec) | terms(problem.entry_point.replace("_", " "))))
-        if overlap > best_overlap:
-            best, best_overlap = problem, overlap
-    return best, best_overlap
+        key = (overlap, -_distance(problem.difficulty, level))
+        if overlap and key > best_key:
+            best, best_key = problem, key
+    return best, best_key[0]
+
+
+_LEVELS = ("beginner", "intermediate", "advanced")
+
+
+def _distance(difficulty: str, level: str | None) -> int:
+    if level not in _LEVELS:
+        return 0
+    return abs(_LEVELS.index(difficulty) - _LEVELS.index(level))
 
 
 @functools.lru_cache(maxsize=256)

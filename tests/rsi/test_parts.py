@@ -196,3 +196,19 @@ def test_the_system_prompt_carries_the_strategies() -> None:
     assert empty.startswith(CONSTITUTION) and "_No learned strategies yet._" in empty
     full = system_prompt([{"domain": "code", "content": "check types before merging frames"}])
     assert "# STRATEGIES\n\n## Code\n- check types before merging frames" in full
+
+
+def test_among_equally_relevant_problems_the_level_decides() -> None:
+    pool = problems.practice_pool()
+    by_level = {p.difficulty for p in pool}
+    assert by_level == {"beginner", "intermediate", "advanced"}
+    # "strings" is in many specs: equal relevance, so the level picks the problem.
+    for level in ("beginner", "intermediate", "advanced"):
+        chosen, overlap = problems.most_relevant("sorting strings", level=level)
+        assert chosen is not None and overlap >= 1
+        assert chosen.difficulty == level
+    # Relevance still comes first.
+    exact, _ = problems.most_relevant(
+        "numbers closer to each other than a threshold", level="advanced"
+    )
+    assert exact is not None and exact.source == "HumanEval/0"
