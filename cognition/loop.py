@@ -1,37 +1,48 @@
-"""The decision loop: unprocessed observations through frame, recall, deliberation, act, learn.
+"""The decision loop: observations through frame, recall, deliberate, plan, act, monitor, learn.
 
 One ``tick`` is one run of the scheduler's decision job. It takes the
-observations no decision has considered, re-decides WAIT and INVESTIGATE
-decisions that are due (or whose file changed again), batches the rest with
-seed 000's batcher, and carries each batch through the loop. Every step
-leaves nodes: the ``Decision`` with its ``ReasoningStep`` chain and what it
-recalled, then ``Execution``, ``Escalation``, ``Lesson`` and ``Event`` nodes
-as they happen.
+observations no decision has considered (critical first, then urgent, then
+by time), re-decides WAIT and INVESTIGATE decisions that are due (or whose
+file changed again), batches the rest with seed 000's batcher, and carries
+each batch through the stages once, in order: frame (:mod:`cognition.frames`),
+recall (:mod:`cognition.recall`), deliberate (:mod:`cognition.deliberate`),
+plan (:mod:`cognition.act.plan`), then either an action, which runs as a
+task of its own while the loop goes on deciding (:mod:`cognition.act`, its
+monitor inside the actor, then :mod:`cognition.learn.settle`), or the
+follow-up of a WAIT, INVESTIGATE or ESCALATE (:mod:`cognition.follow_up`).
+Every step leaves nodes: the ``Decision`` with its ``ReasoningStep`` chain
+and what it recalled, then ``Execution``, ``Escalation``, ``Lesson`` and
+``Event`` nodes as they happen.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from cognition.act.actor import Actor, ActOutcome, PlannedAction
+from cognition.act.plan import plan
+from cognition.act.running import RunningActions
 from cognition.act.templates import TemplateRegistry
 from cognition.context.render import render_context
 from cognition.deliberate import Reasoner, pattern_key
+from cognition.follow_up import FollowUps, LoopSettings
 from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import CensorBook, OutcomeLearner
-from cognition.monitor import escalation_message
-from cognition.outcomes import check_censor, plan_action, settle_outcome
+from cognition.learn.settle import settle_outcome
 from cognition.recall.gather import Recall, recalled_decision_ids
+from cognition.recall.investigate import Investigator, findings_step
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.sense.classify import ObservationBatcher
 from cognition.sense.queue import PRIORITY
-from graph.models import Decision, DecisionType, Escalation, Observation, utc_now
-from graph.store.decisions import DecisionStore
+from graph.models import Decision, DecisionStatus, DecisionType, Observation, ReasoningStep, utc_now
+from graph.store.decisions import TRANSITIONS, DecisionStore
 from graph.store.memory import path_pattern
+
+__all__ = ["DecisionLoop", "LoopSettings", "TickReport"]
 
 log = logging.getLogger(__name__)
 
@@ -44,16 +55,6 @@ IDENTITY = (
 
 
 @dataclass
-class LoopSettings:
-    """How much one tick takes on, and how long investigation may go on."""
-
-    max_observations: int = 200
-    max_investigation_rounds: int = 2
-    max_wait_rounds: int = 3
-    deferred_retry_s: float = 60.0
-
-
-@dataclass
 class TickReport:
     """What one tick did (for the status line and the tests)."""
 
@@ -62,7 +63,7 @@ class TickReport:
 
 
 class DecisionLoop:
-    """Carries batches of observations through the Nous loop."""
+    """Carries batches of observations through the Nous loop; actions run beside it."""
 
     def __init__(
         self,
@@ -79,6 +80,7 @@ class DecisionLoop:
         settings: LoopSettings | None = None,
         session_id: str | None = None,
         episode_id: str | None = None,
+        investigator: Investigator | None = None,
     ) -> None:
         self.decisions = decisions
         self.frames = frames
@@ -92,12 +94,21 @@ class DecisionLoop:
         self.settings = settings or LoopSettings()
         self.session_id = session_id
         self.episode_id = episode_id
+        self.follow_ups = FollowUps(
+            decisions, learner, investigator or Investigator(decisions.memory), self.settings
+        )
+        self.actions = RunningActions(self.settings.max_concurrent)
         self.decided = 0
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[object] | None = None
 
     async def tick(self) -> TickReport:
-        """Decide on everything waiting: new observations and due re-decisions."""
+        """Decide on everything waiting: new observations and due re-decisions.
+
+        ACT decisions start their actions as tasks of their own and the tick
+        returns without waiting for them; their outcomes join the report as
+        they end (:meth:`idle` waits for them).
+        """
         async with self._busy:
             self._task = asyncio.current_task()
             try:
@@ -105,41 +116,45 @@ class DecisionLoop:
             finally:
                 self._task = None
 
+    async def idle(self, timeout_s: float | None = None) -> bool:
+        """Wait until no action is running; False if ``timeout_s`` passed first."""
+        return await self.actions.wait(timeout_s)
+
     async def stop(self, timeout_s: float) -> None:
-        """Let the tick in hand finish, or cancel it after ``timeout_s``.
+        """Let the tick in hand and every running action finish, or cancel them after ``timeout_s``.
 
         Cancelling an execution kills its child's process group, so stopping
         the daemon never leaves an agent running on its own.
         """
         task = self._task
-        if task is None or task.done():
-            return
-        done, _ = await asyncio.wait({task}, timeout=timeout_s)
-        if not done:
-            log.warning("stopping: cancelling the decision in hand after %.0f s", timeout_s)
-            task.cancel()
-            await asyncio.wait({task})
+        if task is not None and not task.done():
+            done, _ = await asyncio.wait({task}, timeout=timeout_s)
+            if not done:
+                log.warning("stopping: cancelling the decision in hand after %.0f s", timeout_s)
+                task.cancel()
+                await asyncio.wait({task})
+        await self.actions.stop(timeout_s)
 
     async def _tick(self) -> TickReport:
         report = TickReport()
+        # Critical first, then urgent, then by time, across the whole backlog (the query's order).
         fresh = await self.decisions.unprocessed_observations(self.settings.max_observations)
         paths = sorted({o.path for o in fresh if o.path})
+        work: list[tuple[list[Observation], dict[str, Any]]] = []
         for waiting in await self.decisions.waiting_decisions(utc_now(), paths):
             related = [o for o in fresh if o.path is not None and o.path == waiting["path"]]
             fresh = [o for o in fresh if o not in related]
             earlier = await self.decisions.observations_by_id(waiting["observation_ids"])
             batch = _most_urgent_first([*related, *earlier])
             if batch:
-                round_ = int(waiting["investigation_round"])
                 # A WAIT looked at again with nothing new counts a round; a new
                 # change to its file starts the count again.
                 waited = 0 if related else int(waiting["wait_round"]) + 1
-                await self._decide(
-                    batch, report, superseded=[waiting["id"]], round_=round_, waited=waited
-                )
+                work.append((batch, {"previous": waiting, "waited": waited}))
         for batch in self.batcher.batch(fresh):
-            for group in _by_file(batch):
-                await self._decide(_most_urgent_first(group), report)
+            work.extend((_most_urgent_first(group), {}) for group in _by_file(batch))
+        for batch, how in sorted(work, key=lambda item: _urgency(item[0])):
+            await self._decide(batch, report, **how)
         return report
 
     async def _decide(
@@ -147,14 +162,11 @@ class DecisionLoop:
         batch: list[Observation],
         report: TickReport,
         *,
-        superseded: Sequence[str] = (),
-        round_: int = 0,
+        previous: dict[str, Any] | None = None,
         waited: int = 0,
     ) -> None:
         try:
-            decision = await self.decide(
-                batch, report, superseded=superseded, round_=round_, waited=waited
-            )
+            decision = await self.decide(batch, report, previous=previous, waited=waited)
         except Exception:
             # One bad batch must not stop the loop. A failure before the decision
             # is written leaves its observations unprocessed, so the next tick
@@ -168,121 +180,98 @@ class DecisionLoop:
         batch: list[Observation],
         report: TickReport | None = None,
         *,
-        superseded: Sequence[str] = (),
-        round_: int = 0,
+        previous: dict[str, Any] | None = None,
         waited: int = 0,
     ) -> Decision:
-        """Frame, recall, deliberate, record, then act, wait, investigate or escalate."""
+        """Frame, recall, deliberate, plan, record; then act (a task), wait, investigate, escalate.
+
+        ``previous`` is the waiting or investigating decision this one takes
+        up again (a row of ``decide/waiting_decisions``): its questions join
+        recall, and what its investigation found is the new decision's first
+        step.
+        """
         primary = batch[0]
+        round_ = int(previous["investigation_round"]) if previous else 0
+        questions = list(previous.get("investigation_questions") or []) if previous else []
         frame = await self.frames.choose(_frame_text(primary), default="task")
         context = await self.recall.build(
-            batch, frame, session_id=self.session_id, investigation_round=round_
+            batch,
+            frame,
+            session_id=self.session_id,
+            investigation_round=round_,
+            extra_queries=questions,
         )
+        if previous:
+            found = previous.get("investigation_findings") or []
+            context.findings = [*found, *(previous.get("investigation_answers") or [])]
         rendered = render_context(context, identity=IDENTITY)
         deliberation = await self.reasoner.deliberate(context, rendered)
-        planned, deliberation = plan_action(deliberation, context, self.templates)
-        planned, deliberation = await check_censor(
-            planned, deliberation, primary.path, self.censors
-        )
+        planned, deliberation = await plan(deliberation, context, self.templates, self.censors)
         decision = _decision(deliberation, context, frame.name, planned)
-        self._schedule_follow_up(decision, deliberation, round_, waited)
+        self.follow_ups.schedule(decision, deliberation, round_, waited)
         await self.decisions.record_decision(
             decision,
-            deliberation.steps,
+            _steps(deliberation, previous, decision.agent_id),
             observation_ids=[o.id for o in batch],
             recalled_ids=recalled_decision_ids(context),
             pattern_key=decision.pattern_key,
             template=_template_row(self.templates, decision),
             episode_id=self.episode_id,
             heuristic_ids=[s.id for s in context.strategies],
-            superseded_ids=list(superseded),
+            superseded_ids=[previous["id"]] if previous else [],
             frame=frame.name,
         )
         self.decided += 1
         try:
-            await self._follow(decision, deliberation, planned, report, round_)
+            if decision.type is DecisionType.ACT and planned is not None:
+                self.actions.start(
+                    self._act(decision, planned, primary, report),
+                    name=f"action {decision.id}",
+                    never_started=lambda: self._defer(decision, "not started before shutdown"),
+                )
+            else:
+                await self.follow_ups.follow(decision, deliberation, context, round_)
         except Exception:
-            # The decision is written and its observations are processed: look at
-            # it again later rather than leave it "decided" or "acting" forever.
             log.exception("following up decision %s failed; looking again later", decision.id)
-            retry = timedelta(seconds=self.settings.deferred_retry_s)
-            decision.status = "waiting"
-            await self.decisions.settle(
-                decision.id,
-                status="waiting",
-                wait_until=utc_now() + retry,
-                outcome="follow-up failed; deferred",
-            )
+            await self._defer(decision, "follow-up failed; deferred")
         return decision
 
-    def _schedule_follow_up(
-        self, decision: Decision, deliberation: Deliberation, round_: int, waited: int
-    ) -> None:
-        """Set a WAIT's or an INVESTIGATE's next look on the decision before it is written.
-
-        Written with the decision itself, so these need no second transaction;
-        an INVESTIGATE past its last round is escalated instead (in ``_follow``).
-        A WAIT looked at ``max_wait_rounds`` times with nothing new is closed:
-        the next change to its file is a new observation, decided afresh.
-        """
-        now = utc_now()
-        if decision.type is DecisionType.WAIT:
-            if waited >= self.settings.max_wait_rounds:
-                decision.status = "closed"
-                return
-            wait = timedelta(seconds=deliberation.wait_timeout_s or 300.0)
-            decision.status, decision.wait_until = "waiting", now + wait
-            decision.wait_round = waited
-        elif (
-            decision.type is DecisionType.INVESTIGATE
-            and round_ < self.settings.max_investigation_rounds
-        ):
-            decision.status, decision.wait_until = "investigating", now
-            decision.investigation_round = round_ + 1
-
-    async def _follow(
+    async def _act(
         self,
         decision: Decision,
-        deliberation: Deliberation,
-        planned: PlannedAction | None,
+        planned: PlannedAction,
+        primary: Observation,
         report: TickReport | None,
-        round_: int,
     ) -> None:
-        if decision.type is DecisionType.ACT and planned is not None:
+        """One action, start to end: act (the monitor decides retries), then settle and learn."""
+        try:
             outcome = await self.actor.act(decision, planned)
             if report is not None:
                 report.outcomes.append(outcome)
             await settle_outcome(
                 decision,
                 outcome,
+                primary,
                 self.decisions,
                 self.learner,
                 self.censors,
                 retry_after=timedelta(seconds=self.settings.deferred_retry_s),
+                max_attempts=planned.max_retries + 1,
             )
-        elif decision.type is DecisionType.WAIT:
-            return  # its next look was written with it
-        elif decision.type is DecisionType.INVESTIGATE:
-            if decision.status != "investigating":
-                reason = f"still uncertain after {round_} rounds of investigation"
-                await self._escalate(decision, reason)
-        else:
-            await self._escalate(decision, deliberation.escalation_reason or decision.reasoning)
+        except Exception:
+            # The decision is written and its observations are processed: look at
+            # it again later rather than leave it deciding or acting forever.
+            log.exception("acting on decision %s failed; looking again later", decision.id)
+            await self._defer(decision, "action failed to run; deferred")
 
-    async def _escalate(self, decision: Decision, reason: str) -> None:
-        decision.status = "escalated"
-        message = escalation_message(
-            f"decide on {decision.path or 'an observation'}", 0, reason, decision_id=decision.id
-        )
-        await self.decisions.record_escalation(
-            Escalation(
-                agent_id=decision.agent_id,
-                decision_id=decision.id,
-                reason=reason,
-                priority=decision.escalation_priority or "medium",
-                message=message,
+    async def _defer(self, decision: Decision, why: str) -> None:
+        retry = utc_now() + timedelta(seconds=self.settings.deferred_retry_s)
+        if DecisionStatus.WAITING in TRANSITIONS[decision.status]:
+            await self.decisions.move(
+                decision, DecisionStatus.WAITING, wait_until=retry, outcome=why
             )
-        )
+        else:
+            await self.decisions.settle(decision.id, wait_until=retry, outcome=why)
 
 
 def _frame_text(observation: Observation) -> str:
@@ -312,7 +301,25 @@ def _by_file(batch: list[Observation]) -> list[list[Observation]]:
 
 def _most_urgent_first(batch: list[Observation]) -> list[Observation]:
     # The queue's own priority order (seed 000), oldest first within a level.
-    return sorted(batch, key=lambda o: (PRIORITY[o.urgency], o.at))
+    return sorted(batch, key=_urgency_of)
+
+
+def _urgency_of(observation: Observation) -> tuple[int, datetime]:
+    return PRIORITY[observation.urgency], observation.at
+
+
+def _urgency(batch: list[Observation]) -> tuple[int, datetime]:
+    return min(_urgency_of(o) for o in batch)
+
+
+def _steps(
+    deliberation: Deliberation, previous: dict[str, Any] | None, agent_id: str
+) -> list[ReasoningStep]:
+    """The deliberation's steps, after the INVESTIGATE step when an investigation came first."""
+    found = findings_step(agent_id, previous) if previous else None
+    if found is None:
+        return list(deliberation.steps)
+    return [found, *(s.model_copy(update={"order": s.order + 1}) for s in deliberation.steps)]
 
 
 def _decision(
@@ -350,7 +357,7 @@ def _decision(
         investigation_questions=deliberation.investigation_questions,
         escalation_reason=deliberation.escalation_reason,
         escalation_priority=deliberation.escalation_priority,
-        status="decided",
+        status=DecisionStatus.DECIDED,
     )
 
 

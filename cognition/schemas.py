@@ -93,6 +93,8 @@ class TemplateOption(_Data):
     name: str
     description: str
     target: str
+    parameters: list[str] = Field(default_factory=list)
+    """Parameters a reasoner may supply (their only source is its DECIDE reply)."""
 
 
 class DecisionContext(_Data):
@@ -113,6 +115,8 @@ class DecisionContext(_Data):
     templates: list[TemplateOption] = Field(default_factory=list)
     working_memory: WorkingMemory | None = None
     investigation_round: int = 0
+    findings: list[str] = Field(default_factory=list)
+    """What the investigation before this decision found (empty for a first look)."""
 
     @property
     def primary(self) -> Observation:
@@ -168,3 +172,5 @@ class Deliberation(_Data):
     investigation_questions: list[str] = Field(default_factory=list)
     escalation_reason: str | None = None
     escalation_priority: str | None = None
+    parameters: dict[str, str] = Field(default_factory=dict)
+    """Template parameters the reasoner read out (DECIDE), checked against the template."""

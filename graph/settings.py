@@ -143,6 +143,7 @@ class ScheduleSettings(BaseModel):
     decision_interval_s: float = Field(2.0, gt=0)
     decision_max_observations: int = Field(200, ge=1)
     max_investigation_rounds: int = Field(2, ge=0)
+    investigate_delay_s: float = Field(60.0, gt=0)
     max_wait_rounds: int = Field(3, ge=0)
     deferred_retry_s: float = Field(60.0, gt=0)
     shutdown_grace_s: float = Field(30.0, ge=0)
@@ -198,11 +199,19 @@ class ExecutorSettings(BaseModel):
             "npx",
             "claude-flow@alpha",
             "swarm",
-            "init",
-            "--topology",
+            "{prompt}",
+            "--strategy",
+            "{strategy}",
+            "--mode",
             "{topology}",
+            "--claude",
+            "--no-auto-permissions",
+            "--non-interactive",
+            "--output-format",
+            "json",
         ]
     )
+    claude_flow_skip_permissions: bool = False
     timeout_s: float = Field(300.0, gt=0)
     output_cap_bytes: int = Field(1_000_000, ge=1024)
     dry_run: bool = False

@@ -23,7 +23,7 @@ from cognition.act.executors import (
     InternalExecutor,
 )
 from cognition.act.internal import handle_failure
-from cognition.act.templates import TemplateRegistry, load_templates
+from cognition.act.templates import TemplateRegistry, can_fill, load_templates
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
 from cognition.errors import TemplateError
 from cognition.frames.engine import FrameEngine
@@ -31,6 +31,7 @@ from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
 from cognition.llm import LLMClient
 from cognition.loop import DecisionLoop, LoopSettings
 from cognition.recall.gather import Recall
+from cognition.recall.investigate import Investigator
 from cognition.schemas import FileView, TemplateOption
 from cognition.sense.classify import ObservationBatcher
 from graph.errors import SettingsError
@@ -110,10 +111,11 @@ async def build_loop(
     )
     budget = ActionBudget(settings.budget)
     actor = Actor(decisions, executors(settings, environ, index_sync), budget, attribution, root)
+    llm_fills = settings.reasoner != "rules"
     recall = Recall(
         memory,
         root,
-        templates_for=lambda o, f: template_options(templates, o, f),
+        templates_for=lambda o, f: template_options(templates, o, f, reasoner_supplies=llm_fills),
         max_content_bytes=MAX_CONTENT_BYTES,
     )
     loop = DecisionLoop(
@@ -131,9 +133,13 @@ async def build_loop(
             max_investigation_rounds=settings.schedule.max_investigation_rounds,
             max_wait_rounds=settings.schedule.max_wait_rounds,
             deferred_retry_s=settings.schedule.deferred_retry_s,
+            investigate_delay_s=settings.schedule.investigate_delay_s,
+            max_concurrent=settings.budget.max_concurrent,
+            thresholds=settings.thresholds,
         ),
         session_id=session_id,
         episode_id=episode_id,
+        investigator=Investigator(memory, llm if llm_fills else None),
     )
     await store.emit(
         "daemon_started",
@@ -169,16 +175,32 @@ def executors(
 
 
 def template_options(
-    templates: TemplateRegistry, observation: Observation, file: FileView | None
+    templates: TemplateRegistry,
+    observation: Observation,
+    file: FileView | None,
+    *,
+    reasoner_supplies: bool = False,
 ) -> list[TemplateOption]:
-    """The templates that match an observation, as recall offers them to the reasoner."""
+    """The templates that match an observation and can be filled, as recall offers them.
+
+    A template whose required parameters cannot get a value (from the
+    observation, its extraction rules, or, with ``reasoner_supplies``, an
+    LLM's DECIDE reply) is not offered: acting on it could only fail.
+    """
     error_count = observation.metadata.get("error_count", 0)
     facts = FileFacts(
         size=file.size if file else None,
         content_head=file.content_head if file else None,
         error_count=error_count if isinstance(error_count, int) else 0,
     )
+    content = file.content_head if file else None
     return [
-        TemplateOption(name=t.name, description=t.description, target=t.target)
+        TemplateOption(
+            name=t.name,
+            description=t.description,
+            target=t.target,
+            parameters=[n for n, p in t.parameters.items() if p.source_for(n) in (None, "extra")],
+        )
         for t in templates.match(observation, facts)
+        if can_fill(t, observation, content, reasoner_supplies=reasoner_supplies)
     ]

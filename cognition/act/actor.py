@@ -10,6 +10,7 @@ over budget is deferred, not dropped.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Mapping
@@ -19,6 +20,8 @@ from typing import Any
 
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
+from cognition.act.criteria import Criterion, snapshot, validate
+from cognition.act.escalate import escalate
 from cognition.act.executors import (
     DescribesCommand,
     ExecutionRequest,
@@ -27,6 +30,7 @@ from cognition.act.executors import (
 )
 from cognition.monitor import (
     FailureAnalysis,
+    FailureType,
     Verdict,
     analyze_failure,
     decide,
@@ -34,8 +38,8 @@ from cognition.monitor import (
     refine_prompt,
     retry_strategy,
 )
-from graph.models import ActionTarget, Decision, Escalation, Execution
-from graph.store.decisions import DecisionStore
+from graph.models import ActionTarget, Decision, DecisionStatus, Execution
+from graph.store.decisions import DecisionStore, check_transition
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +56,10 @@ class PlannedAction:
     timeout_s: float | None = None
     max_retries: int = 0
     topology: str | None = None
+    strategy: str | None = None
+    working_set: tuple[str, ...] = ()
+    """Globs of the files the action may change (attribution of its own edits)."""
+    success_criteria: tuple[Criterion, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,8 @@ class ActOutcome:
     escalated: bool = False
     deferred_reason: str | None = None
     results: list[ExecutionResult] = field(default_factory=list)
+    dry_run: bool = False
+    """Nothing ran: the outcome is recorded, never learned from."""
 
 
 class Actor:
@@ -96,6 +106,7 @@ class Actor:
         if ticket is None:
             reason = self.budget.reason() or "action budget exhausted"
             return ActOutcome(False, 0, None, error=reason, deferred_reason=reason)
+        dry_run = bool(getattr(executor, "dry_run", False))
         results: list[ExecutionResult] = []
         previous: str | None = None
         failure: FailureAnalysis | None = None
@@ -111,6 +122,7 @@ class Actor:
                     template=action.template,
                     prompt=prompt,
                     retry_of=previous,
+                    dry_run=dry_run,
                 )
                 request = ExecutionRequest(
                     execution_id=execution.id,
@@ -119,15 +131,30 @@ class Actor:
                     timeout_s=action.timeout_s,
                     params=dict(action.params),
                     topology=action.topology,
+                    strategy=action.strategy,
                 )
                 execution.command = _command_for(executor, request)
+                decision.status = check_transition(decision.status, DecisionStatus.ACTING)
                 await self.decisions.start_execution(execution)
-                with self.attribution.running(execution.id):
+                checks, text = action.success_criteria, _text_params(action)
+                before = await asyncio.to_thread(snapshot, self.root, checks, text)
+                with self.attribution.running(execution.id, action.working_set):
                     result = await executor.execute(request)
                 results.append(result)
-                failure = None if result.success else _analyze(result)
+                validated, report = result.success, None
+                if result.success and not dry_run and checks:
+                    validated, report = await asyncio.to_thread(
+                        validate, self.root, checks, text, before
+                    )
+                failure = None
+                if not result.success:
+                    failure = _analyze(result)
+                elif not validated:
+                    failure = FailureAnalysis(
+                        FailureType.VALIDATION_FAILURE, "success_criteria", report or "", False
+                    )
                 verdict = decide(
-                    result.success, result.success, attempt - 1, action.max_retries, failure
+                    result.success, validated, attempt - 1, action.max_retries, failure
                 )
                 await self.decisions.finish_execution(
                     execution.id,
@@ -142,24 +169,29 @@ class Actor:
                     verdict=verdict.verdict.value,
                     cost_usd=result.cost_usd,
                     num_turns=result.num_turns,
+                    validation_passed=validated if checks and not dry_run else None,
+                    validation=report,
                 )
                 previous = execution.id
                 if verdict.verdict is Verdict.COMPLETE:
-                    return ActOutcome(True, attempt, execution.id, results=results)
+                    return ActOutcome(True, attempt, execution.id, results=results, dry_run=dry_run)
                 if verdict.verdict is Verdict.ESCALATE:
                     break
                 assert failure is not None
-                prompt = refine_prompt(action.prompt, retry_strategy(failure, attempt))
+                strategy = retry_strategy(failure, attempt, action.max_retries)
+                prompt = refine_prompt(action.prompt, strategy)
         last = results[-1]
-        await self._escalate(decision, action, len(results), last.error, failure)
+        why = last.error or (f"validation failed:\n{failure.evidence}" if failure else None)
+        await self._escalate(decision, action, len(results), why, failure)
         return ActOutcome(
             False,
             len(results),
             previous,
-            error=last.error,
+            error=why,
             failure_type=failure.failure_type.value if failure else None,
             escalated=True,
             results=results,
+            dry_run=dry_run,
         )
 
     async def _escalate(
@@ -178,16 +210,14 @@ class Actor:
             failure,
             decision_id=decision.id,
         )
-        await self.decisions.record_escalation(
-            Escalation(
-                agent_id=decision.agent_id,
-                decision_id=decision.id,
-                reason=error or "the action failed",
-                priority="high" if decision.is_critical else "medium",
-                message=message,
-            )
+        await escalate(
+            self.decisions, decision, reason=error or "the action failed", message=message
         )
-        log.warning("escalated decision %s after %d attempts: %s", decision.id, attempts, error)
+
+
+def _text_params(action: PlannedAction) -> dict[str, str]:
+    """The action's parameter values as text, for the placeholders of its success criteria."""
+    return {k: str(v) for k, v in action.params.items() if isinstance(v, str | int)}
 
 
 def _analyze(result: ExecutionResult) -> FailureAnalysis:

@@ -62,11 +62,37 @@ AUTOMATIC: Mapping[str, tuple[ParameterType, str]] = MappingProxyType(
 )
 
 
+class Extract(BaseModel):
+    """A declared rule that finds a parameter's value in the observation (one key set).
+
+    ``line_after``: the rest of the first line of the file's content that starts
+    with one of these prefixes (case-insensitive, after leading spaces and
+    list marks), stripped; ``new thinker: Ada Lovelace`` gives ``Ada Lovelace``.
+    ``slug_of``: the value of another parameter made into a slug
+    (``Ada Lovelace`` gives ``ada_lovelace``).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    line_after: list[str] | None = Field(None, min_length=1)
+    slug_of: str | None = None
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> Extract:
+        if (self.line_after is None) == (self.slug_of is None):
+            raise ValueError("an extraction rule has exactly one of 'line_after' and 'slug_of'")
+        if self.line_after is not None and not all(p.strip() for p in self.line_after):
+            raise ValueError("'line_after' prefixes must not be empty")
+        return self
+
+
 class Parameter(BaseModel):
     """One parameter of a template: its type, limits, and where its value comes from.
 
     ``source`` is an automatic value's name, ``metadata.<key>`` or ``extra``;
     left out, it is the automatic value of the parameter's own name, if any.
+    ``extract`` is a rule that finds the value in the observation when the
+    reasoner did not pass one.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -78,6 +104,7 @@ class Parameter(BaseModel):
     max_length: int | None = Field(None, ge=1)
     values: list[str] | None = None
     source: str | None = None
+    extract: Extract | None = None
 
     @field_validator("source")
     @classmethod
@@ -171,6 +198,29 @@ def coerce(parameter: Parameter, raw: object) -> str:
     return text if limit is None else text[:limit]
 
 
+_LIST_MARK = re.compile(r"^[\s>*#-]*")
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def line_after(content: str | None, prefixes: Sequence[str]) -> str | None:
+    """The rest of the first line of ``content`` that starts with a prefix, or None."""
+    wanted = [p.strip().casefold() for p in prefixes]
+    for line in (content or "").splitlines():
+        text = _LIST_MARK.sub("", line).strip()
+        for prefix in wanted:
+            if text.casefold().startswith(prefix):
+                rest = text[len(prefix) :].strip()
+                if rest:
+                    return rest
+    return None
+
+
+def slugify(text: str) -> str:
+    """``Ada Lovelace`` -> ``ada_lovelace``: lower-case ASCII letters and digits joined by ``_``."""
+    ascii_text = text.encode("ascii", "ignore").decode().casefold()
+    return _NOT_SLUG.sub("_", ascii_text).strip("_")[:_SLUG_MAX].strip("_")
+
+
 def render(template: str, values: Mapping[str, RenderValue]) -> str:
     """Replace each placeholder of ``template`` once, fencing the values marked so.
 
@@ -243,7 +293,12 @@ def fill(
     automatic = _automatic_values(observation, summary, key_facts, content_preview)
     values: dict[str, RenderValue] = {}
     params: dict[str, str] = {}
-    for name, spec in parameters.items():
+    # A slug_of rule reads another parameter's value: those come last.
+    ordered = sorted(
+        parameters.items(),
+        key=lambda item: item[1].extract is not None and item[1].extract.slug_of is not None,
+    )
+    for name, spec in ordered:
         source = spec.source_for(name)
         auto = AUTOMATIC.get(source) if source is not None else None
         label = auto[1] if auto is not None else f"parameter {name!r}"
@@ -253,6 +308,8 @@ def fill(
                 raw = observation.metadata.get(source[len(METADATA_PREFIX) :])
             else:
                 raw = automatic[source]
+        if (raw is None or raw == "") and spec.extract is not None:
+            raw = _extracted(spec.extract, content_preview, params)
         if raw is None or raw == "":
             raw = spec.default
         if raw is None:
@@ -281,6 +338,13 @@ def fill(
             params[name] = value
         values[name] = RenderValue(value, kind in FENCED_TYPES, label)
     return render(prompt_template, values), params
+
+
+def _extracted(rule: Extract, content: str | None, found: Mapping[str, str]) -> str | None:
+    if rule.line_after is not None:
+        return line_after(content, rule.line_after)
+    source = found.get(rule.slug_of or "")
+    return slugify(source) or None if source else None
 
 
 def _automatic_values(

@@ -23,9 +23,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from cognition.act.conditions import Conditions, FileFacts, Trigger, specificity
+from cognition.act.criteria import Criterion, criterion_problems, resolve_glob
 from cognition.act.executors import FUNCTION_PARAM
 from cognition.act.render import (
     AUTOMATIC,
+    EXTRA,
     Parameter,
     ValueProblem,
     fill,
@@ -86,8 +88,10 @@ class ActionTemplate(BaseModel):
     agent: str | None = None
     prompt_template: str = Field(min_length=1)
     parameters: dict[str, Parameter] = Field(default_factory=dict)
-    success_criteria: list[str] = Field(default_factory=list)
-    """Kept as text for the record; the monitor judges outcomes by its own rules."""
+    success_criteria: list[Criterion] = Field(default_factory=list)
+    """Checks over the root after a run (:mod:`cognition.act.criteria`): validation_passed."""
+    working_set: list[str] = Field(default_factory=list)
+    """Globs of the files the action may change: its edits there are its own, not news."""
     timeout_seconds: float = Field(300.0, gt=0)
     max_retries: int = Field(2, ge=0)
     topology: str | None = Field(None, pattern=_WORD)
@@ -118,7 +122,9 @@ class RenderedAction:
     topology: str | None
     strategy: str | None
     agents: tuple[AgentSpec, ...]
-    success_criteria: tuple[str, ...]
+    success_criteria: tuple[Criterion, ...]
+    working_set: tuple[str, ...]
+    """The template's working set with its placeholders filled, and the observed path."""
 
     @property
     def request_params(self) -> dict[str, Any]:
@@ -243,6 +249,7 @@ def instantiate(
     Raises :class:`TemplateError` for a required parameter without a value, a
     value its type refuses, or a path that is absolute or climbs out with ``..``.
     """
+    where = f"{template.file}: template {template.name!r}"
     try:
         prompt, params = fill(
             template.prompt_template,
@@ -254,8 +261,14 @@ def instantiate(
             extra=extra,
         )
     except ValueProblem as problem:
-        where = f"{template.file}: template {template.name!r}: {problem.key}"
-        raise TemplateError(f"{where}: {problem}") from None
+        raise TemplateError(f"{where}: {problem.key}: {problem}") from None
+    values = {**params, "path": observation.path or ""}
+    try:
+        working_set = [resolve_glob(glob, values) for glob in template.working_set]
+    except ValueError as exc:
+        raise TemplateError(f"{where}: working_set: {exc}") from None
+    if observation.path:
+        working_set.append(observation.path)
     return RenderedAction(
         template=template.name,
         version=template.version,
@@ -270,7 +283,48 @@ def instantiate(
         strategy=template.strategy,
         agents=tuple(template.agents),
         success_criteria=tuple(template.success_criteria),
+        working_set=tuple(dict.fromkeys(working_set)),
     )
+
+
+def can_fill(
+    template: ActionTemplate,
+    observation: Observation,
+    content_preview: str | None,
+    *,
+    reasoner_supplies: bool,
+) -> bool:
+    """Whether every required parameter of ``template`` can get a value for ``observation``.
+
+    Values come from the observation (sources, extraction rules, defaults);
+    with ``reasoner_supplies`` (an LLM that may answer DECIDE with parameters)
+    a parameter whose only source is ``extra`` counts as fillable. The summary
+    and key facts come from deliberation, so they count as there.
+    """
+    extra: dict[str, str] = {}
+    if reasoner_supplies:
+        for name, spec in template.parameters.items():
+            if spec.source_for(name) in (None, EXTRA):
+                extra[name] = _sample(spec)
+    try:
+        fill(
+            template.prompt_template,
+            template.parameters,
+            observation,
+            summary="(summary)",
+            key_facts=["(fact)"],
+            content_preview=content_preview,
+            extra=extra,
+        )
+    except ValueProblem:
+        return False
+    return True
+
+
+def _sample(spec: Parameter) -> str:
+    if spec.type == "enum":
+        return (spec.values or ["x"])[0]
+    return "1" if spec.type == "integer" else "x"
 
 
 def _parse(text: str, file: str) -> TemplateRegistry:
@@ -328,6 +382,22 @@ def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
             yield key, f"{name!r} cannot be a parameter name"
         elif spec.required and spec.default is None and spec.source_for(name) is None:
             yield key, f"required, but has no source: give 'source' ({_SOURCES}) or a 'default'"
+    for name, spec in t.parameters.items():
+        rule = spec.extract
+        if rule is not None and rule.slug_of is not None:
+            other = t.parameters.get(rule.slug_of)
+            if other is None or (other.extract is not None and other.extract.slug_of is not None):
+                yield (
+                    f"parameters.{name}.extract.slug_of",
+                    f"{rule.slug_of!r} is not a parameter it can read",
+                )
+    names = [*t.parameters, "path"]
+    for index, criterion in enumerate(t.success_criteria):
+        for problem in criterion_problems(criterion, names):
+            yield f"success_criteria.{index}", problem
+    for index, glob in enumerate(t.working_set):
+        for problem in criterion_problems(Criterion(exists=glob), names):
+            yield f"working_set.{index}", problem
     leftover = leftover_syntax(t.prompt_template)
     if leftover is not None:
         yield "prompt_template", f"only '{{{{ name }}}}' placeholders are allowed, not {leftover!r}"

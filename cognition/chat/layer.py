@@ -35,7 +35,15 @@ from cognition.monitor import (
     assess,
 )
 from cognition.text import estimate_tokens, plain_text
-from graph.models import Censor, Decision, DecisionType, Episode, ReasonerKind, utc_now
+from graph.models import (
+    Censor,
+    Decision,
+    DecisionStatus,
+    DecisionType,
+    Episode,
+    ReasonerKind,
+    utc_now,
+)
 from graph.models.frame import FrameSpec
 from graph.models.learn import pattern_key
 from graph.store.decisions import DecisionStore
@@ -226,7 +234,7 @@ class CognitiveLayer:
             category=frame.default_category or "process",
             observation_type="user_input",
             pattern_key=chat_pattern_key(frame),
-            status="deliberating",
+            status=DecisionStatus.DELIBERATING,
         )
         extra = {
             "session_id": session_id,
@@ -252,9 +260,11 @@ class CognitiveLayer:
 
     async def _finalize(self, decision_id: str, assessment: Assessment, result: TurnResult) -> None:
         success = assessment.outcome is EpisodeOutcome.SUCCESS
-        await self.decisions.settle(
+        failed = assessment.outcome is EpisodeOutcome.FAILURE
+        await self.decisions.move_by_id(
             decision_id,
-            status="failed" if assessment.outcome is EpisodeOutcome.FAILURE else "done",
+            DecisionStatus.DELIBERATING,
+            DecisionStatus.FAILED if failed else DecisionStatus.DONE,
             description=plain_text(result.response_text, _TEXT_CHARS),
             confidence=FINAL_CONFIDENCE[assessment.outcome],
             outcome=assessment.outcome.value,

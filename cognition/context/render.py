@@ -163,7 +163,8 @@ def _parts(name: str, ctx: DecisionContext, identity: str) -> list[Part]:
     if name == "observations":
         # The file belongs to the primary observation, and matters more than the tail of a batch.
         lines = [Part("- " + plain_text(o.to_context_string())) for o in ctx.observations]
-        return lines[:1] + format_file(ctx.file) + lines[1:]
+        found = [Part("- investigation found: " + plain_text(f)) for f in ctx.findings]
+        return lines[:1] + format_file(ctx.file) + found + lines[1:]
     if name == "strategies":
         return [
             Part(f"- [{plain_text(s.domain) or 'general'}] {plain_text(s.content)}")

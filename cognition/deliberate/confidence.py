@@ -35,6 +35,7 @@ DELTA_RANGES: Mapping[StepName, tuple[float, float]] = MappingProxyType(
         StepName.MATCH_PATTERN: (-0.10, 0.20),
         StepName.EVALUATE: (-0.10, 0.15),
         StepName.DECIDE: (0.0, 0.0),
+        StepName.INVESTIGATE: (0.0, 0.0),
     }
 )
 

@@ -163,6 +163,13 @@ Then recommend one and say why in one or two sentences."""
     )
 
 
+def _parameters_wanted(context: DecisionContext, verdict: Conclusion) -> list[str]:
+    if verdict.decision_type is not DecisionType.ACT or verdict.template is None:
+        return []
+    option = next((t for t in context.templates if t.name == verdict.template), None)
+    return list(option.parameters) if option else []
+
+
 def decide_prompt(
     context: DecisionContext,
     rendered: RenderedContext,
@@ -180,8 +187,16 @@ at {thresholds.escalate:.2f}, escalate below) the decision is \
 rationale: one or two sentences on why this is the right call now.
 investigation_questions: if the decision is "investigate", 3 to 5 specific \
 questions whose answers would settle it; otherwise an empty list."""
+    wanted = _parameters_wanted(context, verdict)
     shape = """{"rationale": "<why>",
  "investigation_questions": ["<question>"]}"""
+    if wanted:
+        body += f"""
+parameters: the action template needs values for {", ".join(wanted)}; read each \
+out of the observation's content and give it as a string (leave out what it does \
+not say)."""
+        shape = shape[:-1] + ',\n "parameters": {"<name>": "<value>"}}'
+
     return "\n\n".join(
         [_context(rendered), _earlier(earlier), _task(5, StepName.DECIDE, body, shape)]
     )

@@ -99,6 +99,17 @@ def _probability(value: object) -> object:
     return value
 
 
+def _parameters(value: object) -> object:
+    # Only short scalar values, by name; the template's types check them again.
+    if not isinstance(value, dict):
+        return {}
+    return {
+        str(k): plain_text(str(v), _TEXT_LIMIT)
+        for k, v in list(value.items())[:_LIST_LIMIT]
+        if isinstance(v, str | int) and not isinstance(v, bool) and str(v).strip()
+    }
+
+
 Text = Annotated[str, BeforeValidator(_text)]
 TextList = Annotated[list[str], BeforeValidator(_text_list)]
 Delta = Annotated[float, Field(allow_inf_nan=False)]
@@ -208,6 +219,10 @@ class DecideReply(StepReply):
 
     rationale: Text = ""
     investigation_questions: TextList = Field(default_factory=list)
+    parameters: Annotated[dict[str, str], BeforeValidator(_parameters)] = Field(
+        default_factory=dict
+    )
+    """Values for the chosen template's parameters that the model read out of the file."""
 
     def describe(self) -> str:
         return self.rationale
@@ -322,4 +337,5 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
         ),
         escalation_reason=verdict.escalation_reason,
         escalation_priority=verdict.escalation_priority,
+        parameters=dict(trace.decide.reply.parameters),
     )

@@ -140,6 +140,24 @@ class OutcomeLearner:
         )
         return lessons
 
+    async def count(
+        self, decision_id: str, pattern_key: str | None, confidence: float, success: bool
+    ) -> bool:
+        """Count a decision's outcome in calibration and its pattern, once; no lessons."""
+        first = await self.store.record_outcome(decision_id, success=success, confidence=confidence)
+        if first and pattern_key:
+            await self.store.update_pattern(pattern_key, success=success, confidence=confidence)
+        return first
+
+    async def settle_chain(self, decision_id: str, *, success: bool) -> int:
+        """Give the WAIT and INVESTIGATE decisions this one superseded its outcome; how many."""
+        counted = 0
+        for row in await self.store.superseded_chain(decision_id):
+            confidence = float(row["confidence"] or 0.0)
+            if await self.count(row["id"], row["pattern_key"], confidence, success):
+                counted += 1
+        return counted
+
 
 def censor_worthy(assessment: Assessment) -> list[str]:
     """The censor triggers an assessed turn teaches: one per non-transient tool error.

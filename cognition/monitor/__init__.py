@@ -29,6 +29,7 @@ from cognition.monitor.verdict import (
     VerdictDetail,
     decide,
     escalation_message,
+    undecided_message,
 )
 
 __all__ = [
@@ -50,4 +51,5 @@ __all__ = [
     "is_transient",
     "refine_prompt",
     "retry_strategy",
+    "undecided_message",
 ]

@@ -143,3 +143,36 @@ def escalation_message(
         "╚" + "═" * _BOX_WIDTH + "╝",
     ]
     return "\n".join(lines) + "\n"
+
+
+def undecided_message(
+    task: str,
+    reason: str,
+    *,
+    confidence: float,
+    thresholds: str,
+    decision_id: str | None = None,
+) -> str:
+    """The message for a person when Nous escalates without having acted at all.
+
+    Said plainly: nothing was attempted; the decision's confidence and the
+    thresholds it was measured against (``thresholds``, already formatted)
+    are named, so the reader sees why the agent did not act on its own.
+    """
+    lines = [*_boxed("HUMAN DECISION REQUIRED"), ""]
+    if decision_id:
+        lines.append(f"Decision: {plain_text(decision_id, 100)}")
+    lines += [
+        f"Task: {plain_text(task, _TASK_CHARS) or '(no description)'}",
+        "",
+        "Nous did not act on this: nothing was attempted.",
+        f"Why: {plain_text(reason, _ERROR_CHARS) or '(no reason given)'}",
+        f"Its confidence was {confidence:.2f}; thresholds: {thresholds}.",
+        "",
+        "Next Steps:",
+        "1. Look at the decision's reasoning steps (cypher/audit/decision_steps.cypher)",
+        "2. Act on it yourself, or tell Nous more (a note, a goal) and let it decide again",
+        "",
+        "╚" + "═" * _BOX_WIDTH + "╝",
+    ]
+    return "\n".join(lines) + "\n"

@@ -7,7 +7,8 @@
 // params: $decision (map of Decision properties, id and agent_id included), $observation_ids,
 //   $steps (list of maps of ReasoningStep properties, each with order), $recalled_ids,
 //   $pattern (map {id, key} or null), $template (map {id, name, version, target} or null),
-//   $episode_id (or null), $heuristic_ids, $superseded_ids, $frame (a frame name or null)
+//   $episode_id (or null), $heuristic_ids, $superseded_ids, $superseded (the status
+//   value for them), $frame (a frame name or null)
 // returns: id of the decision
 CREATE (d:Decision)
 SET d = $decision
@@ -62,7 +63,7 @@ CALL (d) {
 CALL (d) {
   UNWIND $superseded_ids AS sid
   MATCH (old:Decision {id: sid})
-  SET old.status = "superseded"
+  SET old.status = $superseded
   MERGE (d)-[:SUPERSEDES]->(old)
 }
 CALL (d) {

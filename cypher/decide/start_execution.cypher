@@ -1,11 +1,12 @@
 // purpose: record that an action starts running: the Execution node, EXECUTED_AS from its
 //   decision (now executed, status acting), and RETRY_OF the execution it retries
-// params: $execution (map of Execution properties), $decision_id, $retry_of (or null)
+// params: $execution (map of Execution properties), $decision_id, $retry_of (or null),
+//   $acting (the status value)
 // returns: id of the execution
 MATCH (d:Decision {id: $decision_id})
 CREATE (x:Execution)
 SET x = $execution
-SET d.executed = true, d.status = "acting"
+SET d.executed = true, d.status = $acting
 CREATE (d)-[:EXECUTED_AS]->(x)
 WITH x
 CALL (x) {

@@ -8,6 +8,7 @@ from graph.models.base import Node, new_id, utc_now
 from graph.models.decide import (
     ActionTarget,
     Decision,
+    DecisionStatus,
     DecisionType,
     Escalation,
     Execution,
@@ -42,6 +43,7 @@ __all__ = [
     "Censor",
     "ContextBudget",
     "Decision",
+    "DecisionStatus",
     "DecisionType",
     "Desire",
     "Episode",

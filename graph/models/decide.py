@@ -20,6 +20,21 @@ class DecisionType(StrEnum):
     ESCALATE = "escalate"
 
 
+class DecisionStatus(StrEnum):
+    """Where a decision stands; the allowed moves are in :mod:`graph.store.decisions`."""
+
+    DECIDED = "decided"
+    DELIBERATING = "deliberating"
+    ACTING = "acting"
+    WAITING = "waiting"
+    INVESTIGATING = "investigating"
+    DONE = "done"
+    FAILED = "failed"
+    ESCALATED = "escalated"
+    SUPERSEDED = "superseded"
+    CLOSED = "closed"
+
+
 class ActionTarget(StrEnum):
     """Who carries out an ACT decision."""
 
@@ -37,13 +52,15 @@ class ReasonerKind(StrEnum):
 
 
 class StepName(StrEnum):
-    """The five steps of seed 000 section 2.2, in order."""
+    """The five steps of seed 000 section 2.2, in order, and what an investigation found."""
 
     OBSERVE = "OBSERVE"
     CATEGORIZE = "CATEGORIZE"
     MATCH_PATTERN = "MATCH_PATTERN"
     EVALUATE = "EVALUATE"
     DECIDE = "DECIDE"
+    INVESTIGATE = "INVESTIGATE"
+    """Not one of the five: what an investigation found, the first step of its re-decision."""
 
 
 class ReasoningStep(Node):
@@ -93,7 +110,7 @@ class Decision(Node):
     outcome: str | None = None
     outcome_success: bool | None = None
     outcome_at: datetime | None = None
-    status: str = "decided"
+    status: DecisionStatus = DecisionStatus.DECIDED
 
 
 class Execution(Node):
@@ -117,6 +134,11 @@ class Execution(Node):
     num_turns: int | None = None
     ended_at: datetime | None = None
     retry_of: str | None = None
+    dry_run: bool = False
+    """Made by a dry run: nothing was executed, so nothing is learned from it."""
+    validation_passed: bool | None = None
+    """The template's success criteria, checked over the root after the run."""
+    validation: str | None = None
 
 
 class Escalation(Node):

@@ -13,16 +13,58 @@ from typing import Any
 
 from graph.models import (
     Decision,
+    DecisionStatus,
     Escalation,
     Execution,
     Observation,
     ReasoningStep,
+    Urgency,
     new_id,
     utc_now,
 )
 from graph.settings import GoalSettings
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
 from graph.store.memory import Memory
+
+S = DecisionStatus
+# The order the loop takes unprocessed observations in (seed 000's queue priority).
+QUEUE_ORDER = (Urgency.CRITICAL, Urgency.URGENT, Urgency.ROUTINE, Urgency.LOW, Urgency.NOISE)
+
+# Every status a decision may move to from each status: the one place that
+# says how a decision's life runs. A new decision is written in one of
+# INITIAL; DONE, FAILED, ESCALATED, SUPERSEDED and CLOSED are final.
+INITIAL: frozenset[DecisionStatus] = frozenset(
+    {S.DECIDED, S.DELIBERATING, S.WAITING, S.INVESTIGATING, S.CLOSED, S.ESCALATED}
+)
+TRANSITIONS: Mapping[DecisionStatus, frozenset[DecisionStatus]] = {
+    S.DECIDED: frozenset({S.ACTING, S.WAITING, S.ESCALATED, S.DONE, S.FAILED}),
+    S.DELIBERATING: frozenset({S.DONE, S.FAILED}),
+    # A retry is a new execution of the same decision: acting again.
+    S.ACTING: frozenset({S.ACTING, S.DONE, S.FAILED, S.ESCALATED, S.WAITING}),
+    S.WAITING: frozenset({S.WAITING, S.SUPERSEDED, S.ESCALATED}),
+    S.INVESTIGATING: frozenset({S.INVESTIGATING, S.SUPERSEDED, S.ESCALATED}),
+    S.DONE: frozenset(),
+    S.FAILED: frozenset(),
+    S.ESCALATED: frozenset(),
+    S.SUPERSEDED: frozenset(),
+    S.CLOSED: frozenset(),
+}
+# What the loop looks at again when it is due.
+OPEN_FOR_FOLLOW_UP: tuple[DecisionStatus, ...] = (S.WAITING, S.INVESTIGATING)
+
+
+class DecisionStatusError(ValueError):
+    """A decision asked to move where its life does not go (a bug, never bad input)."""
+
+
+def check_transition(current: DecisionStatus, new: DecisionStatus) -> DecisionStatus:
+    """``new`` if a decision may move there from ``current``; DecisionStatusError otherwise."""
+    if new not in TRANSITIONS[current]:
+        allowed = ", ".join(sorted(TRANSITIONS[current])) or "nothing (it is final)"
+        raise DecisionStatusError(
+            f"a decision cannot go from {current.value} to {new.value} (allowed: {allowed})"
+        )
+    return new
 
 
 class DecisionStore:
@@ -32,8 +74,10 @@ class DecisionStore:
         self.memory = memory
 
     async def unprocessed_observations(self, limit: int) -> list[Observation]:
-        """Observations no decision has considered yet, oldest first."""
-        rows = await self.memory.read("decide/unprocessed_observations", limit=limit)
+        """Observations no decision has considered yet: critical, urgent, the rest; oldest first."""
+        rows = await self.memory.read(
+            "decide/unprocessed_observations", levels=[u.value for u in QUEUE_ORDER], limit=limit
+        )
         return [from_properties(Observation, r, agent_id=self.memory.agent_id) for r in rows]
 
     async def observations_by_id(self, ids: Sequence[str]) -> list[Observation]:
@@ -43,7 +87,12 @@ class DecisionStore:
 
     async def waiting_decisions(self, now: datetime, paths: Sequence[str]) -> list[dict[str, Any]]:
         """Waiting or investigating decisions that are due, or about one of ``paths``."""
-        return await self.memory.read("decide/waiting_decisions", now=now, paths=list(paths))
+        return await self.memory.read(
+            "decide/waiting_decisions",
+            now=now,
+            paths=list(paths),
+            statuses=[status.value for status in OPEN_FOR_FOLLOW_UP],
+        )
 
     async def record_decision(
         self,
@@ -64,6 +113,8 @@ class DecisionStore:
         ``frame`` names the frame the decision was made in; its usage count
         goes up in the same transaction.
         """
+        if decision.status not in INITIAL:
+            raise DecisionStatusError(f"a new decision cannot start {decision.status.value}")
         template_row = None
         if template is not None:
             template_row = {"id": new_id(), **dict(template)}
@@ -78,6 +129,7 @@ class DecisionStore:
             episode_id=episode_id,
             heuristic_ids=list(heuristic_ids),
             superseded_ids=list(superseded_ids),
+            superseded=S.SUPERSEDED.value,
             frame=frame,
         )
         return str(rows[0]["id"])
@@ -89,6 +141,7 @@ class DecisionStore:
             execution=to_properties(execution),
             decision_id=execution.decision_id,
             retry_of=execution.retry_of,
+            acting=S.ACTING.value,
         )
         return str(rows[0]["id"])
 
@@ -101,8 +154,25 @@ class DecisionStore:
             result=changes_as_properties(result),
         )
 
+    async def move(self, decision: Decision, to: DecisionStatus, **changes: Any) -> None:
+        """Move ``decision`` to status ``to`` (checked), with its outcome or next look."""
+        decision.status = check_transition(decision.status, to)
+        await self._write(decision.id, {"status": to.value, **changes})
+
+    async def move_by_id(
+        self, decision_id: str, current: DecisionStatus, to: DecisionStatus, **changes: Any
+    ) -> None:
+        """:meth:`move` for a decision known by id and the status it is known to have."""
+        check_transition(current, to)
+        await self._write(decision_id, {"status": to.value, **changes})
+
     async def settle(self, decision_id: str, **changes: Any) -> None:
-        """Update a decision's status, outcome, or when to look at it again."""
+        """Update a decision's outcome or next look; its status moves only by :meth:`move`."""
+        if "status" in changes:
+            raise DecisionStatusError("a decision's status changes through move(), not settle()")
+        await self._write(decision_id, changes)
+
+    async def _write(self, decision_id: str, changes: dict[str, Any]) -> None:
         await self.memory.write(
             "decide/settle_decision",
             decision_id=decision_id,
@@ -110,11 +180,12 @@ class DecisionStore:
         )
 
     async def record_escalation(self, escalation: Escalation) -> str:
-        """Hand a decision to a person."""
+        """Hand a decision to a person (its status becomes escalated)."""
         rows = await self.memory.write(
             "decide/record_escalation",
             escalation=to_properties(escalation),
             decision_id=escalation.decision_id,
+            escalated=S.ESCALATED.value,
         )
         return str(rows[0]["id"])
 

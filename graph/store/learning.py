@@ -94,6 +94,10 @@ class LearningStore(EpisodeStore):
         )
         return bool(rows and rows[0]["first"])
 
+    async def superseded_chain(self, decision_id: str) -> list[dict[str, Any]]:
+        """The decisions ``decision_id`` superseded, directly or not, not yet learned from."""
+        return await self.memory.read("learn/superseded_chain", decision_id=decision_id)
+
     async def record_lessons(
         self, lessons: Sequence[Lesson], *, execution_id: str | None = None
     ) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from cognition.act.attribution import ActiveExecutions
+from cognition.loop import TickReport
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.ingest import Ingestor
 from graph.models import Observation, ObservationType, new_id, utc_now
@@ -52,6 +53,12 @@ class Rig:
 
     def claude_does(self, **script: Any) -> None:
         self.script.write_text(json.dumps(script))
+
+    async def tick_and_act(self) -> TickReport:
+        """One tick, then every action it started, to the end."""
+        report = await self.runtime.loop.tick()
+        assert await self.runtime.loop.idle(120), "the actions did not end"
+        return report
 
     async def observe(self) -> None:
         await self.index_sync.run()
@@ -106,6 +113,7 @@ async def _rig(tmp_path: Path, memory: Memory, **overrides: Any) -> AsyncIterato
     try:
         yield Rig(root, memory, ingestor, index_sync, runtime, script, log)
     finally:
+        await runtime.loop.stop(0.0)
         await runtime.close()
 
 
@@ -122,7 +130,7 @@ async def test_intake_file_goes_all_the_way_to_pattern_and_outcome(rig: Rig) -> 
         result="created knowledge/idea.md",
     )
     await rig.observe()
-    report = await rig.runtime.loop.tick()
+    report = await rig.tick_and_act()
 
     [decision] = report.decisions
     assert (decision.type.value, decision.template, decision.reasoner.value) == (
@@ -155,7 +163,8 @@ async def test_the_stand_ins_own_edits_start_no_new_action(rig: Rig) -> None:
     (rig.root / "_intake" / "note.md").write_text("a note\n")
     rig.claude_does(
         sleep_s=0.5,  # long enough for the watcher to see its edit while it runs
-        edits=[{"path": "_intake/reply.md", "content": "an answer in intake\n"}],
+        # In the action's working set, where update_index would act on a person's edit.
+        edits=[{"path": "knowledge/reply.md", "content": "an answer, filed\n"}],
     )
     await rig.observe()
     # The daemon's watcher, feeding the same ingestor, as in production.
@@ -165,21 +174,20 @@ async def test_the_stand_ins_own_edits_start_no_new_action(rig: Rig) -> None:
     watching = asyncio.create_task(watch_into(watcher, rig.ingestor, stop, status))
     try:
         await asyncio.wait_for(watcher.ready.wait(), 10)
-        first = await rig.runtime.loop.tick()
+        first = await rig.tick_and_act()
         assert [d.type.value for d in first.decisions] == ["act"]
 
         async def reply_recorded() -> bool:
             await rig.ingestor.flush()  # what the watcher handed over, written now
-            return bool(await rig.memory.observations_for_path("_intake/reply.md"))
+            return bool(await rig.memory.observations_for_path("knowledge/reply.md"))
 
         await eventually(reply_recorded, "the stand-in's edit recorded")
     finally:
         stop.set()
         await watching
-    # Its edit landed in the intake folder, where a person's file would be acted on.
     second = await rig.runtime.loop.tick()
     assert second.decisions == []
-    [own] = await rig.memory.observations_for_path("_intake/reply.md")
+    [own] = await rig.memory.observations_for_path("knowledge/reply.md")
     assert own.caused_by == first.outcomes[0].execution_id
 
 
@@ -191,7 +199,7 @@ async def test_a_lasting_failure_retries_then_escalates_with_lessons_and_a_censo
         is_error=True, subtype="error_during_execution", result="Error: permission denied"
     )
     await rig.observe()
-    report = await rig.runtime.loop.tick()
+    report = await rig.tick_and_act()
     [decision] = report.decisions
     [outcome] = report.outcomes
     assert not outcome.success and outcome.escalated
@@ -218,7 +226,7 @@ async def test_a_timeout_leaves_no_child_process(rig: Rig, tmp_path: Path) -> No
         child = tmp_path / "child.pid"
         quick.claude_does(sleep_s=30, spawn_child_sleep_s=60, child_pid_file=str(child))
         await quick.observe()
-        report = await quick.runtime.loop.tick()
+        report = await quick.tick_and_act()
         assert all(r.timed_out for r in report.outcomes[0].results)
         assert await gone(int(child.read_text()))
 
@@ -315,6 +323,9 @@ async def test_investigation_deepens_then_escalates(rig: Rig) -> None:
     for _ in range(3):
         [decision] = (await rig.runtime.loop.tick()).decisions
         kinds.append((decision.type.value, decision.status))
+        # Nothing new found: taken up again after investigate_delay_s, not at once.
+        assert (await rig.runtime.loop.tick()).decisions == []
+        await rig.runtime.loop.decisions.settle(decision.id, wait_until=utc_now())
     assert kinds == [
         ("investigate", "investigating"),
         ("investigate", "investigating"),

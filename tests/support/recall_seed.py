@@ -15,9 +15,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from graph.models import Decision, DecisionType, new_id, utc_now
+from graph.models import Decision, DecisionStatus, DecisionType, new_id, utc_now
 from graph.server.finder import Neo4jEndpoint
-from graph.store.decisions import DecisionStore
+from graph.store.decisions import INITIAL, TRANSITIONS, DecisionStore
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory, path_pattern
 from graph.store.queries import QueryLibrary
@@ -46,7 +46,7 @@ class Seeder:
         outcome_success: bool | None = None,
         outcome: str | None = None,
         minutes: int = 0,
-        status: str = "decided",
+        status: DecisionStatus = DecisionStatus.DECIDED,
         reasoning: str = "",
     ) -> str:
         """Record a decision ``minutes`` after T0 through ``DecisionStore.record_decision``."""
@@ -66,7 +66,13 @@ class Seeder:
             status=status,
             reasoning=reasoning,
         )
+        if status not in INITIAL:
+            # Written the way the loop gets there: first decided or waiting, then moved.
+            on_the_way = next(s for s in INITIAL if status in TRANSITIONS[s])
+            decision.status = on_the_way
         decision_id = await self.decisions.record_decision(decision, [], observation_ids=[])
+        if decision.status != status:
+            await self.decisions.move(decision, status)
         await self.decisions.memory.await_text_indexes()  # full-text is eventually consistent
         return decision_id
 

@@ -39,7 +39,9 @@ class ExecutionRequest:
     """``None`` means the executor's default (``ExecutorSettings.timeout_s``)."""
     params: dict[str, Any] = field(default_factory=dict)
     topology: str | None = None
-    """claude-flow swarm topology; ``None`` means :data:`DEFAULT_TOPOLOGY`."""
+    """claude-flow swarm topology; ``None`` means its default."""
+    strategy: str | None = None
+    """claude-flow swarm strategy; ``None`` means its default."""
 
     def __post_init__(self) -> None:
         # The Claude Code CLI rejects a --session-id that is not a UUID, and

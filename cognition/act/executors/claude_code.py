@@ -80,7 +80,7 @@ class ClaudeCodeExecutor:
 
 
 def _read_claude_result(proc: ProcessResult, command: list[str]) -> ExecutionResult:
-    payload = _result_json(proc.stdout)
+    payload = read_result_json(proc.stdout)
     if payload is None:
         detail = clip(proc.stderr.strip() or proc.stdout.strip(), EXCERPT_CHARS, keep_tail=True)
         detail = detail or "no output"
@@ -114,7 +114,7 @@ def _read_claude_result(proc: ProcessResult, command: list[str]) -> ExecutionRes
     )
 
 
-def _result_json(stdout: str) -> dict[str, Any] | None:
+def read_result_json(stdout: str) -> dict[str, Any] | None:
     """The CLI's ``{"type": "result", ...}`` object from its output, or None.
 
     ``--output-format json`` prints one object; with ``--verbose`` it prints a

@@ -16,6 +16,8 @@ class DryRunExecutor:
     """Runs nothing: records what ``target`` would have run and reports success."""
 
     name = "dry_run"
+    dry_run = True
+    """Its results are recorded, never learned from (see :mod:`cognition.learn.settle`)."""
 
     def __init__(self, target: Executor | None = None) -> None:
         self._target = target

@@ -430,7 +430,7 @@ async def test_claude_flow_defaults_the_topology_and_fails_on_nonzero_exit(
     root: Path, argv_printer: Path, base_env: dict[str, str]
 ) -> None:
     command = [sys.executable, str(argv_printer), "swarm", "init", "--topology", "{topology}"]
-    settings = ExecutorSettings(claude_flow_command=[*command, "--fail"])
+    settings = ExecutorSettings(claude_flow_command=[*command, "{prompt}", "--fail"])
     result = await ClaudeFlowExecutor(settings, env=base_env).execute(_request(root))
 
     assert not result.success

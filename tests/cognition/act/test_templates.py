@@ -94,7 +94,7 @@ def test_targets_follow_the_seed(registry: TemplateRegistry) -> None:
         "periodic_index_sync": ("claude_code", None),
     }
     research = registry.get("research_topic")
-    assert (research.topology, research.strategy, len(research.agents)) == ("mesh", "parallel", 3)
+    assert (research.topology, research.strategy, len(research.agents)) == ("mesh", "research", 3)
 
 
 def test_get_and_contains(registry: TemplateRegistry) -> None:
@@ -811,10 +811,10 @@ def test_internal_actions_carry_their_function(registry: TemplateRegistry) -> No
         key_facts=[],
         content_preview=None,
     )
-    assert (action.template, action.version, action.target) == ("handle_failure", 1, "internal")
+    assert (action.template, action.version, action.target) == ("handle_failure", 2, "internal")
     assert action.function == "handle_failure"
     assert action.request_params["function"] == "handle_failure"
-    assert action.success_criteria == ("Recovery decision made",)
+    assert action.success_criteria == ()  # an internal recommendation changes no file
 
 
 def test_fence_is_longer_than_any_backtick_run() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from graph.models import DecisionType, new_id
+from graph.models import DecisionStatus, DecisionType, new_id
 from graph.server.finder import Neo4jEndpoint
 from graph.store.driver import GraphDriver
 from graph.store.lucene import lucene_query
@@ -56,7 +56,7 @@ async def test_past_decisions_by_file_kind_and_pattern_newest_first(
     same_kind = await seed.decision("elsewhere/hume.txt", minutes=4)
     same_folder = await seed.decision("notes/plato.md", category="intake", minutes=5)
     await seed.decision("other/x.py", category="config", observation_type="file_created")
-    await seed.decision("notes/kant.md", minutes=9, status="superseded")
+    await seed.decision("notes/kant.md", minutes=9, status=DecisionStatus.SUPERSEDED)
     await other.decision("notes/kant.md", minutes=10)
 
     found = (

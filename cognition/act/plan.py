@@ -1,0 +1,121 @@
+"""Planning an action: from an ACT deliberation to a rendered action, or to no action at all.
+
+:func:`plan` is the one stage between deliberation and acting. It turns an
+ACT deliberation into a :class:`PlannedAction`, or downgrades it: no template
+fits (Nous never acts on a free-form prompt), the template's parameters
+cannot be filled for this observation, or a ``block`` censor forbids this
+template on this kind of path (then a person decides).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from cognition.act.actor import PlannedAction
+from cognition.act.templates import TemplateRegistry
+from cognition.errors import TemplateError
+from cognition.learn.learner import CensorBook
+from cognition.schemas import DecisionContext, Deliberation
+from graph.models import ActionTarget, DecisionType
+from graph.store.memory import path_pattern
+
+log = logging.getLogger(__name__)
+
+
+def censor_trigger(template: str, path: str | None) -> str:
+    """The trigger a failed action's censor is filed under: template and path pattern."""
+    return f"{template} on {path_pattern(path) or 'no path'}"
+
+
+async def plan(
+    deliberation: Deliberation,
+    context: DecisionContext,
+    templates: TemplateRegistry,
+    censors: CensorBook,
+) -> tuple[PlannedAction | None, Deliberation]:
+    """The action an ACT deliberation asks for (censor checked), or the deliberation downgraded."""
+    planned, deliberation = plan_action(deliberation, context, templates)
+    return await check_censor(planned, deliberation, context.primary.path, censors)
+
+
+def plan_action(
+    deliberation: Deliberation, context: DecisionContext, templates: TemplateRegistry
+) -> tuple[PlannedAction | None, Deliberation]:
+    """The action an ACT deliberation asks for, or the deliberation downgraded.
+
+    Parameters come from the template's extraction rules over the
+    observation and its file, and from the reasoner's ``parameters``; only
+    those the template declares are passed on (each checked by its type).
+    """
+    if deliberation.decision_type is not DecisionType.ACT:
+        return None, deliberation
+    name = deliberation.template
+    if name is None or name not in templates.names():
+        return None, downgrade(
+            deliberation, DecisionType.WAIT, "no action template fits, so Nous does not act"
+        )
+    template = templates.get(name)
+    declared = {k: v for k, v in deliberation.parameters.items() if k in template.parameters}
+    ignored = sorted(set(deliberation.parameters) - set(declared))
+    if ignored:
+        log.info("template %s: ignoring undeclared parameters %s", name, ", ".join(ignored))
+    try:
+        rendered = templates.instantiate(
+            template,
+            context.primary,
+            summary=deliberation.summary,
+            key_facts=deliberation.key_facts,
+            content_preview=context.file.content_head if context.file else None,
+            extra=declared,
+        )
+    except TemplateError as exc:
+        return None, downgrade(deliberation, DecisionType.ESCALATE, f"cannot act: {exc}")
+    return (
+        PlannedAction(
+            target=ActionTarget(rendered.target),
+            prompt=rendered.prompt,
+            template=name,
+            function=rendered.function,
+            params=rendered.request_params,
+            timeout_s=rendered.timeout_s,
+            max_retries=rendered.max_retries,
+            topology=rendered.topology,
+            strategy=rendered.strategy,
+            working_set=rendered.working_set,
+            success_criteria=rendered.success_criteria,
+        ),
+        deliberation,
+    )
+
+
+async def check_censor(
+    planned: PlannedAction | None,
+    deliberation: Deliberation,
+    path: str | None,
+    censors: CensorBook,
+) -> tuple[PlannedAction | None, Deliberation]:
+    """Escalate instead of acting when a ``block`` censor names this template on this path.
+
+    Looked up by its exact trigger, not in recall's list, which shows only the
+    censors the frame's budget has room for.
+    """
+    if planned is None or planned.template is None:
+        return planned, deliberation
+    censor = await censors.store.censor_by_trigger(censor_trigger(planned.template, path))
+    if censor is None or censor.severity != "block":
+        return planned, deliberation
+    why = f"blocked by censor: {censor.trigger_pattern} ({censor.reason})"
+    return None, downgrade(deliberation, DecisionType.ESCALATE, why)
+
+
+def downgrade(deliberation: Deliberation, to: DecisionType, why: str) -> Deliberation:
+    """The deliberation turned into a WAIT or an ESCALATE, with the reason appended."""
+    return deliberation.model_copy(
+        update={
+            "decision_type": to,
+            "template": deliberation.template if to is DecisionType.ESCALATE else None,
+            "reasoning": f"{deliberation.reasoning} -> {why}",
+            "escalation_reason": why if to is DecisionType.ESCALATE else None,
+            "wait_timeout_s": deliberation.wait_timeout_s or 300.0,
+        }
+    )
