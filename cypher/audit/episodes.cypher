@@ -1,0 +1,12 @@
+// purpose: the latest episodes (one per daemon run or chat session), with what they taught
+// params: $agent_id, $limit
+// returns: id, started_at, ended_at, outcome, summary, lessons, decisions (how many decisions
+//   were made in it)
+// mode: read
+MATCH (e:Episode)
+WHERE e.agent_id = $agent_id AND e.at IS NOT NULL
+WITH e ORDER BY e.at DESC LIMIT $limit
+RETURN e.id AS id, e.started_at AS started_at, e.ended_at AS ended_at, e.outcome AS outcome,
+       e.summary AS summary, e.lessons AS lessons,
+       COUNT { (e)<-[:IN_EPISODE]-(:Decision) } AS decisions
+ORDER BY started_at DESC
