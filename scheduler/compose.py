@@ -6,6 +6,8 @@ in two parts: the memory and its ingestion there, the thinking loop here.
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -137,7 +139,14 @@ async def build_loop(
     )
     await store.emit(
         "daemon_started",
-        {"root": str(root), "reasoner": settings.reasoner, "dry_run": settings.executors.dry_run},
+        {
+            "root": str(root),
+            "reasoner": settings.reasoner,
+            "dry_run": settings.executors.dry_run,
+            # `nous status` tells from these whether this daemon still runs.
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+        },
         session_id=session_id,
     )
     return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store)

@@ -7,6 +7,7 @@ executions and escalations hang off it as they happen.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -23,6 +24,8 @@ from graph.models import (
 from graph.settings import GoalSettings
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
 from graph.store.memory import Memory
+
+log = logging.getLogger(__name__)
 
 
 class DecisionStore:
@@ -115,6 +118,15 @@ class DecisionStore:
             "decide/record_escalation",
             escalation=to_properties(escalation),
             decision_id=escalation.decision_id,
+        )
+        # A person must hear of it: the log says what to run to read and close it.
+        log.warning(
+            "escalation %s (%s priority) for decision %s: %s; see `nous escalations show %s`",
+            escalation.id,
+            escalation.priority,
+            escalation.decision_id,
+            escalation.reason[:160],
+            escalation.id,
         )
         return str(rows[0]["id"])
 

@@ -1,0 +1,152 @@
+"""``nous desires`` and ``nous heuristics``: self-improvement's wishes and what it distilled.
+
+They read and write the ``Desire`` and ``Heuristic`` nodes of the graph model
+(``graph/models/rsi.py``) directly, so they work whatever part of ``rsi/``
+has landed: desires are filled by RSI part 1, heuristics by part 2; until
+then the lists say that nothing is there yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from graph.models import utc_now
+from graph.models.rsi import Desire
+from graph.store.learning import LearningStore
+from graph.store.mapping import to_properties
+from graph.store.memory import Memory
+from scheduler.cli.common import CommandError, common_options, show, table, with_memory
+
+LIST_LIMIT = 100
+NONE_YET = "(filled by self-improvement's cycles; `nous desires add TEXT` asks for one)"
+
+
+def register(commands: Any) -> None:
+    """Add ``nous desires`` and ``nous heuristics``."""
+    _desires(commands)
+    _heuristics(commands)
+
+
+def _desires(commands: Any) -> None:
+    common = common_options()
+    parser = commands.add_parser(
+        "desires",
+        parents=[common],
+        help="list desires; add one; name the domain of one",
+        description="Without an action: the desires, newest first.",
+    )
+    parser.set_defaults(handler=with_memory(_list_desires))
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    add = actions.add_parser("add", parents=[common], help="ask the agent to get better at TEXT")
+    add.add_argument("text")
+    add.add_argument("--intensity", type=float, default=0.7, help="0.0 to 1.0 (default 0.7)")
+    add.set_defaults(handler=with_memory(_add_desire))
+    clarify = actions.add_parser(
+        "clarify", parents=[common], help="name the domain of a desire waiting for one"
+    )
+    clarify.add_argument("id")
+    clarify.add_argument("--domain", required=True, help="e.g. code, math, writing")
+    clarify.set_defaults(handler=with_memory(_clarify))
+
+
+def _heuristics(commands: Any) -> None:
+    common = common_options()
+    parser = commands.add_parser(
+        "heuristics",
+        parents=[common],
+        help="list heuristics; show one with its trajectories; retire one",
+        description="Without an action: the heuristics, active ones first.",
+    )
+    parser.set_defaults(handler=with_memory(_list_heuristics))
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    show_p = actions.add_parser("show", parents=[common], help="one heuristic and its trajectories")
+    show_p.add_argument("id")
+    show_p.set_defaults(handler=with_memory(_show_heuristic))
+    retire = actions.add_parser(
+        "retire", parents=[common], help="prune a heuristic (kept in the graph, no longer used)"
+    )
+    retire.add_argument("id")
+    retire.add_argument("--note", required=True, help="why it should no longer be used")
+    retire.set_defaults(handler=with_memory(_retire))
+
+
+async def _list_desires(args: argparse.Namespace, memory: Memory) -> int:
+    rows = await memory.read("audit/desires", limit=LIST_LIMIT)
+    columns = ["id", "status", "origin", "domain", "score", "description"]
+    return show(args, rows, table(rows, columns, empty=f"no desires {NONE_YET}"))
+
+
+async def _add_desire(args: argparse.Namespace, memory: Memory) -> int:
+    text = args.text.strip()
+    if not text:
+        raise CommandError("desires add: the text is empty", 2)
+    if not 0.0 <= args.intensity <= 1.0:
+        raise CommandError(f"--intensity {args.intensity}: must be between 0 and 1", 2)
+    desire = Desire(
+        agent_id=memory.agent_id,
+        description=text,
+        intensity=args.intensity,
+        origin="external",
+        external_request=text,
+        status="pending",
+    )
+    await memory.write("admin/add_desire", desire=to_properties(desire))
+    await LearningStore(memory).emit("desire_added", {"desire_id": desire.id, "origin": "external"})
+    return show(args, {"id": desire.id}, f"desire {desire.id} added (external, pending): {text}")
+
+
+async def _clarify(args: argparse.Namespace, memory: Memory) -> int:
+    domain = args.domain.strip()
+    if not domain:
+        raise CommandError("--domain: name a domain", 2)
+    rows = await memory.write(
+        "admin/clarify_desire", desire_id=args.id, domain=domain, at=utc_now()
+    )
+    if not rows:
+        raise CommandError(f"no desire {args.id!r} for agent {memory.agent_id!r}")
+    row = rows[0]
+    if row["was"] != "needs_clarification":
+        raise CommandError(
+            f"desire {args.id} is {row['was']!r}, not waiting for a domain (needs_clarification)",
+            2,
+        )
+    await LearningStore(memory).emit("desire_clarified", {"desire_id": args.id, "domain": domain})
+    return show(args, row, f"desire {args.id} verified in domain {domain!r}")
+
+
+async def _list_heuristics(args: argparse.Namespace, memory: Memory) -> int:
+    rows = await memory.read("audit/heuristics", limit=LIST_LIMIT)
+    columns = ["id", "status", "domain", "usage_count", "trajectories", "content"]
+    empty = "no heuristics (distilled from successful practice by self-improvement)"
+    return show(args, rows, table(rows, columns, empty=empty))
+
+
+async def _show_heuristic(args: argparse.Namespace, memory: Memory) -> int:
+    rows = await memory.read("audit/heuristic", heuristic_id=args.id)
+    if not rows:
+        raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
+    h, trajectories = rows[0]["heuristic"], rows[0]["trajectories"]
+    lines = [
+        f"heuristic {h['id']} ({h.get('status')}, domain {h.get('domain')},"
+        f" used {h.get('usage_count', 0)} times)",
+        f"  {h.get('content')}",
+    ]
+    if h.get("prune_reason"):
+        lines.append(f"  pruned {h.get('pruned_at')}: {h['prune_reason']}")
+    lines += ["", f"distilled from {len(trajectories)} trajectories:"]
+    columns = ["id", "success", "partial_score", "tests_passed", "tests_total", "problem"]
+    lines.append(table(trajectories, columns, empty="  (none recorded)"))
+    return show(args, rows[0], "\n".join(lines))
+
+
+async def _retire(args: argparse.Namespace, memory: Memory) -> int:
+    if not args.note.strip():
+        raise CommandError("--note: say why the heuristic is retired", 2)
+    rows = await memory.write(
+        "admin/retire_heuristic", heuristic_id=args.id, note=args.note, at=utc_now()
+    )
+    if not rows:
+        raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
+    await LearningStore(memory).emit("heuristic_retired", {"heuristic_id": args.id})
+    return show(args, rows[0], f"heuristic {args.id} retired (pruned; kept in the graph)")
