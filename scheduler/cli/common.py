@@ -124,8 +124,10 @@ def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, empty: s
         return empty
     cells = [[cell(r.get(c)) for c in columns] for r in rows]
     widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
-    while sum(widths) + 2 * (len(widths) - 1) > TABLE_WIDTH:
-        widest = widths.index(max(widths))
+    # Ids are what a person copies into the next command: never cut them; cut text instead.
+    cuttable = [i for i, c in enumerate(columns) if c != "id" and not c.endswith("_id")]
+    while cuttable and sum(widths) + 2 * (len(widths) - 1) > TABLE_WIDTH:
+        widest = max(cuttable, key=lambda i: widths[i])
         if widths[widest] <= 8:
             break
         widths[widest] -= 1

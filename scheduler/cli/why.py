@@ -16,7 +16,8 @@ from graph.store.memory import Memory
 from scheduler.cli.common import CommandError, cell, common_options, show, with_memory
 
 BLOCKED = "blocked by censor:"
-TEXT_WIDTH = 90
+TEXT_WIDTH = 80
+LINE_WIDTH = 100
 
 
 def register(commands: Any) -> None:
@@ -135,7 +136,12 @@ def render(s: dict[str, Any]) -> str:
     out += [
         f"     {h['id']} [{h.get('domain')}]: {_short(h.get('content'))}" for h in s["heuristics"]
     ]
-    return "\n".join(out)
+    return "\n".join(_fit(line) for line in out)
+
+
+def _fit(line: str) -> str:
+    # The tree fits a 100-column terminal; the end of a long line is the least telling part.
+    return line if len(line) <= LINE_WIDTH else line[: LINE_WIDTH - 1] + "…"
 
 
 def _stopped_by(d: dict[str, Any]) -> str:

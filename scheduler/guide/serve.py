@@ -70,6 +70,16 @@ def _handler(pages: dict[str, tuple[str, bytes]]) -> type[BaseHTTPRequestHandler
             self.end_headers()
             self.wfile.write(body)
 
+        def do_OPTIONS(self) -> None:
+            # Browser's fetch sends custom headers, so the browser asks first (CORS preflight).
+            self.send_response(HTTPStatus.NO_CONTENT)
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.send_header("Access-Control-Allow-Methods", "GET, OPTIONS")
+            requested = self.headers.get("Access-Control-Request-Headers")
+            self.send_header("Access-Control-Allow-Headers", requested or "*")
+            self.send_header("Access-Control-Max-Age", "600")
+            self.end_headers()
+
         def log_message(self, format: str, *args: Any) -> None:
             return  # every fetch would print a line to the daemon's console
 
