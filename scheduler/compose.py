@@ -67,7 +67,9 @@ class LoopRuntime:
         try:
             await self.episodes.end(self.episode_id, outcome="completed", summary="daemon stopped")
             await self.store.emit(
-                "daemon_stopped", {"decisions": self.loop.decided, "episode_id": self.episode_id}
+                "daemon_stopped",
+                {"decisions": self.loop.decided, "episode_id": self.episode_id},
+                session_id=self.loop.session_id,
             )
         finally:
             await self.llm.close()

@@ -129,7 +129,7 @@ async def daemon_state(memory: Memory) -> dict[str, Any]:
         "root": data.get("root"),
     }
     stopped = await memory.read("audit/latest_events", type="daemon_stopped", limit=20)
-    if event.get("session_id") and any(s["session_id"] == event["session_id"] for s in stopped):
+    if any(_stops(s, event) for s in stopped):
         return {**state, "running": False, "how": "stopped"}
     pid, host = data.get("pid"), data.get("host")
     if not isinstance(pid, int) or host != socket.gethostname():
@@ -137,6 +137,13 @@ async def daemon_state(memory: Memory) -> dict[str, Any]:
     alive = process_is_daemon(pid)
     how = "running" if alive else "ended without stopping (killed or crashed)"
     return {**state, "running": alive, "how": how}
+
+
+def _stops(stop: dict[str, Any], start: dict[str, Any]) -> bool:
+    # The same session; a stop recorded without one counts when it came after the start.
+    if stop.get("session_id") is not None:
+        return bool(stop["session_id"] == start.get("session_id"))
+    return bool(stop["at"] >= start["at"])
 
 
 def process_is_daemon(pid: int) -> bool:
