@@ -39,7 +39,7 @@ def grass() -> str:
     """The whole style sheet (GraSS), as ``:style`` and ``/style.grass`` take it."""
     lines = [
         "node {",
-        "  diameter: 50px;",
+        "  diameter: 75px;",
         "  color: #A5ABB6;",
         "  border-color: #9AA1AC;",
         "  border-width: 2px;",
@@ -57,7 +57,8 @@ def grass() -> str:
         "}",
     ]
     for label, (colour, caption) in LABELS.items():
-        diameter = "65px" if label == "Decision" else "50px"
+        # Browser cuts a caption that does not fit its circle: room for "file_modified".
+        diameter = "85px" if label == "Decision" else "75px"
         lines += [
             f"node.{label} {{",
             f"  color: {colour};",

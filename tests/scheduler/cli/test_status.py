@@ -1,4 +1,4 @@
-"""``nous run`` and ``nous status`` with a real daemon: running since when, quiet logs, the guide."""
+"""``nous run`` and ``nous status`` with a real daemon: since when, quiet logs, the guide."""
 
 from __future__ import annotations
 
