@@ -9,8 +9,6 @@ from graph.models import utc_now
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli.common import (
-    EXIT_NOT_FOUND,
-    EXIT_OK,
     CommandError,
     common_options,
     show,
@@ -111,5 +109,4 @@ async def _resolve(args: argparse.Namespace, memory: Memory) -> int:
             f"; decision {row['decision_id']} will be decided again"
             f" ({row['reopened']} observations handed back)"
         )
-    show(args, row, text)
-    return EXIT_OK if row else EXIT_NOT_FOUND
+    return show(args, row, text)
