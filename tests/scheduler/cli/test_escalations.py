@@ -11,6 +11,7 @@ from graph.models import Decision, DecisionType, Escalation, Observation, Observ
 from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from graph.store.recall import RecallRequest, RecallStore
 from tests.scheduler.cli.conftest import Nous
 from tests.support.recall_seed import Seeder
 
@@ -127,14 +128,15 @@ async def test_goals_are_added_listed_and_completed(nous: Nous, memory: Memory) 
     added = await nous("goals", "add", "Keep the glossary current", "--priority", "high", "--json")
     assert added.code == 0, added.err
     goal_id = json.loads(added.out)["id"]
-    active = await memory.read("recall/active_goals", limit=10)
-    assert [g["id"] for g in active[0]["goals"]] == [goal_id]
+    recall = RecallStore(memory)
+    active = await recall.recall(RecallRequest(limits={"goals": 10}))
+    assert [g.id for g in active.goals] == [goal_id]
     listed = await nous("goals")
     assert "Keep the glossary current" in listed.out and "high" in listed.out
 
     done = await nous("goals", "done", goal_id)
     assert done.code == 0, done.err
-    assert (await memory.read("recall/active_goals", limit=10))[0]["goals"] == []
+    assert (await recall.recall(RecallRequest(limits={"goals": 10}))).goals == []
     [row] = await memory.read("audit/goals", limit=10)
     assert row["completed_at"] is not None
     assert (await nous("goals", "done", "NOPE")).code == 1
