@@ -85,7 +85,8 @@ def render(s: dict[str, Any]) -> str:
         if pattern
         else "-"
     )
-    out.append(f"├─ recall showed {len(s['recalled'])} past decision(s); pattern {pattern_text}")
+    out.append(f"├─ recall showed {len(s['recalled'])} past decision(s)")
+    out.append(f"│    pattern {pattern_text}")
     out += [
         f"│    {cell(p.get('at'))} {p.get('type')} {p.get('path') or '-'}"
         f" → {_success(p.get('outcome_success'))}"

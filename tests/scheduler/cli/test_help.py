@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import tomllib
@@ -76,3 +77,20 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert exit_.value.code == 2
     assert main(["status", "--config", "/nonexistent/nous.yaml"]) == 2
     assert "nonexistent" in capsys.readouterr().err
+
+
+def test_status_without_neo4j_says_so_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed = probe.getsockname()[1]
+    monkeypatch.setenv("NEO4J_URI", f"bolt://127.0.0.1:{closed}")
+    config = tmp_path / "nous.yaml"
+    config.write_text("reasoner: rules\n")
+    assert main(["status", "--config", str(config)]) == 1
+    out = capsys.readouterr().out
+    assert "neo4j      not answering: Neo4j at bolt://127.0.0.1:" in out
+    assert "llm        not used (reasoner: rules)" in out
+    assert main(["goals", "--config", str(config)]) == 1
+    assert "`nous neo4j start` starts one" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from graph.models import DecisionType
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.queries import QueryLibrary
@@ -70,7 +71,8 @@ async def test_why_tells_the_whole_story_of_an_acted_retried_decision(
         "considered 1 observation(s)",
         f"file_modified {PATH}",
         "frame maintenance",
-        "recall showed 1 past decision(s); pattern knowledge:file_modified:act:analyze_knowledge",
+        "recall showed 1 past decision(s)",
+        "pattern knowledge:file_modified:act:analyze_knowledge (0/0 succeeded)",
         "reasoning: 5 steps",
         *(
             f"{i}. {name} [rules]"
@@ -104,3 +106,13 @@ async def test_why_tells_the_whole_story_of_an_acted_retried_decision(
     assert json.loads(by_path.out)["decision"]["id"] == story.decision_id
     missing = await nous("why", "nowhere/at-all.md")
     assert missing.code == 1 and "no decision" in missing.err
+
+
+async def test_why_names_the_censor_that_stopped_a_decision(nous: Nous, seeder: Seeder) -> None:
+    why = "blocked by censor: analyze_knowledge on k/*.md (permission denied)"
+    decision_id = await seeder.decision(
+        "k/a.md", type=DecisionType.ESCALATE, template=None, reasoning=f"would act; {why}"
+    )
+    result = await nous("why", decision_id)
+    assert "stopped by censor: analyze_knowledge on k/*.md (permission denied)" in result.out
+    assert "executions: 0" in result.out and "outcome -" in result.out
