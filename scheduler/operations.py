@@ -7,10 +7,8 @@ in another terminal sees the same figures as the daemon's own status line.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 
 from cognition.act.budget import WINDOW_S, ActionBudget
-from graph.models import utc_now
 from graph.store.memory import Memory
 
 
@@ -25,8 +23,7 @@ class Operations:
 
 async def read_operations(memory: Memory) -> Operations:
     """The figures of ``cypher/audit/operations.cypher`` for this agent."""
-    since = utc_now() - timedelta(seconds=WINDOW_S)
-    rows = await memory.read("audit/operations", since=since)
+    rows = await memory.read("audit/operations", window_s=WINDOW_S)
     row = rows[0] if rows else {}
     return Operations(
         started_last_hour=int(row.get("started", 0)),

@@ -1,11 +1,12 @@
-// purpose: the operational figures of `nous status`: actions started since $since (the budget
-//   used this hour), executions still running, and escalations still open
-// params: $agent_id, $since (datetime: an hour ago)
+// purpose: the operational figures of `nous status`: actions started in the last $window_s
+//   seconds (the budget used this hour), executions still running, and escalations still open
+// params: $agent_id, $window_s (seconds, e.g. 3600)
 // returns: one row: started, running, open_escalations
 // mode: read
 CALL () {
   MATCH (x:Execution)
-  WHERE x.agent_id = $agent_id AND x.at >= $since AND x.attempt = 1
+  WHERE x.agent_id = $agent_id AND x.at >= datetime() - duration({seconds: $window_s})
+    AND x.attempt = 1
   RETURN count(x) AS started
 }
 CALL () {

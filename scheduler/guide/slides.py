@@ -103,10 +103,8 @@ def params_command(agent_id: str) -> str:
     """The ``:params`` command that sets what the audits need."""
     params = {"agent_id": agent_id, "limit": 25, "decision_id": "", "escalation_id": ""}
     params |= {"execution_id": "", "heuristic_id": "", "path": "", "type": "daemon_started"}
-    params["since"] = "datetime() - duration('PT1H')"
-    text = ", ".join(
-        f"{k}: {v}" if k == "since" else f"{k}: {json.dumps(v)}" for k, v in params.items()
-    )
+    params["window_s"] = 3600
+    text = ", ".join(f"{k}: {json.dumps(v)}" for k, v in params.items())
     return f":params {{{text}}}"
 
 

@@ -109,6 +109,10 @@ async def test_the_guide_plays_and_a_slide_query_renders_in_neo4j_browser(
         run_block(":style")
         chrome.find_element(By.CSS_SELECTOR, "[data-testid=nextSlide]").click()
         wait.until(lambda d: "The latest decisions, and why" in body())
+        # A table: the latest decisions, with $limit as Browser's :params sets it (a float).
+        run_block("// purpose: the agent's latest decisions")
+        wait.until(lambda d: "Started streaming 2 records" in body())
+        assert '"knowledge/notes.md"' in body() and '"analyze_knowledge"' in body()
         run_block("// purpose: the latest decision as a graph")
 
         def captions() -> list[str]:
