@@ -73,7 +73,7 @@ SLIDES = (
         "Desires, trajectories and heuristics",
         "Self-improvement: what the agent wants to get better at, and the strategies it "
         "distilled from practice (with the trajectories they came from).",
-        ("desires", "heuristics", "heuristic"),
+        ("desires", "trajectories", "heuristics", "heuristic"),
     ),
 )
 
