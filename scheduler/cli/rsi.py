@@ -1,9 +1,9 @@
 """``nous desires`` and ``nous heuristics``: self-improvement's wishes and what it distilled.
 
-They read and write the ``Desire`` and ``Heuristic`` nodes of the graph model
-(``graph/models/rsi.py``) directly, so they work whatever part of ``rsi/``
-has landed: desires are filled by RSI part 1, heuristics by part 2; until
-then the lists say that nothing is there yet.
+Desires are added and clarified through :class:`rsi.engine.RSIEngine`'s own
+write paths (an external request is ``verified`` by the person who asked);
+heuristics, filled by RSI part 2, are read and retired on the ``Heuristic``
+nodes of the graph model directly; until then their list says so.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import argparse
 from typing import Any
 
 from graph.models import utc_now
-from graph.models.rsi import Desire
 from graph.store.learning import LearningStore
-from graph.store.mapping import to_properties
 from graph.store.memory import Memory
+from rsi.engine import RSIEngine
+from rsi.errors import RSIError
 from scheduler.cli.common import CommandError, common_options, show, table, with_memory
 
 LIST_LIMIT = 100
@@ -41,12 +41,13 @@ def _desires(commands: Any) -> None:
     add = actions.add_parser("add", parents=[common], help="ask the agent to get better at TEXT")
     add.add_argument("text")
     add.add_argument("--intensity", type=float, default=0.7, help="0.0 to 1.0 (default 0.7)")
+    add.add_argument("--domain", help="code, math or logic (default: routed when selected)")
     add.set_defaults(handler=with_memory(_add_desire))
     clarify = actions.add_parser(
         "clarify", parents=[common], help="name the domain of a desire waiting for one"
     )
     clarify.add_argument("id")
-    clarify.add_argument("--domain", required=True, help="e.g. code, math, writing")
+    clarify.add_argument("--domain", required=True, help="code, math or logic")
     clarify.set_defaults(handler=with_memory(_clarify))
 
 
@@ -83,36 +84,34 @@ async def _add_desire(args: argparse.Namespace, memory: Memory) -> int:
         raise CommandError("desires add: the text is empty", 2)
     if not 0.0 <= args.intensity <= 1.0:
         raise CommandError(f"--intensity {args.intensity}: must be between 0 and 1", 2)
-    desire = Desire(
-        agent_id=memory.agent_id,
-        description=text,
-        intensity=args.intensity,
-        origin="external",
-        external_request=text,
-        status="pending",
-    )
-    await memory.write("admin/add_desire", desire=to_properties(desire))
-    await LearningStore(memory).emit("desire_added", {"desire_id": desire.id, "origin": "external"})
-    return show(args, {"id": desire.id}, f"desire {desire.id} added (external, pending): {text}")
+    try:
+        desire_id = await _engine(args, memory).add_external_desire(
+            text, text, intensity=args.intensity, domain=args.domain
+        )
+    except RSIError as exc:
+        raise CommandError(f"--domain: {exc}", 2) from None
+    await LearningStore(memory).emit("desire_added", {"desire_id": desire_id, "origin": "external"})
+    return show(args, {"id": desire_id}, f"desire {desire_id} added (external, verified): {text}")
 
 
 async def _clarify(args: argparse.Namespace, memory: Memory) -> int:
-    domain = args.domain.strip()
-    if not domain:
-        raise CommandError("--domain: name a domain", 2)
-    rows = await memory.write(
-        "admin/clarify_desire", desire_id=args.id, domain=domain, at=utc_now()
-    )
-    if not rows:
+    engine = _engine(args, memory)
+    if await engine.store.desire(args.id) is None:
         raise CommandError(f"no desire {args.id!r} for agent {memory.agent_id!r}")
-    row = rows[0]
-    if row["was"] != "needs_clarification":
-        raise CommandError(
-            f"desire {args.id} is {row['was']!r}, not waiting for a domain (needs_clarification)",
-            2,
-        )
-    await LearningStore(memory).emit("desire_clarified", {"desire_id": args.id, "domain": domain})
-    return show(args, row, f"desire {args.id} verified in domain {domain!r}")
+    try:
+        desire = await engine.clarify(args.id, args.domain.strip())
+    except RSIError as exc:
+        raise CommandError(str(exc), 2) from None
+    await LearningStore(memory).emit(
+        "desire_clarified", {"desire_id": args.id, "domain": desire.domain}
+    )
+    row = {"id": desire.id, "status": desire.status, "domain": desire.domain}
+    return show(args, row, f"desire {args.id} verified in domain {desire.domain!r}")
+
+
+def _engine(args: argparse.Namespace, memory: Memory) -> RSIEngine:
+    # Adding and clarifying need no model: the engine's own write paths, without an LLM.
+    return RSIEngine(memory, None, args.settings.rsi)
 
 
 async def _list_heuristics(args: argparse.Namespace, memory: Memory) -> int:

@@ -26,7 +26,7 @@ async def test_desires_listed_added_and_clarified(
     assert node is not None
     assert node["origin"] == "external"
     assert node["external_request"] == "Write better commit messages"
-    assert node["status"] == "pending"
+    assert node["status"] == "verified"  # a person's request needs no emergence check
 
     [waiting] = await seeder.nodes(
         "desires",
@@ -41,13 +41,15 @@ async def test_desires_listed_added_and_clarified(
     listed = await nous("desires")
     assert waiting in listed.out and "needs_clarification" in listed.out
 
-    clarified = await nous("desires", "clarify", waiting, "--domain", "writing")
+    unknown = await nous("desires", "clarify", waiting, "--domain", "writing")
+    assert unknown.code == 2 and "domain must be one of" in unknown.err
+    clarified = await nous("desires", "clarify", waiting, "--domain", "logic")
     assert clarified.code == 0, clarified.err
     [row] = [r for r in await memory.read("audit/desires", limit=10) if r["id"] == waiting]
-    assert (row["status"], row["domain"]) == ("verified", "writing")
+    assert (row["status"], row["domain"]) == ("verified", "logic")
 
     again = await nous("desires", "clarify", desire_id, "--domain", "code")
-    assert again.code == 2 and "not waiting for a domain" in again.err
+    assert again.code == 2 and "not waiting for clarification" in again.err
     assert (await nous("desires", "clarify", "NOPE", "--domain", "code")).code == 1
 
 
