@@ -11,6 +11,7 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +21,27 @@ from graph.settings import child_environment, load_settings
 EXIT_FAILURE, EXIT_USAGE = 1, 2
 
 
+DESCRIPTION = (
+    "Watch a folder and turn every change into an Observation node in Neo4j. "
+    "Neo4j is found or started: NEO4J_URI, a server on bolt://localhost:7687, "
+    "Docker, or Neo4j Community run from Maven Central with Java 17+."
+)
+LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+LOG_FILE_BYTES, LOG_FILE_BACKUPS = 10 * 1024 * 1024, 5
+# APScheduler logs two lines at INFO for every run of every job (every 2 s for the
+# decision loop); they bury the status line, so they show only at DEBUG.
+_PER_RUN_LOGGERS = ("apscheduler.executors.default", "apscheduler.scheduler")
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """The command line; ``--help`` explains every option."""
-    parser = argparse.ArgumentParser(
-        prog="python -m graph.daemon",
-        description=(
-            "Watch a folder and turn every change into an Observation node in Neo4j. "
-            "Neo4j is found or started: NEO4J_URI, a server on bolt://localhost:7687, "
-            "Docker, or Neo4j Community run from Maven Central with Java 17+."
-        ),
-    )
+    parser = argparse.ArgumentParser(prog="python -m graph.daemon", description=DESCRIPTION)
+    add_arguments(parser)
+    return parser.parse_args(argv)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The daemon's options, shared by ``python -m graph.daemon`` and ``nous run``."""
     parser.add_argument(
         "--root",
         type=Path,
@@ -51,14 +63,26 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--log-level",
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
-        help="logging to stderr (default: log_level in the settings, else INFO)",
+        type=str.upper,
+        help="logging to stderr (default: log_level in the settings, else INFO); "
+        "DEBUG also shows every run of every scheduled job",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--log-file",
+        type=Path,
+        metavar="PATH",
+        help=f"also log to PATH, rotated at {LOG_FILE_BYTES // 2**20} MiB"
+        f" ({LOG_FILE_BACKUPS} old files kept)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the daemon; return the process exit code (2 for bad settings or root)."""
-    args = parse_args(argv)
+    return run(parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the daemon from parsed options (see :func:`add_arguments`)."""
     overrides: dict[str, Any] = {}
     if args.root is not None:
         overrides["watch.root"] = str(args.root)
@@ -77,9 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not root.is_dir():
         print(f"nous: watch.root: {root} is not a folder", file=sys.stderr)
         return EXIT_USAGE
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    try:
+        configure_logging(settings.log_level, args.log_file)
+    except OSError as exc:
+        print(f"nous: --log-file: {args.log_file}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
     # Imported here so that `--help` and settings errors answer without loading
     # the driver, the scheduler and the rest.
     from scheduler.app import run_daemon
@@ -92,6 +118,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GraphError as exc:
         print(f"nous: {exc}", file=sys.stderr)
         return EXIT_FAILURE
+
+
+def configure_logging(level: str, log_file: Path | None = None) -> None:
+    """Log to stderr (and to a rotating ``log_file``); job runs only at DEBUG."""
+    handlers: list[logging.Handler] = [logging.StreamHandler()]
+    if log_file is not None:
+        log_file = log_file.expanduser()
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(
+            RotatingFileHandler(
+                log_file, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS, encoding="utf-8"
+            )
+        )
+    logging.basicConfig(level=level, format=LOG_FORMAT, handlers=handlers, force=True)
+    quiet = logging.DEBUG if level == "DEBUG" else logging.WARNING
+    for name in _PER_RUN_LOGGERS:
+        logging.getLogger(name).setLevel(quiet)
 
 
 if __name__ == "__main__":

@@ -103,6 +103,13 @@ class Neo4jSettings(BaseModel):
     pagecache_size: str = "512m"
     start_timeout_s: float = Field(180.0, gt=0)
     compose_file: Path = Path("docker-compose.neo4j.yml")
+    guide_port: int | None = Field(
+        7478,
+        ge=1,
+        le=65535,
+        description="where the daemon and `nous browser` serve the Neo4j Browser guide, on "
+        "127.0.0.1 only; a Neo4j that Nous starts plays it on connect. None: not served",
+    )
 
 
 class WatchSettings(BaseModel):

@@ -38,7 +38,9 @@ from scheduler.compose import (
     build_loop,
     load_action_templates,
 )
+from scheduler.guide.serve import GuideServer
 from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
+from scheduler.operations import operations_summary
 from scheduler.rsi_job import RSIJob, register_rsi_job
 
 log = logging.getLogger(__name__)
@@ -132,7 +134,11 @@ async def run_daemon(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     status = StatusLine(
-        nous.ingestor, nous.index_sync, out=out, decisions=lambda: nous.runtime.loop.decided
+        nous.ingestor,
+        nous.index_sync,
+        out=out,
+        decisions=lambda: nous.runtime.loop.decided,
+        operations=lambda: operations_summary(nous.memory, nous.runtime.budget),
     )
     scheduler = AsyncIOScheduler()
     jobs = register_jobs(
@@ -141,7 +147,10 @@ async def run_daemon(
     # Self-improvement shares the decision loop's one LLM client.
     rsi_engine = RSIEngine(nous.memory, nous.runtime.llm, settings.rsi, root=nous.root)
     jobs += register_rsi_job(scheduler, settings.rsi, RSIJob(rsi_engine, settings.rsi))
-    print_banner(nous, jobs, out=out)
+    guide = serve_guide(settings)
+    # Seed 001: the banner says whether the LLM endpoint answers, checked now.
+    llm = None if settings.reasoner == "rules" else await nous.runtime.llm.healthy()
+    print_banner(nous, jobs, out=out, guide=guide, llm=llm)
 
     writer = asyncio.create_task(nous.ingestor.run(stop), name="nous-writer")
     watching = asyncio.create_task(
@@ -156,6 +165,8 @@ async def run_daemon(
         await stop.wait()
     finally:
         scheduler.shutdown(wait=False)
+        if guide is not None:
+            guide.close()
         await _finish(watching, writer, nous)
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
@@ -168,13 +179,33 @@ async def run_daemon(
     return 0
 
 
-def print_banner(nous: Nous, jobs: list[str], *, out: TextIO) -> None:
+def serve_guide(settings: Settings) -> GuideServer | None:
+    """Serve the Browser guide on 127.0.0.1 (None when not configured or the port is taken)."""
+    if settings.neo4j.guide_port is None:
+        return None
+    try:
+        return GuideServer(settings.agent_id, settings.neo4j.guide_port).start()
+    except OSError as exc:
+        log.warning("Browser guide not served on port %d: %s", settings.neo4j.guide_port, exc)
+        return None
+
+
+def print_banner(
+    nous: Nous,
+    jobs: list[str],
+    *,
+    out: TextIO,
+    guide: GuideServer | None = None,
+    llm: bool | None = None,
+) -> None:
     """Where the memory is, how to look at it, what is watched and what runs."""
     browser = nous.endpoint.browser_url or "not served by this Neo4j (use any Neo4j Browser)"
     lines = [
         f"nous: agent '{nous.settings.agent_id}'",
         f"  memory   {nous.endpoint.describe()}",
         f"  browser  {browser}",
+        f"  guide    {f':play {guide.url}' if guide else 'not served'}; `nous why PATH` explains",
+        f"  llm      {_llm_found(nous.settings, llm)}",
         f"  watching {nous.root} ({len(nous.settings.watch.ignore_patterns)} ignore patterns)",
         f"  thinking {_reasoning(nous.settings)}",
         f"  actions  {len(nous.runtime.templates)} templates; {_acting(nous.settings)}",
@@ -209,6 +240,13 @@ def _reasoning(settings: Settings) -> str:
         return "rules reasoner (no LLM)"
     mode = "LLM only" if settings.reasoner == "llm" else "LLM when it answers, else rules"
     return f"{mode}: {settings.llm.base_url} model {settings.llm.model}"
+
+
+def _llm_found(settings: Settings, answered: bool | None) -> str:
+    if answered is None:
+        return "not used (rules reasoner)"
+    answer = "answers" if answered else "does not answer (the rules reasoner stands in)"
+    return f"{settings.llm.base_url} model {settings.llm.model}: {answer}"
 
 
 def _acting(settings: Settings) -> str:

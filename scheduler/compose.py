@@ -6,6 +6,8 @@ in two parts: the memory and its ingestion there, the thinking loop here.
 
 from __future__ import annotations
 
+import os
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +68,9 @@ class LoopRuntime:
         try:
             await self.episodes.end(self.episode_id, outcome="completed", summary="daemon stopped")
             await self.store.emit(
-                "daemon_stopped", {"decisions": self.loop.decided, "episode_id": self.episode_id}
+                "daemon_stopped",
+                {"decisions": self.loop.decided, "episode_id": self.episode_id},
+                session_id=self.loop.session_id,
             )
         finally:
             await self.llm.close()
@@ -143,7 +147,14 @@ async def build_loop(
     )
     await store.emit(
         "daemon_started",
-        {"root": str(root), "reasoner": settings.reasoner, "dry_run": settings.executors.dry_run},
+        {
+            "root": str(root),
+            "reasoner": settings.reasoner,
+            "dry_run": settings.executors.dry_run,
+            # `nous status` tells from these whether this daemon still runs.
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+        },
         session_id=session_id,
     )
     return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store)

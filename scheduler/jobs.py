@@ -113,11 +113,15 @@ class StatusLine:
         *,
         out: TextIO,
         decisions: Callable[[], int] | None = None,
+        operations: Callable[[], Awaitable[str]] | None = None,
     ) -> None:
         self.ingestor = ingestor
         self.index_sync = index_sync
         self.out = out
         self.decisions = decisions
+        # Budget, running executions and open escalations, read from the graph at emit time.
+        self.operations = operations
+        self.operations_text = ""
         self.watch_error: str | None = None
 
     def render(self) -> str:
@@ -128,11 +132,16 @@ class StatusLine:
         return (
             f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
             f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
-            f"{decided} · last error: {error}"
+            f"{decided}{self.operations_text} · last error: {error}"
         )
 
     async def emit(self) -> None:
         """Print the status line."""
+        if self.operations is not None:
+            try:
+                self.operations_text = f" · {await self.operations()}"
+            except GraphError as exc:
+                self.operations_text = f" · operations unknown ({exc})"
         print(self.render(), file=self.out)
         self.out.flush()
 

@@ -96,8 +96,30 @@ def render_conf(settings: Neo4jSettings) -> str:
         f"initial.dbms.default_database={_conf_value('database', settings.database)}",
         # A local memory has no business phoning home.
         "dbms.usage_report.enabled=false",
+        *browser_guide_conf(settings),
     ]
     return "\n".join(lines) + "\n"
+
+
+def guide_url(port: int) -> str:
+    """Where the Browser guide is served (by the daemon or `nous browser`, on 127.0.0.1)."""
+    # "localhost" is on every Neo4j 5 Browser's default allow-list of guide hosts.
+    return f"http://localhost:{port}/nous.html"
+
+
+def browser_guide_conf(settings: Neo4jSettings) -> list[str]:
+    """Neo4j Browser settings: play the guide on connect, and allow loading it.
+
+    Neo4j 5.26 declares ``browser.remote_content_hostname_whitelist`` (its
+    ``ServerSettings``); an ``..._allowlist`` spelling is refused at start
+    ("Unrecognized setting"), so the older name it is.
+    """
+    if settings.guide_port is None:
+        return []
+    return [
+        f"browser.post_connect_cmd=play {guide_url(settings.guide_port)}",
+        "browser.remote_content_hostname_whitelist=guides.neo4j.com,localhost,127.0.0.1",
+    ]
 
 
 def launch(settings: Neo4jSettings, environ: Mapping[str, str], java: str) -> tuple[int, bool]:

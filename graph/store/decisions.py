@@ -7,6 +7,7 @@ executions and escalations hang off it as they happen.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -25,6 +26,8 @@ from graph.models import (
 from graph.settings import GoalSettings
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
 from graph.store.memory import Memory
+
+log = logging.getLogger(__name__)
 
 S = DecisionStatus
 # The order the loop takes unprocessed observations in (seed 000's queue priority).
@@ -186,6 +189,15 @@ class DecisionStore:
             escalation=to_properties(escalation),
             decision_id=escalation.decision_id,
             escalated=S.ESCALATED.value,
+        )
+        # A person must hear of it: the log says what to run to read and close it.
+        log.warning(
+            "escalation %s (%s priority) for decision %s: %s; see `nous escalations show %s`",
+            escalation.id,
+            escalation.priority,
+            escalation.decision_id,
+            escalation.reason[:160],
+            escalation.id,
         )
         return str(rows[0]["id"])
 

@@ -1,0 +1,168 @@
+"""What every ``nous`` subcommand shares: options, settings, the memory, tables and exit codes.
+
+A subcommand module offers ``register(commands)``, which adds its parser and
+sets ``handler`` to a function ``(args) -> int``; handlers that need the
+graph are ``async (args, memory) -> int`` and run through :func:`with_memory`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from graph.errors import GraphError, SettingsError
+from graph.server.finder import find_or_start
+from graph.settings import Settings, load_settings
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
+
+EXIT_OK, EXIT_NOT_FOUND, EXIT_USAGE = 0, 1, 2
+TABLE_WIDTH = 100
+"""Tables fit a terminal this wide: the widest column is cut to fit."""
+
+MemoryHandler = Callable[[argparse.Namespace, Memory], Awaitable[int]]
+
+
+class CommandError(Exception):
+    """A failure a subcommand reports as ``nous: <message>`` with its exit code."""
+
+    def __init__(self, message: str, code: int = EXIT_NOT_FOUND) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def common_options(*, prints_data: bool = True) -> argparse.ArgumentParser:
+    """The options every subcommand takes: ``--agent-id``, ``--config`` (and ``--json``)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="settings file (default: nous.yaml in the current folder, if there is one)",
+    )
+    parent.add_argument("--agent-id", help="the agent in the graph (default: agent_id, else nous)")
+    if prints_data:
+        parent.add_argument("--json", action="store_true", help="print JSON instead of text")
+    return parent
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings named by ``--config`` with ``--agent-id`` applied; exit 2 when bad."""
+    overrides: dict[str, Any] = {}
+    if getattr(args, "agent_id", None):
+        overrides["agent_id"] = args.agent_id
+    try:
+        return load_settings(getattr(args, "config", None), overrides=overrides)
+    except SettingsError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+
+
+def with_memory(handler: MemoryHandler) -> Callable[[argparse.Namespace], int]:
+    """Wrap an async handler: find the running Neo4j (never start one), hand it the memory."""
+
+    def run(args: argparse.Namespace) -> int:
+        settings = settings_from(args)
+        return asyncio.run(_with_memory(handler, args, settings))
+
+    return run
+
+
+async def _with_memory(handler: MemoryHandler, args: argparse.Namespace, settings: Settings) -> int:
+    try:
+        endpoint = await asyncio.to_thread(find_or_start, settings.neo4j, allow_start=False)
+    except GraphError as exc:
+        raise CommandError(f"{exc} (`nous neo4j start` starts one)") from None
+    driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
+    try:
+        await driver.start()
+        args.settings = settings
+        return await handler(args, Memory(driver, settings.agent_id))
+    except GraphError as exc:
+        raise CommandError(str(exc)) from None
+    finally:
+        await driver.close()
+
+
+def plain(value: Any) -> Any:
+    """A value as JSON can carry it (times as ISO text)."""
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def print_json(data: Any, out: TextIO | None = None) -> None:
+    """Data as indented JSON."""
+    print(json.dumps(plain(data), indent=2, sort_keys=True), file=out or sys.stdout)
+
+
+def cell(value: Any) -> str:
+    """One table cell: short times, rounded numbers, one line."""
+    if value is None:
+        return "-"
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return " ".join(str(value).split())
+
+
+def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, empty: str) -> str:
+    """Rows as a text table no wider than :data:`TABLE_WIDTH`; ``empty`` when there are none."""
+    if not rows:
+        return empty
+    cells = [[cell(r.get(c)) for c in columns] for r in rows]
+    widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
+    # Ids are what a person copies into the next command: never cut them; cut text instead.
+    cuttable = [i for i, c in enumerate(columns) if c != "id" and not c.endswith("_id")]
+    while cuttable and sum(widths) + 2 * (len(widths) - 1) > TABLE_WIDTH:
+        widest = max(cuttable, key=lambda i: widths[i])
+        if widths[widest] <= 8:
+            break
+        widths[widest] -= 1
+    lines = [_line(list(columns), widths), _line(["-" * w for w in widths], widths)]
+    lines += [_line(line, widths) for line in cells]
+    return "\n".join(lines)
+
+
+def _line(values: list[str], widths: list[int]) -> str:
+    parts = [_fit(v, w) for v, w in zip(values, widths, strict=True)]
+    return "  ".join(parts).rstrip()
+
+
+def _fit(text: str, width: int) -> str:
+    return text.ljust(width) if len(text) <= width else text[: width - 1] + "…"
+
+
+def show(args: argparse.Namespace, data: Any, text: str) -> int:
+    """Print ``data`` as JSON with ``--json``, else ``text``; return 0."""
+    if getattr(args, "json", False):
+        print_json(data)
+    else:
+        print(text)
+    return EXIT_OK
+
+
+def param_pairs(pairs: Sequence[str]) -> dict[str, Any]:
+    """``key=value`` pairs; a value that parses as JSON (numbers, true, lists) is taken so."""
+    params: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.isidentifier():
+            raise CommandError(f"--param {pair!r}: expected key=value", EXIT_USAGE)
+        try:
+            params[key] = json.loads(raw)
+        except ValueError:
+            params[key] = raw
+    return params
