@@ -130,8 +130,14 @@ async def run_daemon(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     status = StatusLine(
-        nous.ingestor, nous.index_sync, out=out, decisions=lambda: nous.runtime.loop.decided
+        nous.ingestor,
+        nous.index_sync,
+        out=out,
+        decisions=lambda: nous.runtime.loop.decided,
+        llm=nous.runtime.llm.state.describe if settings.reasoner != "rules" else None,
     )
+    if settings.reasoner != "rules":
+        await nous.runtime.llm.probe()  # the banner says what the endpoint accepts
     scheduler = AsyncIOScheduler()
     jobs = register_jobs(
         scheduler, settings.schedule, nous.index_sync, status, decide=nous.runtime.loop.tick
@@ -172,6 +178,11 @@ def print_banner(nous: Nous, jobs: list[str], *, out: TextIO) -> None:
         f"  browser  {browser}",
         f"  watching {nous.root} ({len(nous.settings.watch.ignore_patterns)} ignore patterns)",
         f"  thinking {_reasoning(nous.settings)}",
+        *(
+            [f"  llm      {nous.runtime.llm.state.describe()}"]
+            if nous.settings.reasoner != "rules"
+            else []
+        ),
         f"  actions  {len(nous.runtime.templates)} templates; {_acting(nous.settings)}",
         f"  jobs     {', '.join(jobs)}",
         "  stop     Ctrl-C (Neo4j keeps running; `python -m graph.neo4j stop` stops it)",
@@ -203,7 +214,9 @@ def _reasoning(settings: Settings) -> str:
     if settings.reasoner == "rules":
         return "rules reasoner (no LLM)"
     mode = "LLM only" if settings.reasoner == "llm" else "LLM when it answers, else rules"
-    return f"{mode}: {settings.llm.base_url} model {settings.llm.model}"
+    return (
+        f"{mode} ({settings.llm.deliberation}): {settings.llm.base_url} model {settings.llm.model}"
+    )
 
 
 def _acting(settings: Settings) -> str:

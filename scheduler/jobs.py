@@ -113,11 +113,13 @@ class StatusLine:
         *,
         out: TextIO,
         decisions: Callable[[], int] | None = None,
+        llm: Callable[[], str] | None = None,
     ) -> None:
         self.ingestor = ingestor
         self.index_sync = index_sync
         self.out = out
         self.decisions = decisions
+        self.llm = llm
         self.watch_error: str | None = None
 
     def render(self) -> str:
@@ -125,10 +127,11 @@ class StatusLine:
         stats = self.ingestor.stats
         error = stats.last_error or self.index_sync.last_error or self.watch_error or "none"
         decided = f" · decisions {self.decisions()}" if self.decisions else ""
+        llm = f" · llm {self.llm()}" if self.llm else ""
         return (
             f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
             f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
-            f"{decided} · last error: {error}"
+            f"{decided}{llm} · last error: {error}"
         )
 
     async def emit(self) -> None:
