@@ -129,6 +129,11 @@ class LLMClient:
         await self.close()
 
     @property
+    def waiting_requests(self) -> int:
+        """How many requests wait for their turn (one is sent at a time)."""
+        return self._pacer.waiting
+
+    @property
     def backing_off(self) -> bool:
         """Whether a recent failure still suppresses requests."""
         return self._retry_at is not None and self._clock() < self._retry_at
@@ -318,6 +323,7 @@ class LLMClient:
         body = response_format(fmt, request.schema_name, request.schema)
         try:
             async with self._pacer.turn(request.priority):
+                self.state.requests_sent += 1
                 # The SDK's timeout is per read; this one bounds a reply that trickles in.
                 async with asyncio.timeout(settings.timeout_s):
                     completion = await client.chat.completions.create(

@@ -27,6 +27,8 @@ class LLMState:
     served_model: str | None = None
     reply_format: ReplyFormat | None = None
     last_error: str | None = None
+    # Every chat request sent, repairs and format negotiation included.
+    requests_sent: int = 0
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
     _steps: collections.deque[tuple[float, int, int]] = field(
         default_factory=collections.deque, repr=False
