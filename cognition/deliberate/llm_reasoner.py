@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from cognition.deliberate import prompts
-from cognition.deliberate.confidence import Verdict, conclude
+from cognition.deliberate.confidence import Conclusion, conclude
 from cognition.deliberate.replies import (
     CategorizeReply,
     DecideReply,
@@ -188,7 +188,7 @@ class LLMReasoner:
 
     async def _stepwise(
         self, run: _Run, context: DecisionContext, rendered: RenderedContext
-    ) -> tuple[Trace, Verdict]:
+    ) -> tuple[Trace, Conclusion]:
         earlier: dict[StepName, StepReply] = {}
         obs = await run.step(
             StepName.OBSERVE,
@@ -234,7 +234,7 @@ class LLMReasoner:
 
     async def _single(
         self, run: _Run, context: DecisionContext, rendered: RenderedContext
-    ) -> tuple[Trace, Verdict]:
+    ) -> tuple[Trace, Conclusion]:
         started = time.perf_counter()
         parts, model, call_id = await run.whole(single_prompt(context, rendered, self._thresholds))
 
@@ -299,7 +299,7 @@ class LLMReasoner:
         cat: StepOutcome[CategorizeReply],
         mat: StepOutcome[MatchPatternReply],
         ev: StepOutcome[EvaluateReply],
-    ) -> Verdict:
+    ) -> Conclusion:
         return conclude(
             context,
             significance=obs.reply.significance,
@@ -310,7 +310,7 @@ class LLMReasoner:
 
 
 def _with_questions(
-    dec: StepOutcome[DecideReply], context: DecisionContext, verdict: Verdict
+    dec: StepOutcome[DecideReply], context: DecisionContext, verdict: Conclusion
 ) -> StepOutcome[DecideReply]:
     """For an investigation: the model's questions first, the rules' up to three."""
     if verdict.decision_type is not DecisionType.INVESTIGATE:
