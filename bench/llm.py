@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import bench_settings, connected, verdict
-from bench.llm_server import llama_server
+from bench.llm_server import llama_server, wait_until_idle
 from bench.loop import KINDS
 from cognition.act.attribution import ActiveExecutions
 from cognition.deliberate.single_call import WholeReply
@@ -276,6 +276,8 @@ async def run(args: argparse.Namespace) -> bool:
         print(f"llm: {base_url} ({how}); {args.decisions} decisions per mode")
         results = []
         for mode in args.modes.split(","):
+            # A request the last mode gave up on may still be generating: wait it out.
+            await asyncio.to_thread(wait_until_idle, base_url, args.timeout)
             started = time.perf_counter()
             result = await run_mode(settings, mode, args.decisions, baseline=mode == "single_call")
             print(f"  {mode} done in {time.perf_counter() - started:.0f} s", flush=True)
@@ -293,7 +295,7 @@ def main() -> None:
     parser.add_argument("--gguf", default=os.environ.get("NOUS_BENCH_GGUF"))
     parser.add_argument("--port", type=int, default=1234)
     parser.add_argument("--n-ctx", type=int, default=4096)
-    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--timeout", type=float, default=1800.0)
     args = parser.parse_args()
     for mode in args.modes.split(","):
         if mode not in MODES:

