@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import statistics
 import tempfile
@@ -82,6 +83,7 @@ class ModeResult:
     fell_back: int = 0
     baseline_s: list[float] = field(default_factory=list)
     prompts: list[tuple[str, str]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         n = len(self.wall_s)
@@ -192,6 +194,7 @@ def _tally(
             call = calls.get(step.call_id or "")
             if step.reasoner is ReasonerKind.RULES:
                 result.fell_back += 1
+                result.errors.append(f"{step.name.value}: {(step.error or '')[:300]}")
             elif call is not None and call.attempts == 1:
                 result.first_try += 1
 
@@ -220,6 +223,8 @@ def _observation(root: Path, memory: Memory, i: int) -> Observation:
 def report(results: list[ModeResult]) -> bool:
     for result in results:
         print(result.line())
+        for error in result.errors:
+            print(f"    fell back: {error}")
     single = next((r for r in results if r.mode == "single_call"), None)
     checks: list[tuple[bool, str]] = []
     if single is not None and single.baseline_s:
@@ -296,7 +301,13 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=1234)
     parser.add_argument("--n-ctx", type=int, default=4096)
     parser.add_argument("--timeout", type=float, default=1800.0)
+    parser.add_argument("--log-file", help="the client's DEBUG log (why a reply was unusable)")
     args = parser.parse_args()
+    if args.log_file:
+        handler = logging.FileHandler(args.log_file)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
+        logging.getLogger("cognition").addHandler(handler)
+        logging.getLogger("cognition").setLevel(logging.DEBUG)
     for mode in args.modes.split(","):
         if mode not in MODES:
             parser.error(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
