@@ -9,6 +9,13 @@ raises :class:`LLMUnavailableError` and starts a backoff, during which
 raises at once, both without network I/O, so the rules reasoner takes over
 without every step waiting out a timeout.
 
+The reply format is negotiated (:mod:`cognition.llm_format`): the step's
+schema as ``json_schema`` first, then down the ladder to no format at all;
+the first one the endpoint accepts is remembered for the run and shown in
+:attr:`LLMClient.state` (:mod:`cognition.llm_state`). Requests go one at a
+time, spaced by ``settings.min_interval_s``, decisions before background work
+(:mod:`cognition.llm_pacing`).
+
 Prompts and replies are never logged above DEBUG, and the API key only ever
 reaches the SDK.
 """
@@ -16,20 +23,27 @@ reaches the SDK.
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import logging
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from cognition.errors import LLMUnavailableError
+from cognition.llm_format import ReplyFormat, formats_from, response_format, wire_schema
+from cognition.llm_pacing import Priority, RequestPacer
+from cognition.llm_reply import LLMReply, describe_error, parse_reply, repair_prompt, reply_parts
+from cognition.llm_state import LLMState
+from graph.models import new_id
 from graph.settings import LLMSettings
+
+__all__ = ["LLMClient", "LLMReply", "LLMState"]
 
 log = logging.getLogger(__name__)
 
@@ -40,38 +54,27 @@ T = TypeVar("T", bound=BaseModel)
 _HEALTH_TIMEOUT_S = 5.0
 # Sent on every chat request so logs and the test stub can tell steps apart.
 _STEP_HEADER = "X-Nous-Step"
-_ERROR_TEXT_LIMIT = 1000
-_FENCE = re.compile(r"^```[A-Za-z0-9_-]*\s*\n?(.*?)\n?\s*```$", re.DOTALL)
-# Reasoning models served locally (qwen3, deepseek-r1) prefix their answer with this.
-_THINK = re.compile(r"^\s*<think>.*?</think>", re.DOTALL)
+# The format probe only needs the server to accept the request, not a full answer.
+_PROBE_MAX_TOKENS = 8
 
 
-@dataclass(frozen=True, slots=True)
-class LLMReply(Generic[T]):
-    """What one step got from the model, usable or not.
-
-    ``value`` is the validated model, or ``None`` with ``error`` saying why.
-    ``raw`` is the last reply's text; ``latency_ms`` and the token counts cover
-    every request the step made; ``attempts`` is 2 when the repair was used.
-    """
-
-    value: T | None
-    raw: str
-    model: str
-    latency_ms: float
-    prompt_tokens: int
-    completion_tokens: int
-    attempts: int
-    error: str | None
-
-    @property
-    def ok(self) -> bool:
-        """Whether the step produced a validated value."""
-        return self.value is not None
+class _Probe(BaseModel):
+    ok: bool
 
 
 class _Rejected(Exception):
     """The endpoint refused this one request (400, 413, 422) but is otherwise up."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """What one :meth:`LLMClient.complete_json` call sends with every attempt."""
+
+    step: str
+    schema_name: str
+    schema: dict[str, object]
+    priority: Priority
+    max_tokens: int | None
 
 
 class LLMClient:
@@ -86,9 +89,18 @@ class LLMClient:
         self._client: openai.AsyncOpenAI | None = None
         self._failures = 0
         self._retry_at: float | None = None
-        # Cleared when the endpoint turns out to reject response_format
-        # json_object (LM Studio does), so later calls skip the wasted request.
-        self._json_mode = True
+        # Where the format ladder starts; moves down (for the run) when the
+        # endpoint refuses a format and accepts a lower one. A setting other
+        # than "auto" pins the format and nothing is negotiated.
+        configured = settings.response_format
+        self._negotiate = configured == "auto"
+        self._format: ReplyFormat = "json_schema" if configured == "auto" else configured
+        self._format_confirmed = not self._negotiate
+        self._schemas: dict[type[BaseModel], dict[str, object]] = {}
+        self._pacer = RequestPacer(settings.min_interval_s)
+        self.state = LLMState(base_url=settings.base_url, clock=self._clock)
+        if not self._negotiate:
+            self.state.reply_format = self._format
 
     async def start(self) -> None:
         """Create the HTTP client. No request is made; call :meth:`healthy` for that."""
@@ -117,6 +129,11 @@ class LLMClient:
         await self.close()
 
     @property
+    def waiting_requests(self) -> int:
+        """How many requests wait for their turn (one is sent at a time)."""
+        return self._pacer.waiting
+
+    @property
     def backing_off(self) -> bool:
         """Whether a recent failure still suppresses requests."""
         return self._retry_at is not None and self._clock() < self._retry_at
@@ -138,24 +155,56 @@ class LLMClient:
                 # on a body that is not an object, and a health check must not.
                 listing = await client.get("/models", cast_to=object, options={"timeout": timeout})
         except (openai.OpenAIError, TimeoutError, ValueError) as exc:
-            self._mark_unhealthy(f"health check failed: {_describe(exc)}")
+            self._mark_unhealthy(f"health check failed: {describe_error(exc)}")
             return False
         models = listing.get("data") if isinstance(listing, dict) else None
         if not isinstance(models, list) or not models:
             self._mark_unhealthy("health check failed: the endpoint lists no model")
             return False
+        first = models[0].get("id") if isinstance(models[0], dict) else None
+        self.state.served_model = first if isinstance(first, str) and first else None
         self._mark_healthy()
         return True
 
+    async def probe(self) -> LLMState:
+        """Check health and, if the endpoint answers, negotiate the reply format now.
+
+        One tiny request (a few tokens) so the banner can say which format is
+        accepted before the first decision. Never raises for the endpoint's sake.
+        """
+        if await self.healthy() and self.state.reply_format is None:
+            # A failure is recorded in the state by the failure itself.
+            with contextlib.suppress(LLMUnavailableError):
+                await self.complete_json(
+                    system="Reply with JSON.",
+                    user='Reply {"ok": true}.',
+                    schema=_Probe,
+                    step="probe",
+                    max_tokens=_PROBE_MAX_TOKENS,
+                    repair=False,
+                )
+        return self.state
+
     async def complete_json(
-        self, *, system: str, user: str, schema: type[T], step: str
+        self,
+        *,
+        system: str,
+        user: str,
+        schema: type[T],
+        step: str,
+        priority: Priority = "background",
+        max_tokens: int | None = None,
+        repair: bool = True,
     ) -> LLMReply[T]:
         """Ask for a JSON object fitting ``schema`` and validate the reply.
 
+        The request carries ``schema`` in the negotiated ``response_format``.
         An unparsable or invalid reply gets one repair request quoting the
-        error; if that fails too, the result has ``value=None`` and ``error``
-        set. A request the endpoint refuses as malformed or too long (400,
-        413, 422) also comes back that way.
+        error (unless ``repair`` is false); if that fails too, the result has
+        ``value=None`` and ``error`` set. A request the endpoint refuses as
+        malformed or too long (400, 413, 422) in every format also comes back
+        that way. ``priority="decision"`` is served before waiting background
+        requests; ``max_tokens`` overrides the setting for this call.
 
         Raises :class:`LLMUnavailableError` when the endpoint cannot be
         reached, times out, sends something that is not a chat completion,
@@ -170,21 +219,24 @@ class LLMClient:
             {"role": "system", "content": system},
             {"role": "user", "content": user},
         ]
+        request = _Request(step, schema.__name__, self._wire(schema), priority, max_tokens)
+        call_id = new_id()
         started = time.perf_counter()
         model, raw, error = self._settings.model, "", ""
         prompt_tokens = completion_tokens = attempts = 0
-        while attempts < 2:
+        sent_as: ReplyFormat | None = None
+        while attempts < (2 if repair else 1):
             attempts += 1
             try:
-                completion = await self._create(client, messages, step)
+                completion, sent_as = await self._create(client, messages, request)
             except _Rejected as exc:
                 error = str(exc)
                 break
-            raw, served_by, used_in, used_out = _reply_parts(completion)
+            raw, served_by, used_in, used_out = reply_parts(completion)
             model = served_by or model
             prompt_tokens += used_in
             completion_tokens += used_out
-            value, error = _parse(raw, schema)
+            value, error = parse_reply(raw, schema)
             if value is not None:
                 return LLMReply(
                     value=value,
@@ -195,11 +247,13 @@ class LLMClient:
                     completion_tokens=completion_tokens,
                     attempts=attempts,
                     error=None,
+                    call_id=call_id,
+                    reply_format=sent_as,
                 )
             log.debug("%s: reply %d unusable: %s", step, attempts, error)
             messages += [
                 {"role": "assistant", "content": raw},
-                {"role": "user", "content": _repair_prompt(error, schema)},
+                {"role": "user", "content": repair_prompt(error, schema)},
             ]
         log.info("%s: no usable reply after %d attempt(s)", step, attempts)
         return LLMReply(
@@ -211,60 +265,90 @@ class LLMClient:
             completion_tokens=completion_tokens,
             attempts=attempts,
             error=error,
+            call_id=call_id,
+            reply_format=sent_as,
         )
 
+    def _wire(self, schema: type[BaseModel]) -> dict[str, object]:
+        wired = self._schemas.get(schema)
+        if wired is None:
+            wired = self._schemas[schema] = wire_schema(schema)
+        return wired
+
     async def _create(
-        self, client: openai.AsyncOpenAI, messages: list[ChatCompletionMessageParam], step: str
-    ) -> ChatCompletion:
-        """One chat request, retried once without ``response_format`` if refused."""
-        if self._json_mode:
+        self,
+        client: openai.AsyncOpenAI,
+        messages: list[ChatCompletionMessageParam],
+        request: _Request,
+    ) -> tuple[ChatCompletion, ReplyFormat]:
+        """One chat request in the remembered format, walking down the ladder if refused.
+
+        Until a format has been accepted once, a refusal tries the next one
+        and the first accepted is remembered for the run. A refusal is a 400
+        or 422, or a 500: llama-cpp-python's server answers an unknown format
+        type with 500. Once a format is confirmed, a 400/413/422 is this
+        request's problem (too long, say), and any other status means the
+        endpoint is unavailable.
+        """
+        formats = formats_from(self._format) if not self._format_confirmed else (self._format,)
+        failure: openai.APIStatusError | None = None
+        for fmt in formats:
             try:
-                return await self._send(client, messages, step, json_mode=True)
-            except _Rejected as exc:
-                log.debug("%s: rejected with response_format, retrying without: %s", step, exc)
-            completion = await self._send(client, messages, step, json_mode=False)
-            log.info("LLM endpoint rejects response_format json_object; asking without it")
-            self._json_mode = False
-            return completion
-        return await self._send(client, messages, step, json_mode=False)
+                completion = await self._send(client, messages, request, fmt)
+            except openai.APIStatusError as exc:
+                failure = exc
+                if self._format_confirmed or not _format_refused(exc):
+                    break
+                log.debug("%s: refused with format %s: %s", request.step, fmt, describe_error(exc))
+                continue
+            if not self._format_confirmed:
+                log.info("LLM endpoint accepts reply format %s", fmt)
+                self._format, self._format_confirmed = fmt, True
+                self.state.reply_format = fmt
+            return completion, fmt
+        assert failure is not None  # formats is never empty
+        if failure.status_code in (400, 413, 422):
+            raise _Rejected(f"request rejected: {describe_error(failure)}") from None
+        raise self._unavailable(request.step, failure) from None
 
     async def _send(
         self,
         client: openai.AsyncOpenAI,
         messages: list[ChatCompletionMessageParam],
-        step: str,
-        *,
-        json_mode: bool,
+        request: _Request,
+        fmt: ReplyFormat,
     ) -> ChatCompletion:
+        """One request; raises ``APIStatusError`` for the caller to judge, else unavailable."""
         settings = self._settings
+        body = response_format(fmt, request.schema_name, request.schema)
         try:
-            # The SDK's timeout is per read; this one bounds a reply that trickles in.
-            async with asyncio.timeout(settings.timeout_s):
-                completion = await client.chat.completions.create(
-                    model=settings.model,
-                    messages=messages,
-                    max_tokens=settings.max_tokens,
-                    temperature=settings.temperature,
-                    response_format={"type": "json_object"} if json_mode else openai.omit,
-                    extra_headers={_STEP_HEADER: _header_safe(step)},
-                )
-        except openai.APIStatusError as exc:
-            if exc.status_code in (400, 413, 422):
-                raise _Rejected(f"request rejected: {_describe(exc)}") from None
-            raise self._unavailable(step, exc) from None
+            async with self._pacer.turn(request.priority):
+                self.state.requests_sent += 1
+                # The SDK's timeout is per read; this one bounds a reply that trickles in.
+                async with asyncio.timeout(settings.timeout_s):
+                    completion = await client.chat.completions.create(
+                        model=settings.model,
+                        messages=messages,
+                        max_tokens=request.max_tokens or settings.max_tokens,
+                        temperature=settings.temperature,
+                        response_format=body if body is not None else openai.omit,  # type: ignore[arg-type]
+                        extra_headers={_STEP_HEADER: _header_safe(request.step)},
+                    )
+        except openai.APIStatusError:
+            raise
         except (openai.OpenAIError, TimeoutError, ValueError) as exc:
             # ValueError: the SDK lets json.JSONDecodeError through for a 200
             # whose body is not JSON (an HTML page on the wrong port).
-            raise self._unavailable(step, exc) from None
+            raise self._unavailable(request.step, exc) from None
         if not isinstance(completion, ChatCompletion):
             # A server that ignores the protocol (an HTML page, plain text)
             # is not one we can reason with.
-            raise self._unavailable(step, TypeError("reply is not a chat completion"))
+            raise self._unavailable(request.step, TypeError("reply is not a chat completion"))
         self._mark_healthy()
         return completion
 
     def _unavailable(self, step: str, exc: BaseException) -> LLMUnavailableError:
-        reason = _describe(exc)
+        reason = describe_error(exc)
         self._mark_unhealthy(f"{step}: {reason}")
         return LLMUnavailableError(
             f"{step}: LLM endpoint {self._settings.base_url} unavailable: {reason}"
@@ -278,6 +362,7 @@ class LLMClient:
         delay = delays[min(self._failures, len(delays) - 1)] if delays else 0.0
         self._failures += 1
         self._retry_at = self._clock() + delay
+        self.state.answers, self.state.last_error = False, reason
         log.warning("LLM endpoint unhealthy (%s); next try in %.0f s", reason, delay)
 
     def _mark_healthy(self) -> None:
@@ -285,6 +370,7 @@ class LLMClient:
             log.info("LLM endpoint healthy again")
         self._failures = 0
         self._retry_at = None
+        self.state.answers, self.state.last_error = True, None
 
     def _require_client(self) -> openai.AsyncOpenAI:
         if self._client is None:
@@ -292,85 +378,11 @@ class LLMClient:
         return self._client
 
 
-def _reply_parts(completion: ChatCompletion) -> tuple[str, str | None, int, int]:
-    """Content, model, prompt and completion tokens, each checked by type.
-
-    The SDK builds its models without validation, so a server that sends the
-    wrong shape yields attributes of any type; nothing here trusts them.
-    """
-    content: object = None
-    choices: object = getattr(completion, "choices", None)
-    if isinstance(choices, list) and choices:
-        message = getattr(choices[0], "message", None)
-        content = getattr(message, "content", None)
-    model: object = getattr(completion, "model", None)
-    usage: object = getattr(completion, "usage", None)
-    return (
-        content if isinstance(content, str) else "",
-        model if isinstance(model, str) and model else None,
-        _count(getattr(usage, "prompt_tokens", 0)),
-        _count(getattr(usage, "completion_tokens", 0)),
-    )
-
-
-def _count(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
-
-
-def _parse(raw: str, schema: type[T]) -> tuple[T | None, str]:
-    """The validated value, or ``None`` and why not."""
-    text = _strip_wrapping(raw)
-    if not text:
-        return None, "the reply was empty"
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        # Models often wrap a good object in prose; try the outermost braces.
-        start, end = text.find("{"), text.rfind("}")
-        if start < 0 or end <= start:
-            return None, f"the reply is not valid JSON: {exc}"
-        try:
-            data = json.loads(text[start : end + 1])
-        except (ValueError, RecursionError):
-            return None, f"the reply is not valid JSON: {exc}"
-    try:
-        return schema.model_validate(data), ""
-    except ValidationError as exc:
-        problems = [
-            f"{'.'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
-            for e in exc.errors(include_url=False, include_input=False)
-        ]
-        return None, _clip("the JSON does not fit the schema: " + "; ".join(problems))
-
-
-def _strip_wrapping(raw: str) -> str:
-    text = _THINK.sub("", raw).strip()
-    match = _FENCE.match(text)
-    return match.group(1).strip() if match else text
-
-
-def _repair_prompt(error: str, schema: type[BaseModel]) -> str:
-    shape = json.dumps(schema.model_json_schema(), separators=(",", ":"))
-    return (
-        f"Your previous reply could not be used: {error}\n"
-        f"Reply again with only the corrected JSON object, matching this JSON Schema, "
-        f"with no prose and no code fences:\n{shape}"
-    )
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, openai.APIStatusError):
-        return _clip(f"HTTP {exc.status_code}: {exc.message}")
-    if isinstance(exc, openai.APITimeoutError | TimeoutError):
-        return "timed out"
-    if isinstance(exc, openai.APIConnectionError):
-        cause = exc.__cause__
-        return f"connection failed ({type(cause).__name__})" if cause else "connection failed"
-    return _clip(f"{type(exc).__name__}: {exc}")
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= _ERROR_TEXT_LIMIT else text[: _ERROR_TEXT_LIMIT - 3] + "..."
+def _format_refused(exc: openai.APIStatusError) -> bool:
+    """Whether a failed request may have failed for its ``response_format`` alone."""
+    if exc.status_code in (400, 422):
+        return True
+    return exc.status_code == 500 and "response_format" in f"{exc.message} {exc.body}"
 
 
 def _header_safe(step: str) -> str:

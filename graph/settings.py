@@ -168,6 +168,14 @@ class LLMSettings(BaseModel):
     max_tokens: int = Field(1024, ge=16)
     temperature: float = Field(0.2, ge=0, le=2)
     health_backoff_s: list[float] = Field(default_factory=lambda: [5.0, 15.0, 60.0, 300.0])
+    # "auto" negotiates json_schema -> json_object with schema -> json_object -> none.
+    response_format: Literal["auto", "json_schema", "json_object_schema", "json_object", "none"] = (
+        "auto"
+    )
+    # single_call: one request for all five steps; stepwise: one per step (bench/README.md).
+    deliberation: Literal["single_call", "stepwise"] = "single_call"
+    # Least time between the starts of two requests (decision loop and RSI share the client).
+    min_interval_s: float = Field(0.0, ge=0)
 
 
 class ThresholdSettings(BaseModel):

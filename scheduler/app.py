@@ -139,7 +139,10 @@ async def run_daemon(
         out=out,
         decisions=lambda: nous.runtime.loop.decided,
         operations=lambda: operations_summary(nous.memory, nous.runtime.budget),
+        llm=nous.runtime.llm.state.describe if settings.reasoner != "rules" else None,
     )
+    if settings.reasoner != "rules":
+        await nous.runtime.llm.probe()  # the banner says what the endpoint accepts
     scheduler = AsyncIOScheduler()
     jobs = register_jobs(
         scheduler, settings.schedule, nous.index_sync, status, decide=nous.runtime.loop.tick
@@ -208,6 +211,11 @@ def print_banner(
         f"  llm      {_llm_found(nous.settings, llm)}",
         f"  watching {nous.root} ({len(nous.settings.watch.ignore_patterns)} ignore patterns)",
         f"  thinking {_reasoning(nous.settings)}",
+        *(
+            [f"  llm      {nous.runtime.llm.state.describe()}"]
+            if nous.settings.reasoner != "rules"
+            else []
+        ),
         f"  actions  {len(nous.runtime.templates)} templates; {_acting(nous.settings)}",
         f"  jobs     {', '.join(jobs)}",
         "  stop     Ctrl-C (Neo4j keeps running; `python -m graph.neo4j stop` stops it)",
@@ -239,7 +247,9 @@ def _reasoning(settings: Settings) -> str:
     if settings.reasoner == "rules":
         return "rules reasoner (no LLM)"
     mode = "LLM only" if settings.reasoner == "llm" else "LLM when it answers, else rules"
-    return f"{mode}: {settings.llm.base_url} model {settings.llm.model}"
+    return (
+        f"{mode} ({settings.llm.deliberation}): {settings.llm.base_url} model {settings.llm.model}"
+    )
 
 
 def _llm_found(settings: Settings, answered: bool | None) -> str:

@@ -108,7 +108,7 @@ async def build_loop(
     llm = LLMClient(settings.llm)
     await llm.start()
     reasoner = AutoReasoner(
-        LLMReasoner(llm, settings.thresholds),
+        LLMReasoner(llm, settings.thresholds, deliberation=settings.llm.deliberation),
         RulesReasoner(settings.thresholds),
         mode=settings.reasoner,
         client=llm,

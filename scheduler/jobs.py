@@ -114,6 +114,7 @@ class StatusLine:
         out: TextIO,
         decisions: Callable[[], int] | None = None,
         operations: Callable[[], Awaitable[str]] | None = None,
+        llm: Callable[[], str] | None = None,
     ) -> None:
         self.ingestor = ingestor
         self.index_sync = index_sync
@@ -122,6 +123,7 @@ class StatusLine:
         # Budget, running executions and open escalations, read from the graph at emit time.
         self.operations = operations
         self.operations_text = ""
+        self.llm = llm
         self.watch_error: str | None = None
 
     def render(self) -> str:
@@ -129,10 +131,11 @@ class StatusLine:
         stats = self.ingestor.stats
         error = stats.last_error or self.index_sync.last_error or self.watch_error or "none"
         decided = f" · decisions {self.decisions()}" if self.decisions else ""
+        llm = f" · llm {self.llm()}" if self.llm else ""
         return (
             f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
             f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
-            f"{decided}{self.operations_text} · last error: {error}"
+            f"{decided}{self.operations_text}{llm} · last error: {error}"
         )
 
     async def emit(self) -> None:

@@ -243,6 +243,7 @@ class StepOutcome(Generic[R]):
     latency_ms: float = 0.0
     tokens: int = 0
     error: str | None = None
+    call_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +314,7 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
                 latency_ms=outcome.latency_ms,
                 tokens=outcome.tokens,
                 error=outcome.error,
+                call_id=outcome.call_id,
             )
         )
     all_llm = all(o.reasoner is ReasonerKind.LLM for o in outcomes)

@@ -77,6 +77,8 @@ class ReasoningStep(Node):
     latency_ms: float = 0.0
     tokens: int = 0
     error: str | None = None
+    # The LLM request this step came from; several steps share one in single_call mode.
+    call_id: str | None = None
 
 
 class Decision(Node):

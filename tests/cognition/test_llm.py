@@ -104,7 +104,10 @@ async def test_good_reply_is_parsed_validated_and_measured(
     assert reply.completion_tokens == len(reply.raw.split()) > 0
     (request,) = stub.chat_requests
     assert request.model == "test-model"
-    assert request.response_format == {"type": "json_object"}
+    assert request.format_kind == "json_schema"  # the strictest format first
+    assert request.reply_schema is not None
+    assert request.reply_schema["required"] == ["decision", "confidence", "reasoning"]
+    assert client.state.reply_format == "json_schema"
     assert [m["role"] for m in request.messages] == ["system", "user"]
     assert [m["content"] for m in request.messages] == [SYSTEM, USER]
     assert request.step == "deliberate"
@@ -205,21 +208,56 @@ async def test_empty_and_malformed_completions_are_bad_replies(
 # -- response_format ----------------------------------------------------------
 
 
-async def test_rejected_response_format_is_retried_without_and_remembered(
-    client: LLMClient, stub: LLMStub
+@pytest.mark.parametrize(
+    ("refused", "accepted"),
+    [
+        (set(), "json_schema"),  # OpenAI, vLLM, Ollama, llama-server
+        ({"json_object"}, "json_schema"),  # LM Studio: refuses plain JSON mode only
+        ({"json_schema"}, "json_object_schema"),  # llama-cpp-python's server
+        ({"json_schema", "json_object_schema"}, "json_object"),
+        ({"json_schema", "json_object_schema", "json_object"}, "none"),
+    ],
+)
+async def test_the_format_ladder_stops_at_the_first_accepted_and_remembers_it(
+    client: LLMClient, stub: LLMStub, refused: set[str], accepted: str
 ) -> None:
-    stub.json_mode = False  # answers 400 to json_object, as LM Studio does
+    stub.refused_formats = refused
     stub.script(Reply.json(GOOD), Reply.json(GOOD))
 
     first = await ask(client)
     second = await ask(client)
 
     assert first.value == second.value == Decision(**GOOD)
-    formats = [r.response_format for r in stub.chat_requests]
-    assert formats == [{"type": "json_object"}, None, None]
+    kinds = [r.format_kind for r in stub.chat_requests]
+    ladder = ["json_schema", "json_object_schema", "json_object", "none"]
+    tried = ladder[: ladder.index(accepted) + 1]
+    assert kinds == [*tried, accepted]  # the second call goes straight to the accepted one
+    assert first.reply_format == second.reply_format == accepted
+    assert client.state.reply_format == accepted
+    assert not client.backing_off
 
 
-async def test_request_rejected_twice_is_an_error_reply(client: LLMClient, stub: LLMStub) -> None:
+async def test_llama_cpp_pythons_500_for_an_unknown_format_is_a_refusal(
+    client: LLMClient, stub: LLMStub
+) -> None:
+    # What llama-cpp-python 0.3.x answers to {"type": "json_schema"} (measured).
+    stub.refused_formats = {"json_schema"}
+    stub.refusal = Reply.error(
+        500,
+        {"error": {"message": "1 validation error: ('body', 'response_format', 'type')"}},
+    )
+    stub.script(Reply.json(GOOD))
+
+    reply = await ask(client)
+
+    assert reply.ok and reply.reply_format == "json_object_schema"
+    assert [r.format_kind for r in stub.chat_requests] == ["json_schema", "json_object_schema"]
+    assert not client.backing_off
+
+
+async def test_request_rejected_in_every_format_is_an_error_reply(
+    client: LLMClient, stub: LLMStub
+) -> None:
     stub.default = Reply.error(400, {"error": {"message": "context length exceeded"}})
 
     reply = await ask(client)
@@ -227,8 +265,92 @@ async def test_request_rejected_twice_is_an_error_reply(client: LLMClient, stub:
     assert reply.value is None
     assert reply.error is not None and "400" in reply.error and "context length" in reply.error
     assert not client.backing_off
-    # json_object first, then without it; the refusal stays, so json mode stays.
-    assert [r.response_format for r in stub.chat_requests] == [{"type": "json_object"}, None]
+    kinds = [r.format_kind for r in stub.chat_requests]
+    assert kinds == ["json_schema", "json_object_schema", "json_object", "none"]
+    assert client.state.reply_format is None  # nothing was accepted, nothing remembered
+
+
+async def test_once_a_format_is_accepted_a_refusal_is_the_requests_own(
+    client: LLMClient, stub: LLMStub
+) -> None:
+    stub.script(Reply.json(GOOD), Reply.error(400, {"error": {"message": "too long"}}))
+
+    assert (await ask(client)).ok
+    refused = await ask(client)
+
+    assert refused.value is None and refused.attempts == 1
+    assert [r.format_kind for r in stub.chat_requests] == ["json_schema", "json_schema"]
+    assert client.state.reply_format == "json_schema"
+
+
+async def test_a_pinned_format_is_the_only_one_sent(stub: LLMStub, clock: FakeClock) -> None:
+    settings = settings_for(stub.base_url, response_format="json_object")
+    stub.script(Reply.json(GOOD))
+    async with LLMClient(settings, clock=clock) as llm:
+        assert llm.state.reply_format == "json_object"
+        assert (await ask(llm)).ok
+    assert stub.chat_requests[0].response_format == {"type": "json_object"}
+
+
+async def test_a_non_strict_schema_is_refused_by_the_stub(stub: LLMStub) -> None:
+    # The stub is only useful if it would catch a schema a strict server refuses.
+    from tests.support.schema_instance import strict_problems
+
+    loose = {"type": "object", "properties": {"a": {"type": "string"}}}
+    fmt = {"type": "json_schema", "json_schema": {"name": "x", "schema": loose, "strict": True}}
+    problems = strict_problems(fmt)
+    assert any("additionalProperties" in p for p in problems)
+    assert any("required" in p for p in problems)
+
+
+async def test_the_stub_answers_within_the_schema(client: LLMClient, stub: LLMStub) -> None:
+    stub.answer_from_schema = True
+
+    reply = await ask(client)
+
+    assert reply.ok and reply.attempts == 1
+    assert reply.value == Decision(decision="act", confidence=0, reasoning="s")
+
+
+# -- the endpoint's state, for the banner and status ----------------------------
+
+
+async def test_probe_records_model_format_and_health(client: LLMClient, stub: LLMStub) -> None:
+    stub.refused_formats = {"json_schema"}
+    stub.answer_from_schema = True
+    assert "not asked yet" in client.state.describe()
+
+    state = await client.probe()
+
+    assert state.answers is True
+    assert state.served_model == "stub-model"
+    assert state.reply_format == "json_object_schema"
+    text = state.describe()
+    assert "answers" in text and "stub-model" in text and "json_object_schema" in text
+    assert state.requests_sent == 2  # one refused, one accepted
+
+
+async def test_probe_of_a_dead_endpoint_says_so(clock: FakeClock) -> None:
+    async with LLMClient(settings_for(closed_port_url()), clock=clock) as llm:
+        state = await llm.probe()
+    assert state.answers is False
+    assert state.reply_format is None
+    assert "does not answer" in state.describe()
+
+
+def test_fallback_share_covers_the_last_hour_only(clock: FakeClock) -> None:
+    from cognition.llm_state import LLMState
+
+    state = LLMState(base_url="http://x/v1", clock=clock)
+    assert state.fallback_share() is None
+    state.record_steps(by_llm=3, fell_back=2)
+    clock.advance(1800)
+    state.record_steps(by_llm=5, fell_back=0)
+    assert state.steps_last_hour() == (10, 2)
+    assert state.fallback_share() == pytest.approx(0.2)
+    clock.advance(1801)  # the first deliberation is now older than an hour
+    assert state.steps_last_hour() == (5, 0)
+    assert "fell back 0% of 5 steps" in state.describe()
 
 
 # -- unavailability and backoff -----------------------------------------------

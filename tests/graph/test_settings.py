@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,25 @@ def _write(folder: Path, text: str) -> Path:
     path = folder / "nous.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("llm:\n  deliberation: chatty\n", "llm.deliberation"),
+        ("llm:\n  response_format: xml\n", "llm.response_format"),
+        ("llm:\n  min_interval_s: -1\n", "llm.min_interval_s"),
+    ],
+)
+def test_bad_llm_values_name_the_key(tmp_path: Path, text: str, key: str) -> None:
+    with pytest.raises(SettingsError, match=re.escape(f"nous.yaml: {key}")):
+        load_settings(_write(tmp_path, text), environ={})
+
+
+def test_llm_defaults_for_issue_12(tmp_path: Path) -> None:
+    llm = load_settings(_write(tmp_path, ""), environ={}).llm
+    assert (llm.deliberation, llm.response_format, llm.min_interval_s) == (
+        "single_call",
+        "auto",
+        0.0,
+    )

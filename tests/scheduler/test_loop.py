@@ -231,14 +231,20 @@ async def test_a_timeout_leaves_no_child_process(rig: Rig, tmp_path: Path) -> No
         assert await gone(int(child.read_text()))
 
 
+@pytest.mark.parametrize("deliberation", ["stepwise", "single_call"])
 async def test_with_an_llm_it_reasons_in_five_recorded_steps(
-    tmp_path: Path, memory: Memory
+    tmp_path: Path, memory: Memory, deliberation: str
 ) -> None:
     def answer(request: RecordedRequest) -> Reply:
+        if request.step == "DELIBERATE":  # single_call: the five step objects in one reply
+            keys = ["observe", "categorize", "match_pattern", "evaluate", "decide"]
+            return Reply.json(dict(zip(keys, STEP_REPLIES.values(), strict=True)))
         return Reply.json(STEP_REPLIES[request.step or ""])
 
+    settings = {"llm.base_url": None, "llm.deliberation": deliberation}
     with LLMStub(default=answer) as stub:
-        async for rig in _rig(tmp_path, memory, reasoner="llm", **{"llm.base_url": stub.base_url}):
+        settings["llm.base_url"] = stub.base_url
+        async for rig in _rig(tmp_path, memory, reasoner="llm", **settings):
             (rig.root / "_intake" / "idea.md").write_text("# An idea\n")
             await rig.observe()
             report = await rig.runtime.loop.tick()
@@ -250,7 +256,12 @@ async def test_with_an_llm_it_reasons_in_five_recorded_steps(
             ]  # fmt: skip
             assert {s["reasoner"] for s in steps} == {"llm"}
             assert all(s["tokens"] > 0 and s["latency_ms"] > 0 for s in steps)
-            assert stub.chat_requests[0].step == "OBSERVE"
+            call_ids = [s["call_id"] for s in steps]
+            assert None not in call_ids
+            if deliberation == "single_call":
+                assert len(set(call_ids)) == 1 and len(stub.chat_requests) == 1
+            else:
+                assert len(set(call_ids)) == 5 and stub.chat_requests[0].step == "OBSERVE"
 
 
 STEP_REPLIES: dict[str, dict[str, Any]] = {

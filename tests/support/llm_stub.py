@@ -28,6 +28,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from tests.support.schema_instance import instance_of, strict_problems
+
 STEP_HEADER = "x-nous-step"
 
 
@@ -96,6 +98,28 @@ class RecordedRequest:
         return (self.body or {}).get("response_format")
 
     @property
+    def format_kind(self) -> str:
+        """``json_schema``, ``json_object_schema``, ``json_object`` or ``none``."""
+        fmt = self.response_format
+        if not isinstance(fmt, dict):
+            return "none"
+        if fmt.get("type") == "json_object" and "schema" in fmt:
+            return "json_object_schema"
+        return str(fmt.get("type"))
+
+    @property
+    def reply_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema the request asks the reply to fit, in whichever format carries it."""
+        fmt = self.response_format or {}
+        if self.format_kind == "json_schema":
+            spec = fmt.get("json_schema")
+            return spec.get("schema") if isinstance(spec, dict) else None
+        if self.format_kind == "json_object_schema":
+            schema = fmt.get("schema")
+            return schema if isinstance(schema, dict) else None
+        return None
+
+    @property
     def step(self) -> str | None:
         """The step name the client sent in the ``X-Nous-Step`` header, if any."""
         return self.headers.get(STEP_HEADER)
@@ -113,6 +137,14 @@ class LLMStub:
     set, is sent there instead (its ``status`` and ``body``). ``json_mode=False``
     makes chat requests carrying ``response_format: json_object`` answer 400,
     as LM Studio does.
+
+    Formats: a ``json_schema`` request is checked as a strict server would
+    (name, an object schema, with ``strict`` every property required and no
+    extra ones, no ``$ref``) and refused with 400 if it fails. Each kind in
+    ``refused_formats`` (see :attr:`RecordedRequest.format_kind`) is refused
+    with ``refusal`` (400 by default). With ``answer_from_schema``, a request
+    carrying a schema and finding no scripted reply is answered with the
+    simplest instance of that schema, as a constraining server would.
     """
 
     def __init__(self, *, model: str = "stub-model", default: ReplySource | None = None) -> None:
@@ -121,6 +153,9 @@ class LLMStub:
         self.healthy = True
         self.models_reply: Reply | None = None
         self.json_mode = True
+        self.refused_formats: set[str] = set()
+        self.refusal: Reply = Reply.error(400, {"error": "unsupported response_format"})
+        self.answer_from_schema = False
         self._queue: collections.deque[Reply] = collections.deque()
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
@@ -223,6 +258,14 @@ class LLMStub:
         source = self.default
         return source(request) if callable(source) else source
 
+    def _answer(self, request: RecordedRequest) -> Reply:
+        with self._lock:
+            scripted = bool(self._queue)
+        schema = request.reply_schema
+        if self.answer_from_schema and not scripted and schema is not None:
+            return Reply.json(instance_of(schema))
+        return self._next_reply(request)
+
     def _sleep(self, seconds: float) -> None:
         # An Event rather than time.sleep so stop() never waits out a slow reply.
         if seconds > 0:
@@ -314,7 +357,16 @@ class _Handler(BaseHTTPRequestHandler):
             # LM Studio's own wording for the same refusal.
             self._send(400, {"error": "'response_format.type' must be 'json_schema' or 'text'"})
             return
-        reply = stub._next_reply(request)
+        if request.format_kind in stub.refused_formats:
+            refusal = stub.refusal
+            self._send_raw(refusal.status, (refusal.body or "").encode(), refusal.headers)
+            return
+        if request.format_kind == "json_schema":
+            problems = strict_problems(fmt)
+            if problems:
+                self._send(400, {"error": {"message": "; ".join(problems)}})
+                return
+        reply = stub._answer(request)
         stub._sleep(reply.delay_s)
         if reply.body is not None:
             self._send_raw(reply.status, reply.body.encode(), reply.headers)

@@ -134,7 +134,7 @@ async def client(stub: LLMStub) -> AsyncIterator[LLMClient]:
 
 @pytest.fixture
 def reasoner(client: LLMClient) -> LLMReasoner:
-    return LLMReasoner(client, THRESHOLDS)
+    return LLMReasoner(client, THRESHOLDS, deliberation="stepwise")
 
 
 def user_message(request: RecordedRequest) -> str:
@@ -272,7 +272,9 @@ async def test_an_endpoint_lost_mid_deliberation(reasoner: LLMReasoner, stub: LL
 
 async def test_no_server_at_all_gives_rules_for_every_step() -> None:
     async with LLMClient(settings_for(closed_port_url())) as llm:
-        deliberation = await LLMReasoner(llm, THRESHOLDS).deliberate(critical_failure(), RENDERED)
+        deliberation = await LLMReasoner(llm, THRESHOLDS, deliberation="stepwise").deliberate(
+            critical_failure(), RENDERED
+        )
 
     assert all(s.reasoner is ReasonerKind.RULES for s in deliberation.steps)
     assert "connection failed" in (deliberation.steps[0].error or "")
@@ -283,7 +285,9 @@ async def test_a_slow_reply_falls_back_within_bounded_time(stub: LLMStub) -> Non
     stub.default = Script(OBSERVE=[Reply.json(GOOD["OBSERVE"], delay_s=5.0)])
     async with LLMClient(settings_for(stub.base_url, timeout_s=0.3)) as llm:
         started = time.perf_counter()
-        deliberation = await LLMReasoner(llm, THRESHOLDS).deliberate(new_intake_file(), RENDERED)
+        deliberation = await LLMReasoner(llm, THRESHOLDS, deliberation="stepwise").deliberate(
+            new_intake_file(), RENDERED
+        )
         elapsed = time.perf_counter() - started
 
     assert elapsed < 2.0
@@ -379,7 +383,9 @@ async def test_auto_mode_follows_the_endpoints_health(stub: LLMStub) -> None:
     clock = FakeClock()
     settings = settings_for(stub.base_url, health_backoff_s=[30.0])
     async with LLMClient(settings, clock=clock) as llm:
-        auto = AutoReasoner(LLMReasoner(llm, THRESHOLDS), RulesReasoner(THRESHOLDS), "auto")
+        auto = AutoReasoner(
+            LLMReasoner(llm, THRESHOLDS, deliberation="stepwise"), RulesReasoner(THRESHOLDS), "auto"
+        )
         assert auto.kind is ReasonerKind.LLM
 
         healthy = await auto.deliberate(new_intake_file(), RENDERED)
@@ -396,7 +402,7 @@ async def test_auto_mode_follows_the_endpoints_health(stub: LLMStub) -> None:
 
 async def test_rules_and_llm_modes(stub: LLMStub, client: LLMClient) -> None:
     rules = RulesReasoner(THRESHOLDS)
-    llm = LLMReasoner(client, THRESHOLDS)
+    llm = LLMReasoner(client, THRESHOLDS, deliberation="stepwise")
 
     only_rules = AutoReasoner(llm, rules, "rules")
     by_rules = await only_rules.deliberate(new_intake_file(), RENDERED)
@@ -459,7 +465,7 @@ async def test_a_thousand_faults_crash_nothing(stub: LLMStub, client: LLMClient)
         return _fault(rng, step)
 
     stub.default = storm
-    reasoner = LLMReasoner(client, THRESHOLDS)
+    reasoner = LLMReasoner(client, THRESHOLDS, deliberation="stepwise")
     contexts = [new_intake_file, critical_failure, lambda: critical_failure(HANDLE_FAILURE)]
     mixes: dict[str, int] = defaultdict(int)
     deliberations = 0

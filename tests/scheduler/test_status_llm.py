@@ -1,0 +1,37 @@
+"""The status line and banner carry the LLM's state."""
+
+from __future__ import annotations
+
+import io
+from types import SimpleNamespace
+
+from cognition.llm_state import LLMState
+from graph.settings import Settings
+from scheduler.app import _reasoning
+from scheduler.jobs import StatusLine
+
+
+def test_the_status_line_says_what_the_llm_does() -> None:
+    state = LLMState(base_url="http://127.0.0.1:1234/v1", answers=True, served_model="smol")
+    state.reply_format = "json_object_schema"
+    state.record_steps(by_llm=9, fell_back=1)
+    ingestor = SimpleNamespace(
+        stats=SimpleNamespace(recorded=3, noise_dropped=0, last_error=None), queue_depth=0
+    )
+    status = StatusLine(
+        ingestor,  # type: ignore[arg-type]
+        SimpleNamespace(last_error=None),  # type: ignore[arg-type]
+        out=io.StringIO(),
+        llm=state.describe,
+    )
+    line = status.render()
+    assert "llm answers · model smol · format json_object_schema" in line
+    assert "fell back 10% of 10 steps in the last hour" in line
+
+
+def test_the_banner_names_the_deliberation_mode() -> None:
+    settings = Settings()
+    settings.reasoner = "auto"
+    assert "(single_call)" in _reasoning(settings)
+    settings.llm.deliberation = "stepwise"
+    assert "(stepwise)" in _reasoning(settings)
