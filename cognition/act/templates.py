@@ -32,9 +32,10 @@ from cognition.act.render import (
     leftover_syntax,
     placeholders,
 )
-from cognition.act.template_yaml import load_yaml, template_at, yaml_problem
+from cognition.act.template_yaml import template_at
 from cognition.errors import TemplateError
 from graph.models.observe import Observation
+from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
 
 __all__ = [
     "SHIPPED_TEMPLATES",
@@ -218,11 +219,9 @@ def load_templates(path: Path | None = None) -> TemplateRegistry:
         shipped = resources.files(__package__ or "cognition.act").joinpath(SHIPPED_TEMPLATES)
         return _parse(shipped.read_text(encoding="utf-8"), str(shipped))
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TemplateError(f"{path}: cannot read templates file ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise TemplateError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        text = read_text(path, what="templates file")
+    except YamlFileError as exc:
+        raise TemplateError(str(exc)) from None
     return _parse(text, str(path))
 
 
@@ -275,7 +274,7 @@ def instantiate(
 
 def _parse(text: str, file: str) -> TemplateRegistry:
     try:
-        data = load_yaml(text)
+        data = parse_yaml(text)
     except yaml.YAMLError as exc:
         culprit = template_at(text, exc)
         where = f"{file}: template {culprit!r}" if culprit else file
