@@ -8,7 +8,6 @@ the template whose lines hold it.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import yaml
 
