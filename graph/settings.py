@@ -68,7 +68,8 @@ DEFAULT_CATEGORY_PATTERNS: dict[str, list[str]] = {
     "self_reference": ["consciousness/", "decision-engine/", "orchestrator/"],
 }
 
-# Seed 000's noise list: substrings ('*' dropped) that mark a path as noise.
+# Seed 000's noise list, matched against file and folder names, not substrings of the path
+# (cognition.sense.classify.noise_matches).
 DEFAULT_NOISE_PATTERNS: list[str] = [
     ".DS_Store",
     ".git/",

@@ -90,20 +90,20 @@ class _StrictLoader(yaml.SafeLoader):
         super().__init__(stream)
         self._depth = 0
 
-    def compose_node(self, parent: yaml.Node | None, index: object) -> yaml.Node | None:
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
         if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]
             raise yaml.composer.ComposerError(
                 None, None, "aliases (*name) are not allowed", event.start_mark
             )
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                event = self.peek_event()
+                event = self.peek_event()  # type: ignore[no-untyped-call]
                 raise yaml.composer.ComposerError(
                     None, None, f"nested more than {MAX_DEPTH} levels deep", event.start_mark
                 )
-            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+            return super().compose_node(parent, index)
         finally:
             self._depth -= 1
 

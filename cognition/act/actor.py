@@ -85,8 +85,20 @@ class Actor:
         self.attribution = attribution
         self.root = root
 
-    async def act(self, decision: Decision, action: PlannedAction) -> ActOutcome:
-        """Run the action until it completes, runs out of retries, or escalates."""
+    async def act(
+        self,
+        decision: Decision,
+        action: PlannedAction,
+        *,
+        first_attempt: int = 1,
+        retry_of: str | None = None,
+    ) -> ActOutcome:
+        """Run the action until it completes, runs out of retries, or escalates.
+
+        ``first_attempt`` and ``retry_of`` resume an action whose earlier
+        attempt was interrupted (reconciliation at start): numbering goes on,
+        and the first new attempt is ``RETRY_OF`` that one.
+        """
         executor = self.executors.get(action.target)
         if executor is None:
             error = f"no executor for target {action.target.value}"
@@ -97,11 +109,11 @@ class Actor:
             reason = self.budget.reason() or "action budget exhausted"
             return ActOutcome(False, 0, None, error=reason, deferred_reason=reason)
         results: list[ExecutionResult] = []
-        previous: str | None = None
+        previous: str | None = retry_of
         failure: FailureAnalysis | None = None
         prompt = action.prompt
         async with ticket:
-            for attempt in range(1, action.max_retries + 2):
+            for attempt in range(max(1, first_attempt), action.max_retries + 2):
                 execution = Execution(
                     id=str(uuid.uuid4()),
                     agent_id=decision.agent_id,
@@ -150,6 +162,10 @@ class Actor:
                     break
                 assert failure is not None
                 prompt = refine_prompt(action.prompt, retry_strategy(failure, attempt))
+        if not results:
+            error = "no attempts left"
+            await self._escalate(decision, action, first_attempt - 1, error)
+            return ActOutcome(False, 0, retry_of, error=error, escalated=True)
         last = results[-1]
         await self._escalate(decision, action, len(results), last.error, failure)
         return ActOutcome(

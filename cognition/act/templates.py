@@ -91,6 +91,8 @@ class ActionTemplate(BaseModel):
     """Kept as text for the record; the monitor judges outcomes by its own rules."""
     timeout_seconds: float = Field(300.0, gt=0)
     max_retries: int = Field(2, ge=0)
+    repeatable: bool = True
+    """False: an attempt interrupted by a crash is escalated, never run again at start."""
     topology: str | None = Field(None, pattern=_WORD)
     strategy: str | None = Field(None, pattern=_WORD)
     agents: list[AgentSpec] = Field(default_factory=list)
@@ -253,7 +255,11 @@ def instantiate(
             extra=extra,
         )
     except ValueProblem as problem:
-        where = f"{template.file}: template {template.name!r}: {problem.key}"
+        if problem.about_path:
+            # The observation's path is at fault, not the template file: say so, not the file.
+            where = f"the file's path cannot be used: template {template.name!r}: {problem.key}"
+        else:
+            where = f"{template.file}: template {template.name!r}: {problem.key}"
         raise TemplateError(f"{where}: {problem}") from None
     return RenderedAction(
         template=template.name,
