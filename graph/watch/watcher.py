@@ -165,6 +165,9 @@ class FileWatcher:
         try:
             async with aclosing(changes):
                 async for raw in changes:
+                    if not await asyncio.to_thread(root.is_dir):
+                        # The kernel watch outlives its folder and would go on seeing nothing.
+                        raise FileNotFoundError(f"the watched folder {root} is gone")
                     translation = await asyncio.to_thread(
                         translate_changes,
                         raw,

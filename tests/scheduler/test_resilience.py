@@ -39,9 +39,9 @@ class Daemon:
     ) -> None:
         self.log = log
         self._sink = log.open("w")
+        argv = [sys.executable, "-m", "graph.daemon", "--root", str(root), "--agent-id", agent_id]
         self.process = subprocess.Popen(
-            [*prefix, sys.executable, "-m", "graph.daemon", "--root", str(root)]
-            + ["--agent-id", agent_id],
+            [*prefix, *argv],
             cwd=REPO,
             env=env,
             stdout=self._sink,
@@ -64,8 +64,12 @@ class Daemon:
         if self.process.poll() is None:
             self.process.send_signal(sig)
         code = self.process.wait(timeout=60)
-        self._sink.close()
+        self.close()
         return code
+
+    def close(self) -> None:
+        if not self._sink.closed:
+            self._sink.close()
 
 
 @pytest.fixture
@@ -94,6 +98,7 @@ def start_daemon(
         if daemon.process.poll() is None:
             daemon.process.kill()
             daemon.process.wait()
+        daemon.close()
 
 
 @pytest.fixture
@@ -189,7 +194,7 @@ async def test_names_that_are_not_utf8_are_recorded_once_and_never_blind_the_wat
     (root / "docs" / "a.md").write_text("a")
     os.close(os.open(os.fsencode(root) + b"/docs/bad\xe9.md", os.O_CREAT | os.O_WRONLY))
     daemon = start_daemon(root)
-    daemon.wait_for("observations 2 ")  # docs/a.md and the odd name, from the start rescan
+    daemon.wait_for("index sync: 1 files seen")  # the start rescan: docs/a.md and the odd name
 
     os.close(os.open(os.fsencode(root) + b"/.git/obj\xe9.pack", os.O_CREAT | os.O_WRONLY))
     await asyncio.sleep(0.3)  # its own batch: watchfiles gives up on that one
