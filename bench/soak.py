@@ -300,7 +300,12 @@ async def _run(
     await at(0.45)
     print(f"[{time.monotonic() - began:5.0f} s] SIGKILL the daemon, start it again", flush=True)
     daemon.signal(signal.SIGKILL)
+    mark = len(daemon.output())
     daemon.start()
+    if not await daemon.wait_for("index sync:", 180, after=mark):
+        print(f"soak: the daemon did not start again:\n{daemon.output()[mark:][-3000:]}")
+        churning.cancel()
+        return 1
     await at(0.55)
     rss["after restart"] = daemon.rss_kb()
     await at(0.65)
