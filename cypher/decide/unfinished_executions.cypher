@@ -3,7 +3,8 @@
 // params: $agent_id
 // returns: execution (map of the Execution's properties), decision (map of the Decision's)
 // mode: read
-MATCH (d:Decision {agent_id: $agent_id})-[:EXECUTED_AS]->(x:Execution)
-WHERE x.ended_at IS NULL
+MATCH (x:Execution)
+WHERE x.agent_id = $agent_id AND x.at IS NOT NULL AND x.ended_at IS NULL
+MATCH (d:Decision)-[:EXECUTED_AS]->(x)
 RETURN properties(x) AS execution, properties(d) AS decision
 ORDER BY x.at
