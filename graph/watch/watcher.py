@@ -118,7 +118,6 @@ class FileWatcher:
                 try:
                     async for batch in self._batches(root, stop_event, folders):
                         yield batch
-                    return
                 except PermissionError as exc:
                     if folders is not None:
                         raise
@@ -133,12 +132,22 @@ class FileWatcher:
                     # watchfiles gave up on a name that is not UTF-8; what else that
                     # batch held is lost, so the re-armed watch asks for a rescan.
                     yield [odd_name_observation(self._agent_id, n, source=SOURCE) for n in names]
-                    self.gaps += 1
-                    if self._on_gap is not None:
-                        self._on_gap()
+                    self._gap()
+                else:
+                    if stop_event.is_set() or folders is None:
+                        return
+                    # A folder appeared while folders are watched one by one: watch it too,
+                    # and let a rescan find what changed while the watch was re-armed.
+                    folders = await asyncio.to_thread(readable_folders, root, self._filter)
+                    self._gap()
         finally:
             self._ready.clear()
             self._running = False
+
+    def _gap(self) -> None:
+        self.gaps += 1
+        if self._on_gap is not None:
+            self._on_gap()
 
     async def _batches(
         self, root: Path, stop_event: asyncio.Event, folders: list[Path] | None

@@ -263,7 +263,14 @@ async def test_an_unreadable_folder_is_skipped_and_the_rest_is_watched(
         await _eventually(lambda: _observed(memory, "docs/b.md"), timeout_s=5)
         (root / "top.md").write_text("top")
         await _eventually(lambda: _observed(memory, "top.md"), timeout_s=5)
+        # A folder made now is watched too (folders are watched one by one here).
+        (root / "new").mkdir()
+        (root / "new" / "first.md").write_text("first")
+        await _eventually(lambda: _observed(memory, "new/first.md"), timeout_s=5)
+        (root / "new" / "second.md").write_text("second")
+        await _eventually(lambda: _observed(memory, "new/second.md"), timeout_s=5)
         assert daemon.stop() == 0
+        assert "died" not in daemon.output()
     finally:
         (root / "locked").chmod(0o755)
     warnings = [
