@@ -68,8 +68,7 @@ DEFAULT_CATEGORY_PATTERNS: dict[str, list[str]] = {
     "self_reference": ["consciousness/", "decision-engine/", "orchestrator/"],
 }
 
-# Seed 000's noise list, matched against file and folder names, not substrings of the path
-# (cognition.sense.classify.noise_matches).
+# Seed 000's noise list, matched against file and folder names (classify.noise_matches).
 DEFAULT_NOISE_PATTERNS: list[str] = [
     ".DS_Store",
     ".git/",
@@ -268,9 +267,7 @@ class Settings(BaseModel):
 
 # Top-level settings that are not sections: NOUS_<NAME> sets them.
 _TOP_LEVEL = frozenset(
-    name
-    for name, field in Settings.model_fields.items()
-    if not (isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel))
+    n for n, f in Settings.model_fields.items() if not hasattr(f.default_factory, "model_fields")
 )
 
 # Environment variables that do not follow the NOUS_ prefix convention.
@@ -279,7 +276,6 @@ _PLAIN_ENV: dict[str, tuple[str, ...]] = {
     "NEO4J_USER": ("neo4j", "user"),
     "NEO4J_USERNAME": ("neo4j", "user"),
     "NEO4J_PASSWORD": ("neo4j", "password"),
-    "NOUS_AGENT_ID": ("agent_id",),
 }
 
 
@@ -347,8 +343,7 @@ def _env_key(name: str) -> tuple[str, ...] | None:
     if not name.startswith("NOUS_"):
         return None
     if "__" not in name:
-        # NOUS_REASONER, NOUS_LOG_LEVEL, NOUS_TEMPLATES_FILE …: a top-level setting that is
-        # not a section; any other NOUS_ name is not ours to read.
+        # NOUS_REASONER, NOUS_AGENT_ID …: a top-level setting; any other NOUS_ name is not ours.
         top = name[len("NOUS_") :].lower()
         return (top,) if top in _TOP_LEVEL else None
     parts = name[len("NOUS_") :].lower().split("__")
@@ -359,9 +354,8 @@ def _parse_env_value(name: str, value: str) -> Any:
     try:
         return parse_yaml(value) if value.strip() else value
     except yaml.YAMLError as exc:
-        raise SettingsError(
-            f"environment variable {name}: not a valid value: {yaml_problem(exc)}"
-        ) from None
+        why = yaml_problem(exc)
+        raise SettingsError(f"environment variable {name}: not a valid value: {why}") from None
 
 
 def _assign(data: dict[str, Any], key: tuple[str, ...], value: Any, *, source: str) -> None:
