@@ -17,6 +17,7 @@ from typing import Any
 
 from graph.errors import GraphError, SettingsError
 from graph.settings import child_environment, load_settings
+from graph.yamlfile import YamlFileError, check_file
 
 EXIT_FAILURE, EXIT_USAGE = 1, 2
 
@@ -94,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
         overrides["executors.dry_run"] = True
     try:
         settings = load_settings(args.config, overrides=overrides)
-    except SettingsError as exc:
+        if settings.templates_file is not None:
+            # Before the slow imports below: a hostile file is refused within a second.
+            check_file(settings.templates_file, what="templates file")
+    except (SettingsError, YamlFileError) as exc:
         print(f"nous: {exc}", file=sys.stderr)
         return EXIT_USAGE
     root = settings.watch.root.expanduser()

@@ -9,7 +9,9 @@ Sources, lowest priority first:
 1. the defaults below;
 2. the YAML file (``nous.yaml`` in the working directory, or ``--config FILE``);
 3. the environment: ``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD``,
-   ``NOUS_AGENT_ID`` and ``NOUS_<SECTION>__<KEY>`` (values parsed as YAML
+   ``NOUS_<NAME>`` for a top-level setting (``NOUS_AGENT_ID``,
+   ``NOUS_REASONER``, ``NOUS_LOG_LEVEL``, ``NOUS_TEMPLATES_FILE``) and
+   ``NOUS_<SECTION>__<KEY>`` (values parsed as YAML
    scalars or flow collections, so ``NOUS_WATCH__DEBOUNCE_MS=250`` and
    ``NOUS_WATCH__IGNORE_PATTERNS='[".git", "tmp"]'`` both work);
 4. explicit overrides from the command line (``--root``).
@@ -29,6 +31,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from graph.errors import SettingsError
+from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
 
 DEFAULT_CONFIG_FILE = Path("nous.yaml")
 
@@ -65,7 +68,7 @@ DEFAULT_CATEGORY_PATTERNS: dict[str, list[str]] = {
     "self_reference": ["consciousness/", "decision-engine/", "orchestrator/"],
 }
 
-# Seed 000's noise list: substrings ('*' dropped) that mark a path as noise.
+# Seed 000's noise list, matched against file and folder names (classify.noise_matches).
 DEFAULT_NOISE_PATTERNS: list[str] = [
     ".DS_Store",
     ".git/",
@@ -286,13 +289,17 @@ class Settings(BaseModel):
     rsi: RSISettings = Field(default_factory=RSISettings)
 
 
+# Top-level settings that are not sections: NOUS_<NAME> sets them.
+_TOP_LEVEL = frozenset(
+    n for n, f in Settings.model_fields.items() if not hasattr(f.default_factory, "model_fields")
+)
+
 # Environment variables that do not follow the NOUS_ prefix convention.
 _PLAIN_ENV: dict[str, tuple[str, ...]] = {
     "NEO4J_URI": ("neo4j", "uri"),
     "NEO4J_USER": ("neo4j", "user"),
     "NEO4J_USERNAME": ("neo4j", "user"),
     "NEO4J_PASSWORD": ("neo4j", "password"),
-    "NOUS_AGENT_ID": ("agent_id",),
 }
 
 
@@ -321,7 +328,7 @@ def load_settings(
         key = _env_key(name)
         if key is None:
             continue
-        plain = key[-1] in {"password", "uri", "user", "api_key"}
+        plain = key[-1] in {"password", "uri", "user", "api_key", "templates_file"}
         parsed = value if plain else _parse_env_value(name, value)
         _assign(data, key, parsed, source=name)
         origins[key] = f"environment variable {name}"
@@ -339,13 +346,12 @@ def load_settings(
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SettingsError(f"{path}: cannot read settings file ({exc.strerror})") from None
-    try:
-        loaded = yaml.safe_load(text)
+        loaded = parse_yaml(read_text(path, what="settings file"))
+    except YamlFileError as exc:
+        raise SettingsError(str(exc)) from None
     except yaml.YAMLError as exc:
-        raise SettingsError(f"{path}: not valid YAML: {exc}") from None
+        # Never PyYAML's own message: it quotes the line, which may hold a password.
+        raise SettingsError(f"{path}: not valid YAML: {yaml_problem(exc)}") from None
     if loaded is None:
         return {}
     if not isinstance(loaded, dict):
@@ -358,17 +364,22 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 def _env_key(name: str) -> tuple[str, ...] | None:
     if name in _PLAIN_ENV:
         return _PLAIN_ENV[name]
-    if not name.startswith("NOUS_") or "__" not in name:
+    if not name.startswith("NOUS_"):
         return None
+    if "__" not in name:
+        # NOUS_REASONER, NOUS_AGENT_ID …: a top-level setting; any other NOUS_ name is not ours.
+        top = name[len("NOUS_") :].lower()
+        return (top,) if top in _TOP_LEVEL else None
     parts = name[len("NOUS_") :].lower().split("__")
     return tuple(parts) if all(parts) else None
 
 
 def _parse_env_value(name: str, value: str) -> Any:
     try:
-        return yaml.safe_load(value) if value.strip() else value
-    except yaml.YAMLError:
-        raise SettingsError(f"environment variable {name}: not a valid value: {value!r}") from None
+        return parse_yaml(value) if value.strip() else value
+    except yaml.YAMLError as exc:
+        why = yaml_problem(exc)
+        raise SettingsError(f"environment variable {name}: not a valid value: {why}") from None
 
 
 def _assign(data: dict[str, Any], key: tuple[str, ...], value: Any, *, source: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import TextIO
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from cognition.act.attribution import ActiveExecutions
+from cognition.act.reconcile import Reconciler
 from cognition.act.templates import TemplateRegistry
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.ingest import Ingestor
@@ -41,11 +43,17 @@ from scheduler.compose import (
 from scheduler.guide.serve import GuideServer
 from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
 from scheduler.operations import operations_summary
+from scheduler.recover import build_reconciler
 from scheduler.rsi_job import RSIJob, register_rsi_job
+from scheduler.supervisor import Part, Supervisor, quiet_on_cancel, run_jobs
 
 log = logging.getLogger(__name__)
 
 SHUTDOWN_FLUSH_S = 30.0
+# How long the start-up rescan waits for the watcher to arm before it runs anyway.
+WATCH_ARM_WAIT_S = 5.0
+# Tasks started and not awaited (a rescan after a watcher gap) are kept here until done.
+_BACKGROUND: set[asyncio.Task[object]] = set()
 
 
 @dataclass
@@ -127,7 +135,13 @@ async def run_daemon(
     out: TextIO,
     stop: asyncio.Event | None = None,
 ) -> int:
-    """Run the daemon until ``stop`` is set or SIGINT/SIGTERM arrives; return the exit code."""
+    """Run the daemon until ``stop`` is set or SIGINT/SIGTERM arrives; return the exit code.
+
+    Before the first tick, what an earlier run left behind is reconciled
+    (:mod:`cognition.act.reconcile`). The watcher, the writer and the job loop
+    run under a :class:`~scheduler.supervisor.Supervisor`; when one of them
+    cannot be restarted the daemon stops and returns 1 with the reason.
+    """
     stop = stop if stop is not None else asyncio.Event()
     nous = await build(settings, environ)
     loop = asyncio.get_running_loop()
@@ -143,9 +157,15 @@ async def run_daemon(
     )
     if settings.reasoner != "rules":
         await nous.runtime.llm.probe()  # the banner says what the endpoint accepts
+    reconciler = build_reconciler(settings, nous.memory, nous.runtime)
+    recovered = await reconciler.reconcile()
     scheduler = AsyncIOScheduler()
     jobs = register_jobs(
-        scheduler, settings.schedule, nous.index_sync, status, decide=nous.runtime.loop.tick
+        scheduler,
+        settings.schedule,
+        nous.index_sync,
+        status,
+        decide=quiet_on_cancel(nous.runtime.loop.tick),
     )
     # Self-improvement shares the decision loop's one LLM client.
     rsi_engine = RSIEngine(nous.memory, nous.runtime.llm, settings.rsi, root=nous.root)
@@ -154,23 +174,33 @@ async def run_daemon(
     # Seed 001: the banner says whether the LLM endpoint answers, checked now.
     llm = None if settings.reasoner == "rules" else await nous.runtime.llm.healthy()
     print_banner(nous, jobs, out=out, guide=guide, llm=llm)
+    print(f"  recovered {recovered.describe()}", file=out)
+    out.flush()
 
-    writer = asyncio.create_task(nous.ingestor.run(stop), name="nous-writer")
-    watching = asyncio.create_task(
-        watch_into(nous.watcher, nous.ingestor, stop, status), name="nous-watcher"
+    def died(part: str, why: str) -> None:
+        status.part_error = f"{part}: {why}"
+
+    supervisor = Supervisor(stop, on_death=died)
+    nous.watcher.on_gap(lambda: _rescan_soon(nous.index_sync))
+    supervisor.start(
+        [
+            Part("writer", lambda: nous.ingestor.run(stop)),
+            Part("watcher", lambda: watch_into(nous.watcher, nous.ingestor, stop, status)),
+            Part("jobs", lambda: run_jobs(scheduler, stop, died)),
+        ]
     )
-    scheduler.start()
+    reconciler.start_retries(recovered)
     try:
         if settings.schedule.rescan_at_start:
-            await _wait_or_stop(nous.watcher.ready.wait(), stop)
+            # Not a condition: an unarmed watcher must not keep the rescan from running.
+            await _wait_or_stop(nous.watcher.ready.wait(), stop, timeout_s=WATCH_ARM_WAIT_S)
             if not stop.is_set():
                 await nous.index_sync.run()
         await stop.wait()
     finally:
-        scheduler.shutdown(wait=False)
         if guide is not None:
             guide.close()
-        await _finish(watching, writer, nous)
+        await _finish(supervisor, reconciler, scheduler, nous)
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
     print(
@@ -179,6 +209,10 @@ async def run_daemon(
         file=out,
     )
     out.flush()
+    if supervisor.failure is not None:
+        log.error("%s", supervisor.failure)
+        print(f"nous: {supervisor.failure}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -224,23 +258,31 @@ def print_banner(
     out.flush()
 
 
-async def _finish(watching: asyncio.Task[None], writer: asyncio.Task[None], nous: Nous) -> None:
-    # The decision in hand finishes (or is cancelled, killing its child);
-    # the watcher ends on the stop event; the writer then writes the batch in
-    # hand and flushes the queue. All are bounded so a dead Neo4j cannot keep
-    # the process from exiting.
-    await nous.runtime.loop.stop(nous.settings.schedule.shutdown_grace_s)
-    for task in (watching, writer):
-        try:
-            await asyncio.wait_for(task, SHUTDOWN_FLUSH_S)
-        except TimeoutError:
-            log.error("%s did not finish within %.0f s", task.get_name(), SHUTDOWN_FLUSH_S)
-        except Exception:
-            log.exception("%s failed while stopping", task.get_name())
+async def _finish(
+    supervisor: Supervisor, reconciler: Reconciler, scheduler: AsyncIOScheduler, nous: Nous
+) -> None:
+    # The decision in hand finishes (or is cancelled, killing its child); so
+    # does a retry started by reconciliation; then the jobs stop. The watcher
+    # ends on the stop event; the writer then writes the batch in hand and
+    # flushes the queue. All are bounded so a dead Neo4j cannot keep the
+    # process from exiting.
+    grace = nous.settings.schedule.shutdown_grace_s
+    await nous.runtime.loop.stop(grace)
+    await reconciler.stop(grace)
+    if scheduler.running:
+        scheduler.shutdown(wait=False)
+    await supervisor.wait(SHUTDOWN_FLUSH_S)
     try:
         await nous.runtime.close()
     finally:
         await nous.driver.close()
+
+
+def _rescan_soon(index_sync: IndexSync) -> None:
+    # The watcher was re-armed and may have missed changes: the rescan finds them.
+    task = asyncio.get_running_loop().create_task(index_sync.run(), name="nous-gap-rescan")
+    _BACKGROUND.add(task)
+    task.add_done_callback(_BACKGROUND.discard)
 
 
 def _reasoning(settings: Settings) -> str:
@@ -265,9 +307,11 @@ def _acting(settings: Settings) -> str:
     return f"{how}; at most {budget.actions_per_hour}/hour, {budget.max_concurrent} at once"
 
 
-async def _wait_or_stop(awaitable: Awaitable[object], stop: asyncio.Event) -> None:
+async def _wait_or_stop(
+    awaitable: Awaitable[object], stop: asyncio.Event, *, timeout_s: float | None = None
+) -> None:
     first = asyncio.ensure_future(awaitable)
     other = asyncio.ensure_future(stop.wait())
-    await asyncio.wait({first, other}, return_when=asyncio.FIRST_COMPLETED)
+    await asyncio.wait({first, other}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
     for task in (first, other):
         task.cancel()

@@ -27,7 +27,6 @@ from graph.watch.watcher import FileWatcher
 
 log = logging.getLogger(__name__)
 
-WATCH_RESTART_S = 5.0
 IDLE_WAIT_S = 30.0
 
 
@@ -124,12 +123,12 @@ class StatusLine:
         self.operations = operations
         self.operations_text = ""
         self.llm = llm
-        self.watch_error: str | None = None
+        self.part_error: str | None = None  # set by the supervisor when a part dies
 
     def render(self) -> str:
         """The status text (also used by tests)."""
         stats = self.ingestor.stats
-        error = stats.last_error or self.index_sync.last_error or self.watch_error or "none"
+        error = self.part_error or stats.last_error or self.index_sync.last_error or "none"
         decided = f" · decisions {self.decisions()}" if self.decisions else ""
         llm = f" · llm {self.llm()}" if self.llm else ""
         return (
@@ -195,17 +194,10 @@ def register_jobs(
 async def watch_into(
     watcher: FileWatcher, ingestor: Ingestor, stop: asyncio.Event, status: StatusLine
 ) -> None:
-    """Feed the watcher's batches to the ingestor until ``stop``; restart it if it fails."""
-    while not stop.is_set():
-        try:
-            async for batch in watcher.watch(stop):
-                ingestor.submit(batch)
-        except (OSError, RuntimeError) as exc:
-            status.watch_error = f"watcher: {exc}"
-            log.error("watcher failed, restarting in %.0f s: %s", WATCH_RESTART_S, exc)
-            try:
-                await asyncio.wait_for(stop.wait(), WATCH_RESTART_S)
-            except TimeoutError:
-                continue
-        else:
-            return
+    """Feed the watcher's batches to the ingestor until ``stop``.
+
+    A failure propagates: the daemon's supervisor (:mod:`scheduler.supervisor`)
+    logs it, shows it in the status line and starts the watcher again.
+    """
+    async for batch in watcher.watch(stop):
+        ingestor.submit(batch)

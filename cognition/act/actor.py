@@ -95,8 +95,20 @@ class Actor:
         self.attribution = attribution
         self.root = root
 
-    async def act(self, decision: Decision, action: PlannedAction) -> ActOutcome:
-        """Run the action until it completes, runs out of retries, or escalates."""
+    async def act(
+        self,
+        decision: Decision,
+        action: PlannedAction,
+        *,
+        first_attempt: int = 1,
+        retry_of: str | None = None,
+    ) -> ActOutcome:
+        """Run the action until it completes, runs out of retries, or escalates.
+
+        ``first_attempt`` and ``retry_of`` resume an action whose earlier
+        attempt was interrupted (reconciliation at start): numbering goes on,
+        and the first new attempt is ``RETRY_OF`` that one.
+        """
         executor = self.executors.get(action.target)
         if executor is None:
             error = f"no executor for target {action.target.value}"
@@ -108,11 +120,11 @@ class Actor:
             return ActOutcome(False, 0, None, error=reason, deferred_reason=reason)
         dry_run = bool(getattr(executor, "dry_run", False))
         results: list[ExecutionResult] = []
-        previous: str | None = None
+        previous: str | None = retry_of
         failure: FailureAnalysis | None = None
         prompt = action.prompt
         async with ticket:
-            for attempt in range(1, action.max_retries + 2):
+            for attempt in range(max(1, first_attempt), action.max_retries + 2):
                 execution = Execution(
                     id=str(uuid.uuid4()),
                     agent_id=decision.agent_id,
@@ -180,6 +192,10 @@ class Actor:
                 assert failure is not None
                 strategy = retry_strategy(failure, attempt, action.max_retries)
                 prompt = refine_prompt(action.prompt, strategy)
+        if not results:
+            error = "no attempts left"
+            await self._escalate(decision, action, first_attempt - 1, error)
+            return ActOutcome(False, 0, retry_of, error=error, escalated=True)
         last = results[-1]
         why = last.error or (f"validation failed:\n{failure.evidence}" if failure else None)
         await self._escalate(decision, action, len(results), why, failure)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 
@@ -74,6 +74,16 @@ class ActionBudget:
         self._clock = clock
         self._started: deque[float] = deque()
         self._running = 0
+
+    def count_earlier(self, started_ago_s: Sequence[float]) -> None:
+        """Count actions started before this process (seconds ago each) against the hour.
+
+        A restart must not reset the budget: reconciliation at start reads the
+        last hour's actions from the graph and hands their ages here.
+        """
+        now = self._clock()
+        starts = sorted(now - max(0.0, age) for age in started_ago_s if age < WINDOW_S)
+        self._started = deque(sorted([*starts, *self._started]))
 
     def try_acquire(self) -> BudgetTicket | None:
         """A ticket for one more action, or ``None`` if a limit is reached (see :meth:`reason`)."""

@@ -262,11 +262,16 @@ def render(template: str, values: Mapping[str, RenderValue]) -> str:
 
 
 class ValueProblem(ValueError):
-    """A value that cannot go into the prompt; ``key`` names the parameter."""
+    """A value that cannot go into the prompt; ``key`` names the parameter.
 
-    def __init__(self, key: str, message: str) -> None:
+    ``about_path`` is true when the value is a path that cannot be used: the
+    observation's fault, not the template file's.
+    """
+
+    def __init__(self, key: str, message: str, *, about_path: bool = False) -> None:
         super().__init__(message)
         self.key = key
+        self.about_path = about_path
 
 
 def fill(
@@ -321,7 +326,9 @@ def fill(
         try:
             text = coerce(spec, raw)
         except ValueError as exc:
-            raise ValueProblem(f"parameters.{name}", str(exc)) from None
+            raise ValueProblem(
+                f"parameters.{name}", str(exc), about_path=spec.type == "path"
+            ) from None
         params[name] = text
         values[name] = RenderValue(text, spec.type in FENCED_TYPES, label)
     for name in placeholders(prompt_template):
@@ -333,7 +340,7 @@ def fill(
             try:
                 check_relative_path(value)
             except ValueError as exc:
-                raise ValueProblem(name, str(exc)) from None
+                raise ValueProblem(name, str(exc), about_path=True) from None
         if value is not None:
             params[name] = value
         values[name] = RenderValue(value, kind in FENCED_TYPES, label)

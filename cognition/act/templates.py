@@ -34,9 +34,10 @@ from cognition.act.render import (
     leftover_syntax,
     placeholders,
 )
-from cognition.act.template_yaml import load_yaml, template_at, yaml_problem
+from cognition.act.template_yaml import template_at
 from cognition.errors import TemplateError
 from graph.models.observe import Observation
+from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
 
 __all__ = [
     "SHIPPED_TEMPLATES",
@@ -94,6 +95,8 @@ class ActionTemplate(BaseModel):
     """Globs of the files the action may change: its edits there are its own, not news."""
     timeout_seconds: float = Field(300.0, gt=0)
     max_retries: int = Field(2, ge=0)
+    repeatable: bool = True
+    """False: an attempt interrupted by a crash is escalated, never run again at start."""
     topology: str | None = Field(None, pattern=_WORD)
     strategy: str | None = Field(None, pattern=_WORD)
     agents: list[AgentSpec] = Field(default_factory=list)
@@ -224,11 +227,9 @@ def load_templates(path: Path | None = None) -> TemplateRegistry:
         shipped = resources.files(__package__ or "cognition.act").joinpath(SHIPPED_TEMPLATES)
         return _parse(shipped.read_text(encoding="utf-8"), str(shipped))
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TemplateError(f"{path}: cannot read templates file ({exc.strerror})") from None
-    except UnicodeDecodeError as exc:
-        raise TemplateError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        text = read_text(path, what="templates file")
+    except YamlFileError as exc:
+        raise TemplateError(str(exc)) from None
     return _parse(text, str(path))
 
 
@@ -261,6 +262,10 @@ def instantiate(
             extra=extra,
         )
     except ValueProblem as problem:
+        if problem.about_path:
+            # The observation's path is at fault, not the template file: say so, not the file.
+            blame = f"the file's path cannot be used: template {template.name!r}"
+            raise TemplateError(f"{blame}: {problem.key}: {problem}") from None
         raise TemplateError(f"{where}: {problem.key}: {problem}") from None
     values = {**params, "path": observation.path or ""}
     try:
@@ -329,7 +334,7 @@ def _sample(spec: Parameter) -> str:
 
 def _parse(text: str, file: str) -> TemplateRegistry:
     try:
-        data = load_yaml(text)
+        data = parse_yaml(text)
     except yaml.YAMLError as exc:
         culprit = template_at(text, exc)
         where = f"{file}: template {culprit!r}" if culprit else file

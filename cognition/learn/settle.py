@@ -70,7 +70,7 @@ async def learn_outcome(
 async def settle_outcome(
     decision: Decision,
     outcome: ActOutcome,
-    primary: Observation,
+    primary: Observation | None,
     decisions: DecisionStore,
     learner: OutcomeLearner,
     censors: CensorBook,
@@ -123,10 +123,14 @@ async def settle_outcome(
 
 
 def task_failed(
-    decision: Decision, outcome: ActOutcome, primary: Observation, max_attempts: int
+    decision: Decision, outcome: ActOutcome, primary: Observation | None, max_attempts: int
 ) -> Observation:
-    """The observation that a live action failed, for ``handle_failure`` to pick up."""
-    earlier = primary.metadata.get("error_count", 0)
+    """The observation that a live action failed, for ``handle_failure`` to pick up.
+
+    ``primary`` is the observation the decision acted on; None (a retry after a restart)
+    starts the chain of failures afresh.
+    """
+    earlier = primary.metadata.get("error_count", 0) if primary is not None else 0
     count = (earlier if isinstance(earlier, int) else 0) + 1
     return Observation(
         agent_id=decision.agent_id,

@@ -8,6 +8,7 @@ groups observations that arrived together. The priority queue lives in
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -87,9 +88,11 @@ class ObservationClassifier:
     ``knowledge`` when they end in ``.md``, ``.txt`` or ``.yaml``, else
     ``system``.
 
-    Noise: a path containing any of ``settings.noise_patterns`` with ``*``
-    removed (case-sensitive substring, as in the seed). Only the path is
-    looked at; for a move that is the destination.
+    Noise: a path one of ``settings.noise_patterns`` matches by
+    :func:`noise_matches`: by file name or folder name, never a substring
+    across the path (the seed's substring match made ``_intake/title~v2.md``
+    noise). Case-sensitive. Only the path is looked at; for a move that is
+    the destination.
     """
 
     def __init__(self, settings: SenseSettings) -> None:
@@ -109,16 +112,13 @@ class ObservationClassifier:
             compiled.append((Category(key), lowered))
         self._category_patterns = tuple(compiled)
 
-        noise: list[str] = []
         for pattern in settings.noise_patterns:
-            stripped = pattern.replace("*", "")
-            if not stripped:
+            if not pattern.replace("*", ""):
                 raise ValueError(
                     f"sense.noise_patterns: {pattern!r} is empty without '*' "
                     "and would make every path noise"
                 )
-            noise.append(stripped)
-        self._noise_patterns = tuple(noise)
+        self._noise_patterns = tuple(settings.noise_patterns)
 
     def classify(self, observation: Observation) -> Observation:
         """Return a copy of ``observation`` with urgency and category set.
@@ -135,11 +135,11 @@ class ObservationClassifier:
         )
 
     def is_noise(self, observation: Observation) -> bool:
-        """True when the observation's path contains a noise pattern."""
+        """True when a noise pattern matches the observation's file name or a folder on its path."""
         path = observation.path
         if not path:
             return False
-        return any(pattern in path for pattern in self._noise_patterns)
+        return any(noise_matches(pattern, path) for pattern in self._noise_patterns)
 
     def _urgency(self, observation: Observation) -> Urgency:
         if observation.is_file_change and self.is_noise(observation):
@@ -216,3 +216,28 @@ class ObservationBatcher:
         within_window = (observation.at - first.at).total_seconds() <= self.time_window_s
         same_file = observation.path is not None and observation.path == first.path
         return within_window or same_file or observation.category == first.category
+
+
+def noise_matches(pattern: str, path: str) -> bool:
+    """Whether the noise ``pattern`` matches the relative ``path`` (case-sensitive).
+
+    * ``name/`` (trailing slash): a folder on the path is ``name`` (a glob).
+    * with ``*``, ``?`` or ``[``: the file name matches the glob (``*.pyc``);
+      a pattern with a ``/`` inside is matched against the path's tail.
+    * otherwise: the file name is the pattern or ends with it (``.DS_Store``,
+      ``.swp``, ``~``, ``.lock``); with a ``/`` inside, the path ends with it.
+    """
+    parts = path.split("/")
+    if pattern.endswith("/"):
+        folder = pattern.rstrip("/")
+        folders = parts[:-1]
+        if "/" in folder:
+            return f"/{'/'.join(folders)}/".find(f"/{folder}/") >= 0
+        return any(fnmatch.fnmatchcase(part, folder) for part in folders)
+    if any(c in pattern for c in "*?["):
+        if "/" in pattern:
+            return fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(path, f"*/{pattern}")
+        return fnmatch.fnmatchcase(parts[-1], pattern)
+    if "/" in pattern:
+        return f"/{path}".endswith(f"/{pattern}")
+    return parts[-1].endswith(pattern)

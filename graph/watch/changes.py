@@ -64,9 +64,14 @@ class Translation:
     updates: dict[str, Seen | None] = field(default_factory=dict)
 
 
-def prime(root: Path, path_filter: PathFilter) -> dict[str, Seen]:
-    """Stat every file below ``root`` (no reading), so later events can be matched."""
-    return {rel: Seen.of(st) for rel, st in walk_files(root, path_filter)}
+def prime(
+    root: Path, path_filter: PathFilter, odd_names: list[str] | None = None
+) -> dict[str, Seen]:
+    """Stat every file below ``root`` (no reading), so later events can be matched.
+
+    Names that are not valid UTF-8 are skipped, their escaped paths put in ``odd_names``.
+    """
+    return {rel: Seen.of(st) for rel, st in walk_files(root, path_filter, odd_names=odd_names)}
 
 
 def translate_changes(

@@ -227,7 +227,11 @@ def _state(
 
 
 def walk_files(
-    root: Path, path_filter: PathFilter, under: str | None = None
+    root: Path,
+    path_filter: PathFilter,
+    under: str | None = None,
+    *,
+    odd_names: list[str] | None = None,
 ) -> Iterator[tuple[str, os.stat_result]]:
     """Every regular file below ``root``: its relative POSIX path and its ``lstat``.
 
@@ -239,31 +243,72 @@ def walk_files(
     ``under`` (a relative path) limits the walk to that directory, with paths
     still relative to ``root``; the watcher uses it to expand a directory that
     appeared. A directory that vanishes or cannot be listed below the start is
-    skipped (the latter with a warning); the start itself failing raises
-    :class:`OSError`, so a rescan cannot mistake a missing root for an empty one.
+    skipped (the latter with one warning per process); the start itself failing
+    raises :class:`OSError`, so a rescan cannot mistake a missing root for an
+    empty one. A name that is not valid UTF-8 (file or directory) is skipped:
+    its escaped path (:func:`escape_path`) goes to ``odd_names`` when given.
     """
     start = root / under if under else root
     prefix = PurePosixPath(under).as_posix() + "/" if under else ""
     with os.scandir(start) as entries:
         listed = list(entries)
-    yield from _walk_entries(listed, prefix, path_filter)
+    yield from _walk_entries(listed, prefix, path_filter, odd_names)
 
 
 def _walk_entries(
-    entries: list[os.DirEntry[str]], prefix: str, path_filter: PathFilter
+    entries: list[os.DirEntry[str]],
+    prefix: str,
+    path_filter: PathFilter,
+    odd_names: list[str] | None,
 ) -> Iterator[tuple[str, os.stat_result]]:
     for entry in sorted(entries, key=lambda e: e.name):
         rel = prefix + entry.name
+        if not is_decodable(entry.name):
+            if odd_names is not None:
+                odd_names.append(escape_path(rel))
+            continue
         if path_filter.is_ignored(rel):
             continue
         try:
             if entry.is_dir(follow_symlinks=False):
                 with os.scandir(entry.path) as children:
                     listed = list(children)
-                yield from _walk_entries(listed, rel + "/", path_filter)
+                yield from _walk_entries(listed, rel + "/", path_filter, odd_names)
             elif entry.is_file(follow_symlinks=False):
                 yield rel, entry.stat(follow_symlinks=False)
         except (FileNotFoundError, NotADirectoryError):
             continue  # vanished while we looked
         except OSError as exc:
-            logger.warning("cannot list %s: %s; its files are left out", rel, exc.strerror)
+            warn_once(rel, f"cannot list {rel}: {exc.strerror}; its files are left out")
+
+
+_WARNED: set[str] = set()
+
+
+def warn_once(key: str, message: str) -> None:
+    """Log ``message`` at WARNING the first time ``key`` comes up in this process.
+
+    An unreadable folder is met by every rescan and every re-arm of the
+    watcher; one warning naming it is enough.
+    """
+    if key not in _WARNED:
+        _WARNED.add(key)
+        logger.warning("%s", message)
+
+
+def is_decodable(name: str) -> bool:
+    """Whether a name from the file system is valid UTF-8 (no surrogate escapes)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def escape_path(path: str | bytes) -> str:
+    """A path as printable text: valid UTF-8 kept, every other byte as ``\\xNN``.
+
+    Never raises and never holds a surrogate, so it can go into a node and a log.
+    """
+    raw = os.fsencode(path)
+    return raw.decode("utf-8", "backslashreplace")

@@ -22,6 +22,7 @@ from pathlib import Path
 from graph.models import FileRecord, Observation, ObservationType
 from graph.store.memory import Memory
 from graph.watch.files import FileState, PathFilter, inspect_file, walk_files
+from graph.watch.oddnames import odd_name_observation
 
 
 @dataclass
@@ -65,7 +66,8 @@ def compare_tree(
     result = RescanResult()
     unseen = dict(known)
     created: list[FileState] = []
-    for rel, st in walk_files(root, path_filter):
+    odd: list[str] = []
+    for rel, st in walk_files(root, path_filter, odd_names=odd):
         result.files_seen += 1
         record = unseen.pop(rel, None)
         if record is not None and record.size == st.st_size and record.mtime == st.st_mtime:
@@ -97,6 +99,8 @@ def compare_tree(
             result.observations.append(observation)
         else:
             result.observations.append(_observe(agent_id, ObservationType.FILE_CREATED, state))
+    # Recorded once: the observation's id comes from the name, and writes MERGE on it.
+    result.observations.extend(odd_name_observation(agent_id, n, source="rescan") for n in odd)
     paired = set(moved_from.values())
     for path in sorted(gone):
         if path not in paired:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import aclosing
 from pathlib import Path
 
@@ -19,8 +19,9 @@ from watchfiles import Change, awatch
 
 from graph.models.observe import Observation
 from graph.settings import WatchSettings
-from graph.watch.changes import Seen, prime, translate_changes
-from graph.watch.files import PathFilter
+from graph.watch.changes import SOURCE, Seen, prime, translate_changes
+from graph.watch.files import PathFilter, is_decodable, warn_once
+from graph.watch.oddnames import odd_name_observation, undecodable_paths
 
 logger = logging.getLogger(__name__)
 
@@ -53,12 +54,22 @@ class FileWatcher:
     def __init__(self, root: Path, settings: WatchSettings, agent_id: str) -> None:
         """Remember what to watch; nothing is read until :meth:`watch` runs."""
         self._root = root
+        self._on_gap: Callable[[], None] | None = None
+        self.gaps = 0
+        """How many times the watch was re-armed after watchfiles gave up on a name."""
         self._settings = settings
         self._agent_id = agent_id
         self._filter = PathFilter(settings.ignore_patterns)
         self._known: dict[str, Seen] = {}
         self._ready = asyncio.Event()
         self._running = False
+
+    def on_gap(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` when the watch was re-armed and changes may have been missed.
+
+        The daemon starts a rescan then.
+        """
+        self._on_gap = callback
 
     @property
     def path_filter(self) -> PathFilter:
@@ -97,16 +108,49 @@ class FileWatcher:
         self._running = True
         try:
             root = await asyncio.to_thread(self._root.resolve, strict=True)
-            self._known = await asyncio.to_thread(prime, root, self._filter)
-            logger.info("watching %s (%d files)", root, len(self._known))
-            async for batch in self._batches(root, stop_event):
-                yield batch
+            folders: list[Path] | None = None  # None: one recursive watch of the root
+            while not stop_event.is_set():
+                odd: list[str] = []
+                self._known = await asyncio.to_thread(prime, root, self._filter, odd)
+                logger.info("watching %s (%d files)", root, len(self._known))
+                if odd:
+                    yield [odd_name_observation(self._agent_id, n, source=SOURCE) for n in odd]
+                try:
+                    async for batch in self._batches(root, stop_event, folders):
+                        yield batch
+                except PermissionError as exc:
+                    if folders is not None:
+                        raise
+                    # One unreadable folder makes the recursive watch fail as a whole:
+                    # watch every readable folder on its own instead.
+                    logger.info("%s; watching each readable folder instead", exc)
+                    folders = await asyncio.to_thread(readable_folders, root, self._filter)
+                except (RuntimeError, BaseExceptionGroup) as exc:
+                    names = undecodable_paths(exc, root)
+                    if names is None:
+                        raise
+                    # watchfiles gave up on a name that is not UTF-8; what else that
+                    # batch held is lost, so the re-armed watch asks for a rescan.
+                    yield [odd_name_observation(self._agent_id, n, source=SOURCE) for n in names]
+                    self._gap()
+                else:
+                    if stop_event.is_set() or folders is None:
+                        return
+                    # A folder appeared while folders are watched one by one: watch it too,
+                    # and let a rescan find what changed while the watch was re-armed.
+                    folders = await asyncio.to_thread(readable_folders, root, self._filter)
+                    self._gap()
         finally:
             self._ready.clear()
             self._running = False
 
+    def _gap(self) -> None:
+        self.gaps += 1
+        if self._on_gap is not None:
+            self._on_gap()
+
     async def _batches(
-        self, root: Path, stop_event: asyncio.Event
+        self, root: Path, stop_event: asyncio.Event, folders: list[Path] | None
     ) -> AsyncIterator[list[Observation]]:
         prefix = str(root) + os.sep
 
@@ -117,12 +161,12 @@ class FileWatcher:
             return not self._filter.is_ignored(path[len(prefix) :].replace(os.sep, "/"))
 
         changes = awatch(
-            root,
+            *(folders if folders is not None else [root]),
             watch_filter=keep,
             debounce=self._settings.debounce_ms,
             step=self._settings.step_ms,
             stop_event=_LinkedStop(stop_event),
-            recursive=True,
+            recursive=folders is None,
         )
         # awatch places the kernel watch synchronously on its first step, before
         # it first waits; a callback queued now therefore runs just after that.
@@ -130,6 +174,9 @@ class FileWatcher:
         try:
             async with aclosing(changes):
                 async for raw in changes:
+                    if not await asyncio.to_thread(root.is_dir):
+                        # The kernel watch outlives its folder and would go on seeing nothing.
+                        raise FileNotFoundError(f"the watched folder {root} is gone")
                     translation = await asyncio.to_thread(
                         translate_changes,
                         raw,
@@ -146,5 +193,47 @@ class FileWatcher:
                             self._known[path] = seen
                     if translation.observations:
                         yield translation.observations
+                    if folders is not None and _added_folder(raw, root, self._filter):
+                        # Folders are watched one by one: a new one needs a new watch.
+                        return
         finally:
             announce.cancel()
+
+
+def readable_folders(root: Path, path_filter: PathFilter) -> list[Path]:
+    """Every folder below ``root`` (itself included) that can be listed and is not ignored.
+
+    An unreadable folder is left out with one warning naming it; so is all
+    below it. Used when one recursive watch of the root is refused.
+    """
+    found: list[Path] = []
+    pending = [root]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                children = [e for e in entries if e.is_dir(follow_symlinks=False)]
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            rel = folder.relative_to(root).as_posix()
+            warn_once(rel, f"cannot watch {rel}: {exc.strerror}; the rest of the tree is watched")
+            continue
+        found.append(folder)
+        for child in children:
+            rel = Path(child.path).relative_to(root).as_posix()
+            if is_decodable(rel) and not path_filter.is_ignored(rel):
+                pending.append(Path(child.path))
+    return sorted(found)
+
+
+def _added_folder(raw: Iterable[tuple[Change, str]], root: Path, path_filter: PathFilter) -> bool:
+    prefix = str(root) + os.sep
+    for change, path in raw:
+        if change is not Change.added or not path.startswith(prefix):
+            continue
+        if not path_filter.is_ignored(path[len(prefix) :].replace(os.sep, "/")) and os.path.isdir(
+            path
+        ):
+            return True
+    return False

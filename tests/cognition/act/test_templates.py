@@ -821,3 +821,13 @@ def test_fence_is_longer_than_any_backtick_run() -> None:
     assert fence("plain", "x").splitlines()[1] == "```text"
     assert fence("a ``````` b", "x").splitlines()[1] == "````````text"
     assert fence("", "x").endswith("```text\n```")
+
+
+def test_a_bad_path_is_blamed_on_the_path_not_the_template_file(
+    registry: TemplateRegistry,
+) -> None:
+    with pytest.raises(TemplateError) as caught:
+        render_intake(registry, "x", path="../outside.md")
+    message = str(caught.value)
+    assert "templates.yaml" not in message
+    assert "the file's path cannot be used" in message and "'..'" in message

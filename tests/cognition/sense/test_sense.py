@@ -447,3 +447,29 @@ def test_batcher_accepts_any_iterable() -> None:
 def test_batcher_refuses_bad_limits(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         ObservationBatcher(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "_intake/title~v2.md",
+        "notes/swp/a.md",
+        "notes/a.lockfile",
+        "my.git/config.md",
+        "node_modules_old/a.js",
+        "docs/.DS_Store_notes.md",
+    ],
+)
+def test_noise_patterns_match_names_not_substrings(
+    classifier: ObservationClassifier, path: str
+) -> None:
+    assert not classifier.is_noise(obs(path=path))
+
+
+@pytest.mark.parametrize(
+    "path", ["foo.swp", "notes/foo~", "a/.DS_Store", "yarn.lock", "a/.git/HEAD", "x/y.pyc"]
+)
+def test_noise_patterns_still_match_their_names(
+    classifier: ObservationClassifier, path: str
+) -> None:
+    assert classifier.is_noise(obs(path=path))

@@ -1,0 +1,376 @@
+"""Soak: the daemon under a bounded mix of faults for a while (issue 7).
+
+The real daemon (``python -m graph.daemon``) runs against its OWN Neo4j,
+started here from the Maven jars on free loopback ports with a home under a
+temporary folder (never the shared server on 7687), and an LLM stub on
+loopback that fails every third request. For ``--duration`` seconds
+(default 600):
+
+* file churn at ``--rate`` changes/s (default 50) over a pool of files, each
+  file changed at most once per ``pool / rate`` seconds (created, modified,
+  modified, deleted, in turn), plus a note dropped in ``_intake/`` every 30 s,
+  which the stand-in Claude Code CLI "processes" for 3 s;
+* Neo4j stopped (for 20 s) and started again, twice;
+* one SIGKILL of the daemon, and a restart.
+
+Then the churn stops, the daemon drains and is stopped with SIGTERM, started
+once more (so it reconciles what the kill left) and stopped again. It prints
+the changes made against the file observations written, decisions stuck,
+processes left, and the daemon's RSS at start and end.
+
+    .venv/bin/python -m bench.soak                 # 10 minutes
+    .venv/bin/python -m bench.soak --duration 120  # a shorter try
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bench.common import verdict
+from graph.server.finder import find_or_start
+from graph.server.finder import stop as stop_neo4j
+from graph.settings import Neo4jSettings, child_environment
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
+from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
+
+REPO = Path(__file__).resolve().parent.parent
+CLAUDE = REPO / "tests" / "bin" / "claude"
+AGENT = "soak"
+POOL = 600
+OUTAGE_S = 20.0
+INTAKE_EVERY_S = 30.0
+SETTLE_S = 120.0
+
+# Valid answers for the five LLM steps; every third request fails instead.
+STEP_REPLIES: dict[str, dict[str, Any]] = {
+    "OBSERVE": {"brief_summary": "A file changed.", "key_facts": ["file"], "significance": "low"},
+    "CATEGORIZE": {"primary_intent": "edit", "domain": "content", "requires_action": "no"},
+    "MATCH_PATTERN": {"matched_pattern": "churn", "pattern_confidence": 0.5},
+    "EVALUATE": {"options": [], "recommended_option": "WAIT", "reasoning": "Nothing to do."},
+    "DECIDE": {"rationale": "Wait and see.", "investigation_questions": []},
+}
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 nobody listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class FlakyLLM:
+    """Answers the stub's chat requests; every third one is a 500."""
+
+    def __init__(self) -> None:
+        self.requests = 0
+        self.failed = 0
+
+    def __call__(self, request: RecordedRequest) -> Reply:
+        self.requests += 1
+        if self.requests % 3 == 0:
+            self.failed += 1
+            return Reply.error(500)
+        return Reply.json(STEP_REPLIES.get(request.step or "", STEP_REPLIES["DECIDE"]))
+
+
+class Daemon:
+    """The daemon as a child process, its output appended to one log."""
+
+    def __init__(self, root: Path, env: dict[str, str], log: Path) -> None:
+        self.root, self.env, self.log = root, env, log
+        self.process: subprocess.Popen[bytes] | None = None
+        self.started_at = 0.0
+
+    def start(self) -> None:
+        with self.log.open("ab") as sink:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "graph.daemon", "--root", str(self.root)],
+                cwd=self.log.parent,
+                env=self.env,
+                stdout=sink,
+                stderr=subprocess.STDOUT,
+            )
+        self.started_at = time.monotonic()
+
+    def rss_kb(self) -> int | None:
+        """The daemon's resident set size now, from /proc."""
+        if self.process is None or self.process.poll() is not None:
+            return None
+        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return None
+
+    def signal(self, sig: signal.Signals, timeout_s: float = 90.0) -> int:
+        assert self.process is not None
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        try:
+            return self.process.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            return self.process.wait()
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    async def wait_for(self, text: str, timeout_s: float, *, after: int = 0) -> bool:
+        deadline = time.monotonic() + timeout_s
+        while text not in self.output()[after:]:
+            if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
+                return False
+            await asyncio.sleep(0.5)
+        return True
+
+
+class Churn:
+    """File changes at a steady rate over a pool, each file changed at most once per round."""
+
+    def __init__(self, root: Path, rate: float) -> None:
+        self.root, self.rate = root, rate
+        self.changes = 0
+        self.intake = 0
+        self._step = [0] * POOL
+
+    def _one(self, index: int) -> None:
+        path = self.root / "notes" / f"n{index:04}.md"
+        step = self._step[index] % 4
+        self._step[index] += 1
+        if step == 0:
+            path.write_text(f"note {index}\n")
+        elif step in (1, 2):
+            with path.open("a") as handle:
+                handle.write(f"line {self._step[index]}\n")
+        else:
+            path.unlink()
+        self.changes += 1
+
+    async def run(self, until: float) -> None:
+        started = time.monotonic()
+        next_intake = started + INTAKE_EVERY_S / 2
+        while time.monotonic() < until:
+            due = int((time.monotonic() - started) * self.rate)
+            while self.changes < due:
+                self._one(self.changes % POOL)
+            if time.monotonic() >= next_intake:
+                self.intake += 1
+                (self.root / "_intake" / f"drop{self.intake:03}.md").write_text("# a note\n")
+                self.changes += 1
+                next_intake += INTAKE_EVERY_S
+            await asyncio.sleep(0.02)
+
+
+@contextlib.contextmanager
+def workspace(keep: bool) -> Iterator[Path]:
+    """A temporary folder for everything the soak creates; removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="nous-soak-"))
+    try:
+        yield folder
+    finally:
+        if not keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def processes_under(folder: Path) -> list[str]:
+    """Live processes whose command line or working folder lies under ``folder``."""
+    found = []
+    mark = str(folder)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cwd = os.readlink(entry / "cwd")
+            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
+        except OSError:
+            continue
+        if state not in {"Z", "X"} and (mark in cmdline or cwd.startswith(mark)):
+            found.append(f"{entry.name}: {cmdline[:120]}")
+    return found
+
+
+async def counts(settings: Neo4jSettings, uri: str) -> dict[str, int]:
+    """The soak agent's final counts, read from its Neo4j."""
+    driver = GraphDriver(uri, settings.user, settings.password.get_secret_value())
+    await driver.start()
+    try:
+        rows = await Memory(driver, AGENT).read("bench/soak_counts")
+        return {k: int(v) for k, v in rows[0].items()}
+    finally:
+        await driver.close()
+
+
+async def soak(duration_s: float, rate: float, keep: bool) -> int:
+    with workspace(keep) as folder:
+        root = folder / "root"
+        (root / "notes").mkdir(parents=True)
+        (root / "_intake").mkdir()
+        neo4j = Neo4jSettings(
+            home=folder / "neo4j",
+            bolt_port=free_port(),
+            http_port=free_port(),
+            heap_size="512m",
+            pagecache_size="128m",
+            browser_version=None,
+        )
+        print(f"soak: {duration_s:.0f} s, {rate:g} changes/s, workspace {folder}", flush=True)
+        print(f"soak: starting its own Neo4j on bolt port {neo4j.bolt_port} …", flush=True)
+        environ = child_environment()
+        endpoint = await asyncio.to_thread(find_or_start, neo4j, environ=environ)
+        script = folder / "claude.json"
+        script.write_text(json.dumps({"sleep_s": 3}))
+        llm = FlakyLLM()
+        with LLMStub(default=llm) as stub:
+            env = {k: v for k, v in environ.items() if not k.startswith(("NOUS_", "NEO4J_"))}
+            env.update(
+                PYTHONPATH=str(REPO),
+                NEO4J_URI=endpoint.uri,
+                NEO4J_USER=neo4j.user,
+                NEO4J_PASSWORD=neo4j.password.get_secret_value(),
+                NOUS_AGENT_ID=AGENT,
+                NOUS_REASONER="auto",
+                NOUS_LLM__BASE_URL=stub.base_url,
+                NOUS_LLM__TIMEOUT_S="10",
+                NOUS_EXECUTORS__CLAUDE_BINARY=str(CLAUDE),
+                NOUS_SCHEDULE__STATUS_INTERVAL_S="10",
+                FAKE_CLAUDE_SCRIPT=str(script),
+            )
+            daemon = Daemon(root, env, folder / "daemon.log")
+            try:
+                return await _run(daemon, root, neo4j, environ, endpoint.uri, duration_s, rate, llm)
+            finally:
+                if daemon.process is not None and daemon.process.poll() is None:
+                    daemon.signal(signal.SIGTERM)
+                await asyncio.to_thread(stop_neo4j, neo4j)
+                left = processes_under(folder)
+                print(f"processes left: {len(left)} {verdict(not left)} (target 0)")
+                for line in left:
+                    print(f"  {line}")
+
+
+async def _run(
+    daemon: Daemon,
+    root: Path,
+    neo4j: Neo4jSettings,
+    environ: dict[str, str],
+    uri: str,
+    duration_s: float,
+    rate: float,
+    llm: FlakyLLM,
+) -> int:
+    daemon.start()
+    if not await daemon.wait_for("index sync:", 180):
+        print(f"soak: the daemon did not start:\n{daemon.output()[-3000:]}")
+        return 1
+    rss: dict[str, int | None] = {}
+    churn = Churn(root, rate)
+    until = time.monotonic() + duration_s
+    churning = asyncio.create_task(churn.run(until))
+    began = time.monotonic()
+
+    async def at(fraction: float) -> None:
+        await asyncio.sleep(max(0.0, began + fraction * duration_s - time.monotonic()))
+
+    async def outage(n: int) -> None:
+        print(f"[{time.monotonic() - began:5.0f} s] Neo4j stop {n}", flush=True)
+        await asyncio.to_thread(stop_neo4j, neo4j)
+        await asyncio.sleep(OUTAGE_S)
+        await asyncio.to_thread(find_or_start, neo4j, environ=environ)
+        print(f"[{time.monotonic() - began:5.0f} s] Neo4j back {n}", flush=True)
+
+    await at(min(0.1, 60 / duration_s))
+    rss["first start"] = daemon.rss_kb()
+    await at(0.2)
+    await outage(1)
+    await at(0.45)
+    print(f"[{time.monotonic() - began:5.0f} s] SIGKILL the daemon, start it again", flush=True)
+    daemon.signal(signal.SIGKILL)
+    mark = len(daemon.output())
+    daemon.start()
+    if not await daemon.wait_for("index sync:", 180, after=mark):
+        print(f"soak: the daemon did not start again:\n{daemon.output()[mark:][-3000:]}")
+        churning.cancel()
+        return 1
+    await at(0.55)
+    rss["after restart"] = daemon.rss_kb()
+    await at(0.65)
+    await outage(2)
+    await churning
+    rss["end of churn"] = daemon.rss_kb()
+    print(f"[{time.monotonic() - began:5.0f} s] churn done: {churn.changes} changes", flush=True)
+
+    # Let the writer drain (the status line's queue reaches 0), then stop and reconcile.
+    mark = len(daemon.output())
+    await daemon.wait_for("queue 0 ", SETTLE_S, after=mark)
+    rss["drained"] = daemon.rss_kb()
+    stopped = daemon.signal(signal.SIGTERM)
+    daemon.start()
+    mark = len(daemon.output())
+    await daemon.wait_for("recovered", 180, after=mark)
+    restarted = daemon.signal(signal.SIGTERM)
+    final = await counts(neo4j, uri)
+    _report(churn, final, rss, llm, stopped, restarted, daemon.output())
+    return 0
+
+
+def _report(
+    churn: Churn,
+    final: dict[str, int],
+    rss: dict[str, int | None],
+    llm: FlakyLLM,
+    stopped: int,
+    restarted: int,
+    output: str,
+) -> None:
+    observed = final["file_observations"]
+    print(f"changes made:              {churn.changes} ({churn.intake} intake notes)")
+    print(
+        f"file observations written: {observed} ({observed - churn.changes:+d})"
+        f" {verdict(observed == churn.changes)} (target: equal)"
+    )
+    stuck = final["acting_decisions"] + final["unfinished_executions"]
+    print(
+        f"decisions stuck:           {final['acting_decisions']} acting,"
+        f" {final['unfinished_executions']} unfinished executions {verdict(stuck == 0)} (target 0)"
+    )
+    print(f"LLM requests:              {llm.requests}, {llm.failed} failed on purpose")
+    print(f"exit codes:                SIGTERM {stopped}, after reconciling {restarted}")
+    print(f"tracebacks in the log:     {output.count('Traceback')}")
+    for name, value in rss.items():
+        print(f"daemon RSS {name + ':':<16}{value} KB")
+    start, end = rss.get("after restart"), rss.get("drained")
+    if start and end:
+        growth = (end - start) / start * 100
+        print(
+            f"RSS growth (same process, after restart → drained): {growth:+.1f} %"
+            f" {verdict(growth < 20)} (target < 20 %)"
+        )
+
+
+def main() -> int:
+    """Run the soak; the figures go to stdout."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duration", type=float, default=600.0, help="seconds of churn")
+    parser.add_argument("--rate", type=float, default=50.0, help="file changes per second")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    args = parser.parse_args()
+    return asyncio.run(soak(args.duration, args.rate, args.keep))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
