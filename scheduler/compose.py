@@ -24,8 +24,9 @@ from cognition.act.executors import (
     Executor,
     InternalExecutor,
 )
+from cognition.act.fillable import can_fill
 from cognition.act.internal import handle_failure
-from cognition.act.templates import TemplateRegistry, can_fill, load_templates
+from cognition.act.templates import TemplateRegistry, load_templates
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
 from cognition.errors import TemplateError
 from cognition.frames.engine import FrameEngine

@@ -10,8 +10,9 @@ import pytest
 
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.executors import ClaudeFlowExecutor, ExecutionRequest
+from cognition.act.fillable import can_fill
 from cognition.act.render import line_after, slugify
-from cognition.act.templates import TemplateRegistry, can_fill, load_templates
+from cognition.act.templates import TemplateRegistry, load_templates
 from graph.models import Category, Observation, ObservationType
 from graph.settings import ExecutorSettings
 
