@@ -217,7 +217,7 @@ questions whose answers would settle it; otherwise an empty list."""
 parameters: the action template needs values for {", ".join(wanted)}; read each \
 out of the observation's content and give it as a string (leave out what it does \
 not say)."""
-        shape = shape[:-1] + ',\n "parameters": {"<name>": "<value>"}}'
+        shape = shape[:-1] + ',\n "parameters": [{"name": "<name>", "value": "<value>"}]}'
     return "\n\n".join(
         [context_block(rendered), _earlier(earlier), _task(5, StepName.DECIDE, body, shape)]
     )

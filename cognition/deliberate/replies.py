@@ -100,14 +100,27 @@ def _probability(value: object) -> object:
 
 
 def _parameters(value: object) -> object:
-    # Only short scalar values, by name; the template's types check them again.
-    if not isinstance(value, dict):
-        return {}
-    return {
-        str(k): plain_text(str(v), _TEXT_LIMIT)
-        for k, v in list(value.items())[:_LIST_LIMIT]
-        if isinstance(v, str | int) and not isinstance(v, bool) and str(v).strip()
-    }
+    # Only short scalar values, by name; the template's types check them again. A map
+    # ({"name": "value"}) is taken as well as the list of pairs the strict schema asks for.
+    if isinstance(value, dict):
+        pairs: list[tuple[object, object]] = list(value.items())
+    elif isinstance(value, list):
+        pairs = [(p.get("name"), p.get("value")) for p in value if isinstance(p, dict)]
+    else:
+        return []
+    return [
+        {"name": str(k), "value": plain_text(str(v), _TEXT_LIMIT)}
+        for k, v in pairs[:_LIST_LIMIT]
+        if k and isinstance(v, str | int) and not isinstance(v, bool) and str(v).strip()
+    ]
+
+
+class ParameterValue(BaseModel):
+    """One template parameter's value, as DECIDE names it (a list of these, not a map: strict
+    JSON schemas allow no free-form keys)."""
+
+    name: str
+    value: str
 
 
 Text = Annotated[str, BeforeValidator(_text)]
@@ -219,10 +232,14 @@ class DecideReply(StepReply):
 
     rationale: Text = ""
     investigation_questions: TextList = Field(default_factory=list)
-    parameters: Annotated[dict[str, str], BeforeValidator(_parameters)] = Field(
-        default_factory=dict
+    parameters: Annotated[list[ParameterValue], BeforeValidator(_parameters)] = Field(
+        default_factory=list
     )
     """Values for the chosen template's parameters that the model read out of the file."""
+
+    def parameter_values(self) -> dict[str, str]:
+        """The parameters as a map from name to value."""
+        return {p.name: p.value for p in self.parameters}
 
     def describe(self) -> str:
         return self.rationale
@@ -339,5 +356,5 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
         ),
         escalation_reason=verdict.escalation_reason,
         escalation_priority=verdict.escalation_priority,
-        parameters=dict(trace.decide.reply.parameters),
+        parameters=trace.decide.reply.parameter_values(),
     )
