@@ -33,6 +33,7 @@ class DecisionStatus(StrEnum):
     ESCALATED = "escalated"
     SUPERSEDED = "superseded"
     CLOSED = "closed"
+    RETRY_REQUESTED = "retry_requested"  # a person resolved its escalation with --retry
 
 
 class ActionTarget(StrEnum):

@@ -48,7 +48,9 @@ TRANSITIONS: Mapping[DecisionStatus, frozenset[DecisionStatus]] = {
     S.INVESTIGATING: frozenset({S.INVESTIGATING, S.SUPERSEDED, S.ESCALATED}),
     S.DONE: frozenset(),
     S.FAILED: frozenset(),
-    S.ESCALATED: frozenset(),
+    # A person may resolve an escalation with --retry: its observations are decided anew.
+    S.ESCALATED: frozenset({S.RETRY_REQUESTED}),
+    S.RETRY_REQUESTED: frozenset(),
     S.SUPERSEDED: frozenset(),
     S.CLOSED: frozenset(),
 }

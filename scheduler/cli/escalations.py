@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from graph.models import utc_now
+from graph.models import DecisionStatus, utc_now
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli.common import (
@@ -94,6 +94,7 @@ async def _resolve(args: argparse.Namespace, memory: Memory) -> int:
         note=args.note,
         at=utc_now(),
         retry=bool(args.retry),
+        retry_status=DecisionStatus.RETRY_REQUESTED.value,
     )
     if not rows:
         raise CommandError(f"no escalation {args.id!r} for agent {memory.agent_id!r}")

@@ -330,7 +330,12 @@ async def test_the_llm_fills_parameters_checked_against_the_template(
         return Reply.json(replies[request.step or ""])
 
     with LLMStub(default=answer) as stub:
-        settings = {"reasoner": "llm", "llm.base_url": stub.base_url}
+        # Stepwise: the stub answers each step by its name.
+        settings = {
+            "reasoner": "llm",
+            "llm.base_url": stub.base_url,
+            "llm.deliberation": "stepwise",
+        }
         async for rig in _rig(tmp_path, memory, **settings):
             (rig.root / "_intake" / "who.md").write_text(
                 "create profile for\n(the one in Alexandria)\n"
@@ -367,7 +372,12 @@ async def test_with_an_llm_the_questions_are_answered_from_the_findings(
     await LearningStore(memory).add_fact(Fact(agent_id=memory.agent_id, content=fact))
     await memory.await_text_indexes()
     with LLMStub(default=answer) as stub:
-        settings = {"reasoner": "llm", "llm.base_url": stub.base_url}
+        # Stepwise: the stub answers each step by its name.
+        settings = {
+            "reasoner": "llm",
+            "llm.base_url": stub.base_url,
+            "llm.deliberation": "stepwise",
+        }
         async for rig in _rig(tmp_path, memory, **settings):
             (rig.root / "notes.md").write_text("something about a mount\n")
             await rig.observe()

@@ -15,6 +15,7 @@ from graph.models import (
     ActionTarget,
     Censor,
     Decision,
+    DecisionStatus,
     DecisionType,
     Execution,
     Lesson,
@@ -91,7 +92,8 @@ async def write_story(seeder: Seeder) -> Story:
             reasoning=f"step {name.value.lower()} reasoning",
             confidence_delta=0.05 if name is StepName.EVALUATE else 0.0,
         )
-        for i, name in enumerate(StepName, start=1)
+        # The five deliberation steps (INVESTIGATE is a re-decision's extra step).
+        for i, name in enumerate([s for s in StepName if s is not StepName.INVESTIGATE], start=1)
     ]
     decision_id = await decisions.record_decision(
         decision,
@@ -126,8 +128,12 @@ async def write_story(seeder: Seeder) -> Story:
     await decisions.finish_execution(
         retry.id, success=True, return_code=0, verdict="complete", duration_s=2.0
     )
-    await decisions.settle(
-        decision_id, status="done", outcome="index updated", outcome_success=True
+    await decisions.move_by_id(
+        decision_id,
+        decision.status,
+        DecisionStatus.DONE,
+        outcome="index updated",
+        outcome_success=True,
     )
     censor = Censor(
         agent_id=agent,

@@ -68,8 +68,8 @@ async def test_an_escalation_is_logged_listed_shown_and_resolved_with_retry(
     assert row["escalation"]["resolved_at"] is not None
     decision = await memory.read("audit/decision", decision_id=decision_id)
     assert decision[0]["decision"]["status"] == "retry_requested"
-    unprocessed = await memory.read("decide/unprocessed_observations", limit=10)
-    assert [r["id"] for r in unprocessed] == [obs_id]
+    unprocessed = await DecisionStore(memory).unprocessed_observations(limit=10)
+    assert [o.id for o in unprocessed] == [obs_id]
     store = LearningStore(memory)
     assert [e.data["note"] for e in await store.events("escalation_resolved")] == ["renamed it"]
     assert len(await store.events("decision_retry_requested")) == 1
