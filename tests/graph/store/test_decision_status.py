@@ -19,8 +19,10 @@ S = DecisionStatus
 
 def test_every_status_has_its_transitions_and_final_ones_go_nowhere() -> None:
     assert set(TRANSITIONS) == set(DecisionStatus)
-    for final in (S.DONE, S.FAILED, S.ESCALATED, S.SUPERSEDED, S.CLOSED):
+    for final in (S.DONE, S.FAILED, S.SUPERSEDED, S.CLOSED, S.RETRY_REQUESTED):
         assert TRANSITIONS[final] == frozenset()
+    # An escalation waits for a person, whose only move for it is a retry.
+    assert TRANSITIONS[S.ESCALATED] == frozenset({S.RETRY_REQUESTED})
     assert check_transition(S.DECIDED, S.ACTING) is S.ACTING
     with pytest.raises(DecisionStatusError, match="from done to acting"):
         check_transition(S.DONE, S.ACTING)
