@@ -1,12 +1,12 @@
 """Settings: one pydantic object built from ``nous.yaml`` and the environment.
 
 This is the only module of Nous that reads the environment. Every default
-lives here; every other part receives the settings (or a section of them) as
-an explicit argument.
+lives in :mod:`graph.settings_model`; every other part receives the settings
+(or a section of them) as an explicit argument.
 
 Sources, lowest priority first:
 
-1. the defaults below;
+1. the defaults (:mod:`graph.settings_model`);
 2. the YAML file (``nous.yaml`` in the working directory, or ``--config FILE``);
 3. the environment: ``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD``,
    ``NOUS_<NAME>`` for a top-level setting (``NOUS_AGENT_ID``,
@@ -25,271 +25,59 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import ValidationError
 
 from graph.errors import SettingsError
+from graph.settings_model import (
+    DEFAULT_CATEGORY_PATTERNS as DEFAULT_CATEGORY_PATTERNS,
+)
+from graph.settings_model import (
+    DEFAULT_CONFIG_FILE as DEFAULT_CONFIG_FILE,
+)
+from graph.settings_model import (
+    DEFAULT_IGNORE_PATTERNS as DEFAULT_IGNORE_PATTERNS,
+)
+from graph.settings_model import (
+    DEFAULT_NOISE_PATTERNS as DEFAULT_NOISE_PATTERNS,
+)
+from graph.settings_model import (
+    BudgetSettings as BudgetSettings,
+)
+from graph.settings_model import (
+    ExecutorSettings as ExecutorSettings,
+)
+from graph.settings_model import (
+    GoalSettings as GoalSettings,
+)
+from graph.settings_model import (
+    LLMSettings as LLMSettings,
+)
+from graph.settings_model import (
+    Neo4jSettings as Neo4jSettings,
+)
+from graph.settings_model import (
+    RSISettings as RSISettings,
+)
+from graph.settings_model import (
+    ScheduleSettings as ScheduleSettings,
+)
+from graph.settings_model import (
+    SenseSettings as SenseSettings,
+)
+from graph.settings_model import (
+    Settings as Settings,
+)
+from graph.settings_model import (
+    ThresholdSettings as ThresholdSettings,
+)
+from graph.settings_model import (
+    WatchSettings as WatchSettings,
+)
 from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
 
-DEFAULT_CONFIG_FILE = Path("nous.yaml")
-
-# Seed 001's ignore list, plus Nous's own state folder and editor droppings
-# that would otherwise reach the classifier only to be thrown away as noise.
-DEFAULT_IGNORE_PATTERNS: list[str] = [
-    ".git",
-    ".git/**",
-    "__pycache__",
-    "__pycache__/**",
-    ".venv",
-    ".venv/**",
-    "*.pyc",
-    ".DS_Store",
-    "logs/",
-    "logs/**",
-    "*.db",
-    "*.db-journal",
-    "node_modules",
-    "node_modules/**",
-    ".nous",
-    ".nous/**",
-]
-
-# Seed 000's path table, in its order: the first category whose pattern is a
-# substring of the lower-cased relative path wins.
-DEFAULT_CATEGORY_PATTERNS: dict[str, list[str]] = {
-    "intake": ["_input/", "_intake/", "inbox/"],
-    "knowledge": ["knowledge/", "docs/", "research/"],
-    "thinker": ["thinkers/", "philosophers/"],
-    "index": ["indices/", "index.yaml", "index.md"],
-    "template": ["templates/"],
-    "config": [".claude/", "config/", ".yaml", ".json", "CLAUDE.md"],
-    "self_reference": ["consciousness/", "decision-engine/", "orchestrator/"],
-}
-
-# Seed 000's noise list, matched against file and folder names (classify.noise_matches).
-DEFAULT_NOISE_PATTERNS: list[str] = [
-    ".DS_Store",
-    ".git/",
-    "__pycache__/",
-    "*.pyc",
-    ".swp",
-    "~",
-    ".lock",
-    "node_modules/",
-    ".env.local",
-]
-
-_STRICT = ConfigDict(extra="forbid", validate_default=True)
-
-
-class Neo4jSettings(BaseModel):
-    """Where the memory lives, and how a local server is started when none runs."""
-
-    model_config = _STRICT
-
-    uri: str | None = Field(None, description="Bolt URI; when set, nothing else is tried")
-    user: str = "neo4j"
-    password: SecretStr = SecretStr("nous-local-password")
-    database: str = "neo4j"
-    version: str = Field("5.26.30", description="Neo4j Community from Maven Central")
-    browser_version: str | None = Field("5.24.0", description="Neo4j Browser jar; None skips it")
-    home: Path = Field(Path(".nous/neo4j"), description="data, logs and conf of the local server")
-    cache_dir: Path = Field(
-        Path("~/.cache/nous"), description="jars fetched from Maven Central, shared by every home"
-    )
-    host: str = "127.0.0.1"
-    bolt_port: int = Field(7687, ge=1, le=65535)
-    http_port: int = Field(7474, ge=1, le=65535)
-    heap_size: str = "1g"
-    pagecache_size: str = "512m"
-    start_timeout_s: float = Field(180.0, gt=0)
-    compose_file: Path = Path("docker-compose.neo4j.yml")
-    guide_port: int | None = Field(
-        7478,
-        ge=1,
-        le=65535,
-        description="where the daemon and `nous browser` serve the Neo4j Browser guide, on "
-        "127.0.0.1 only; a Neo4j that Nous starts plays it on connect. None: not served",
-    )
-
-
-class WatchSettings(BaseModel):
-    """The watched folder and how its changes are read."""
-
-    model_config = _STRICT
-
-    root: Path = Path(".")
-    ignore_patterns: list[str] = Field(default_factory=lambda: list(DEFAULT_IGNORE_PATTERNS))
-    debounce_ms: int = Field(500, ge=10, le=60_000)
-    step_ms: int = Field(50, ge=1, le=10_000)
-    max_hash_bytes: int = Field(10 * 1024 * 1024, ge=0)
-
-
-class SenseSettings(BaseModel):
-    """Classification, noise, and how observations are grouped and written."""
-
-    model_config = _STRICT
-
-    category_patterns: dict[str, list[str]] = Field(
-        default_factory=lambda: {k: list(v) for k, v in DEFAULT_CATEGORY_PATTERNS.items()}
-    )
-    noise_patterns: list[str] = Field(default_factory=lambda: list(DEFAULT_NOISE_PATTERNS))
-    batch_window_s: float = Field(2.0, ge=0)
-    max_batch_size: int = Field(10, ge=1)
-    write_batch_size: int = Field(1000, ge=1, le=50_000)
-    queue_limit: int = Field(100_000, ge=1)
-
-
-class ScheduleSettings(BaseModel):
-    """When the jobs run."""
-
-    model_config = _STRICT
-
-    index_sync_cron: str = "0 */4 * * *"
-    status_interval_s: float = Field(30.0, gt=0)
-    rescan_at_start: bool = True
-    decision_interval_s: float = Field(2.0, gt=0)
-    decision_max_observations: int = Field(200, ge=1)
-    max_investigation_rounds: int = Field(2, ge=0)
-    investigate_delay_s: float = Field(60.0, gt=0)
-    max_wait_rounds: int = Field(3, ge=0)
-    deferred_retry_s: float = Field(60.0, gt=0)
-    shutdown_grace_s: float = Field(30.0, ge=0)
-
-
-class LLMSettings(BaseModel):
-    """The OpenAI-compatible endpoint the reasoner talks to (LM Studio by default)."""
-
-    model_config = _STRICT
-
-    base_url: str = "http://localhost:1234/v1"
-    model: str = "local-model"
-    api_key: SecretStr = SecretStr("lm-studio")
-    timeout_s: float = Field(60.0, gt=0)
-    max_tokens: int = Field(1024, ge=16)
-    temperature: float = Field(0.2, ge=0, le=2)
-    health_backoff_s: list[float] = Field(default_factory=lambda: [5.0, 15.0, 60.0, 300.0])
-    # "auto" negotiates json_schema -> json_object with schema -> json_object -> none.
-    response_format: Literal["auto", "json_schema", "json_object_schema", "json_object", "none"] = (
-        "auto"
-    )
-    # single_call: one request for all five steps; stepwise: one per step (bench/README.md).
-    deliberation: Literal["single_call", "stepwise"] = "single_call"
-    # Least time between the starts of two requests (decision loop and RSI share the client).
-    min_interval_s: float = Field(0.0, ge=0)
-
-
-class ThresholdSettings(BaseModel):
-    """Seed 000's confidence thresholds for ACT / INVESTIGATE / WAIT / ESCALATE."""
-
-    model_config = _STRICT
-
-    act: float = Field(0.70, ge=0, le=1)
-    critical_act: float = Field(0.85, ge=0, le=1)
-    investigate: float = Field(0.50, ge=0, le=1)
-    escalate: float = Field(0.30, ge=0, le=1)
-
-
-class GoalSettings(BaseModel):
-    """A standing goal, stored as a ``Goal`` node and shown to every decision."""
-
-    model_config = _STRICT
-
-    description: str = Field(min_length=1)
-    priority: Literal["low", "medium", "high", "critical"] = "medium"
-
-
-class ExecutorSettings(BaseModel):
-    """How actions are handed to the Claude Code CLI, claude-flow and the rest."""
-
-    model_config = _STRICT
-
-    claude_binary: str = "claude"
-    permission_mode: str = "acceptEdits"
-    allowed_tools: list[str] = Field(
-        default_factory=lambda: ["Read", "Edit", "Write", "Glob", "Grep"]
-    )
-    max_turns: int = Field(10, ge=1)
-    claude_flow_command: list[str] = Field(
-        default_factory=lambda: [
-            "npx",
-            "claude-flow@alpha",
-            "swarm",
-            "{prompt}",
-            "--strategy",
-            "{strategy}",
-            "--mode",
-            "{topology}",
-            "--claude",
-            "--no-auto-permissions",
-            "--non-interactive",
-            "--output-format",
-            "json",
-        ]
-    )
-    claude_flow_skip_permissions: bool = False
-    timeout_s: float = Field(300.0, gt=0)
-    output_cap_bytes: int = Field(1_000_000, ge=1024)
-    dry_run: bool = False
-
-
-class BudgetSettings(BaseModel):
-    """Bounds on what the agent may do on its own."""
-
-    model_config = _STRICT
-
-    actions_per_hour: int = Field(20, ge=0)
-    max_concurrent: int = Field(1, ge=1)
-
-
-class RSISettings(BaseModel):
-    """Self-improvement cycles (seed 003): reflect, verify, route, practise, crystallise, prune."""
-
-    model_config = _STRICT
-
-    enabled: bool = True
-    cycle_interval_s: float = Field(300.0, gt=0)
-    max_cycles_per_hour: int = Field(12, ge=1)
-    reflection_budget_tokens: int = Field(3000, ge=100)
-    emergence_threshold: float = Field(0.6, ge=0, le=1)
-    consistency_runs: int = Field(3, ge=2, le=10)
-    practice_timeout_s: float = Field(30.0, gt=0)
-    crystallize_after: int = Field(5, ge=1)
-    dedup_similarity: float = Field(0.90, ge=0, le=1)
-    max_strategy_tokens: int = Field(2000, ge=0)
-    prune_cron: str = "0 3 * * *"
-    prune_min_age_days: float = Field(30.0, ge=0)
-    prune_min_usage: int = Field(3, ge=0)
-    prune_harm_margin: int = Field(3, ge=1)
-    max_heuristics: int = Field(50, ge=1)
-
-
-class Settings(BaseModel):
-    """Everything Nous can be told, with every default in one place."""
-
-    model_config = _STRICT
-
-    agent_id: str = Field("nous", min_length=1, pattern=r"^[A-Za-z0-9_.:-]+$")
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
-    watch: WatchSettings = Field(default_factory=WatchSettings)
-    sense: SenseSettings = Field(default_factory=SenseSettings)
-    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
-    reasoner: Literal["auto", "llm", "rules"] = "auto"
-    llm: LLMSettings = Field(default_factory=LLMSettings)
-    thresholds: ThresholdSettings = Field(default_factory=ThresholdSettings)
-    executors: ExecutorSettings = Field(default_factory=ExecutorSettings)
-    budget: BudgetSettings = Field(default_factory=BudgetSettings)
-    templates_file: Path | None = Field(
-        None, description="action templates YAML; None uses the shipped defaults"
-    )
-    goals: list[GoalSettings] = Field(default_factory=list)
-    rsi: RSISettings = Field(default_factory=RSISettings)
-
-
-# Top-level settings that are not sections: NOUS_<NAME> sets them.
 _TOP_LEVEL = frozenset(
     n for n, f in Settings.model_fields.items() if not hasattr(f.default_factory, "model_fields")
 )
