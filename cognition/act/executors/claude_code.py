@@ -35,15 +35,9 @@ _PRIVATE_VARIABLES = ("NEO4J_PASSWORD", "NEO4J_AUTH")
 _PRIVATE_PREFIX = "NOUS_"
 
 
-class ClaudeCodeExecutor:
-    """Runs ``claude -p <prompt> --output-format json`` in the request's root.
-
-    Success is read from the CLI's JSON result (``is_error`` false, subtype
-    ``success``) together with a zero exit code; the session id, cost and
-    number of turns come from the same result.
-    """
-
-    name = "claude_code"
+class CommandLineExecutor:
+    """What the command-line executors share: their settings, an environment cleaned of
+    Nous's secrets, and the argv with the prompt hidden for the record."""
 
     def __init__(self, settings: ExecutorSettings, *, env: Mapping[str, str]) -> None:
         self._settings = settings
@@ -52,6 +46,20 @@ class ClaudeCodeExecutor:
     def command_for(self, request: ExecutionRequest) -> list[str]:
         """The argv for ``request``, with the prompt replaced by a placeholder."""
         return self._argv(request, PROMPT_PLACEHOLDER)
+
+    def _argv(self, request: ExecutionRequest, prompt: str) -> list[str]:
+        raise NotImplementedError
+
+
+class ClaudeCodeExecutor(CommandLineExecutor):
+    """Runs ``claude -p <prompt> --output-format json`` in the request's root.
+
+    Success is read from the CLI's JSON result (``is_error`` false, subtype
+    ``success``) together with a zero exit code; the session id, cost and
+    number of turns come from the same result.
+    """
+
+    name = "claude_code"
 
     async def execute(self, request: ExecutionRequest) -> ExecutionResult:
         """Run the CLI for ``request`` and read its JSON result."""

@@ -13,11 +13,9 @@ pass the task (``{prompt}``) is refused: it would "succeed" doing nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 
 from cognition.act.executors.base import (
     EXCERPT_CHARS,
-    PROMPT_PLACEHOLDER,
     ExecutionRequest,
     ExecutionResult,
     failure,
@@ -26,9 +24,8 @@ from cognition.act.executors.base import (
     spawn,
     timeout_error,
 )
-from cognition.act.executors.claude_code import child_env, read_result_json
+from cognition.act.executors.claude_code import CommandLineExecutor, read_result_json
 from cognition.text import clip
-from graph.settings import ExecutorSettings
 
 # claude-flow's own defaults for the coordination mode (topology) and strategy.
 DEFAULT_TOPOLOGY = "hierarchical"
@@ -41,7 +38,7 @@ _SKIPPING = ("--dangerously-skip-permissions", "--auto-permissions")
 _TOPOLOGY = re.compile(r"[a-z][a-z0-9_-]{0,39}")
 
 
-class ClaudeFlowExecutor:
+class ClaudeFlowExecutor(CommandLineExecutor):
     """Runs ``ExecutorSettings.claude_flow_command`` in the request's root.
 
     Arguments that are exactly ``{topology}``, ``{strategy}`` or ``{prompt}``
@@ -52,14 +49,6 @@ class ClaudeFlowExecutor:
     """
 
     name = "claude_flow"
-
-    def __init__(self, settings: ExecutorSettings, *, env: Mapping[str, str]) -> None:
-        self._settings = settings
-        self._env = child_env(env)
-
-    def command_for(self, request: ExecutionRequest) -> list[str]:
-        """The argv for ``request``, with the prompt replaced by a placeholder."""
-        return self._argv(request, PROMPT_PLACEHOLDER)
 
     async def execute(self, request: ExecutionRequest) -> ExecutionResult:
         """Run the claude-flow command for ``request``."""
