@@ -89,6 +89,8 @@ class LLMClient:
         # Cleared when the endpoint turns out to reject response_format
         # json_object (LM Studio does), so later calls skip the wasted request.
         self._json_mode = True
+        # None until /v1/embeddings is first asked; False once it turned out not to be served.
+        self._embeddings: bool | None = None
 
     async def start(self) -> None:
         """Create the HTTP client. No request is made; call :meth:`healthy` for that."""
@@ -148,7 +150,13 @@ class LLMClient:
         return True
 
     async def complete_json(
-        self, *, system: str, user: str, schema: type[T], step: str
+        self,
+        *,
+        system: str,
+        user: str,
+        schema: type[T],
+        step: str,
+        temperature: float | None = None,
     ) -> LLMReply[T]:
         """Ask for a JSON object fitting ``schema`` and validate the reply.
 
@@ -161,7 +169,7 @@ class LLMClient:
         reached, times out, sends something that is not a chat completion,
         or answers 5xx, 429 or another 4xx (a wrong key, an unknown model);
         and at once, without a request, while an earlier failure's backoff
-        lasts.
+        lasts. ``temperature`` left at None is the settings' temperature.
         """
         client = self._require_client()
         if self.backing_off:
@@ -176,7 +184,7 @@ class LLMClient:
         while attempts < 2:
             attempts += 1
             try:
-                completion = await self._create(client, messages, step)
+                completion = await self._create(client, messages, step, temperature)
             except _Rejected as exc:
                 error = str(exc)
                 break
@@ -213,20 +221,60 @@ class LLMClient:
             error=error,
         )
 
+    async def embed(
+        self, texts: list[str], *, model: str | None = None
+    ) -> list[list[float]] | None:
+        """One embedding vector per text from ``/v1/embeddings``, or None where it is not served.
+
+        An endpoint that answers 404, 400, 405, 422 or 501 (no such route, or
+        no embedding model loaded) is remembered as not serving embeddings,
+        so later calls return None without a request. ``model`` left at None
+        asks the chat model. Raises :class:`LLMUnavailableError` like
+        :meth:`complete_json` when the endpoint cannot be reached.
+        """
+        client = self._require_client()
+        if self._embeddings is False or not texts:
+            return None if self._embeddings is False else []
+        if self.backing_off:
+            raise LLMUnavailableError("embeddings: LLM endpoint unavailable (backing off)")
+        try:
+            async with asyncio.timeout(self._settings.timeout_s):
+                reply = await client.embeddings.create(
+                    model=model or self._settings.model, input=texts, encoding_format="float"
+                )
+        except openai.APIStatusError as exc:
+            if exc.status_code in (400, 404, 405, 422, 501):
+                log.info("LLM endpoint serves no embeddings (%s)", _describe(exc))
+                self._embeddings = False
+                return None
+            raise self._unavailable("embeddings", exc) from None
+        except (openai.OpenAIError, TimeoutError, ValueError) as exc:
+            raise self._unavailable("embeddings", exc) from None
+        vectors = [list(item.embedding) for item in sorted(reply.data, key=lambda d: d.index)]
+        if len(vectors) != len(texts) or not all(vectors):
+            self._embeddings = False
+            return None
+        self._embeddings = True
+        return vectors
+
     async def _create(
-        self, client: openai.AsyncOpenAI, messages: list[ChatCompletionMessageParam], step: str
+        self,
+        client: openai.AsyncOpenAI,
+        messages: list[ChatCompletionMessageParam],
+        step: str,
+        temperature: float | None = None,
     ) -> ChatCompletion:
         """One chat request, retried once without ``response_format`` if refused."""
         if self._json_mode:
             try:
-                return await self._send(client, messages, step, json_mode=True)
+                return await self._send(client, messages, step, json_mode=True, temp=temperature)
             except _Rejected as exc:
                 log.debug("%s: rejected with response_format, retrying without: %s", step, exc)
-            completion = await self._send(client, messages, step, json_mode=False)
+            completion = await self._send(client, messages, step, json_mode=False, temp=temperature)
             log.info("LLM endpoint rejects response_format json_object; asking without it")
             self._json_mode = False
             return completion
-        return await self._send(client, messages, step, json_mode=False)
+        return await self._send(client, messages, step, json_mode=False, temp=temperature)
 
     async def _send(
         self,
@@ -235,6 +283,7 @@ class LLMClient:
         step: str,
         *,
         json_mode: bool,
+        temp: float | None = None,
     ) -> ChatCompletion:
         settings = self._settings
         try:
@@ -244,7 +293,7 @@ class LLMClient:
                     model=settings.model,
                     messages=messages,
                     max_tokens=settings.max_tokens,
-                    temperature=settings.temperature,
+                    temperature=settings.temperature if temp is None else temp,
                     response_format={"type": "json_object"} if json_mode else openai.omit,
                     extra_headers={_STEP_HEADER: _header_safe(step)},
                 )
