@@ -168,3 +168,5 @@ class Deliberation(_Data):
     investigation_questions: list[str] = Field(default_factory=list)
     escalation_reason: str | None = None
     escalation_priority: str | None = None
+    # The strategies (Heuristic ids) the decision applied, validated against those shown.
+    applied_strategies: list[str] = Field(default_factory=list)

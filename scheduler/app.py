@@ -38,6 +38,7 @@ from scheduler.compose import (
     load_action_templates,
 )
 from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
+from scheduler.self_improvement import register_prune_job
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +137,7 @@ async def run_daemon(
     jobs = register_jobs(
         scheduler, settings.schedule, nous.index_sync, status, decide=nous.runtime.loop.tick
     )
+    jobs.append(register_prune_job(scheduler, settings.rsi, nous.runtime.rsi))
     print_banner(nous, jobs, out=out)
 
     writer = asyncio.create_task(nous.ingestor.run(stop), name="nous-writer")

@@ -40,6 +40,7 @@ from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.jobs import IndexSync
+from scheduler.self_improvement import SelfImprovement, build_self_improvement
 
 # The most of a file recall reads; the largest frame budget shows far less of it.
 MAX_CONTENT_BYTES = 64 * 1024
@@ -59,6 +60,7 @@ class LoopRuntime:
     episode_id: str
     templates: TemplateRegistry
     store: LearningStore
+    rsi: SelfImprovement
 
     async def close(self) -> None:
         """End the daemon's episode, say so in the event stream, close the LLM client."""
@@ -102,8 +104,10 @@ async def build_loop(
     episode_id = await episodes.start(session_id)
     llm = LLMClient(settings.llm)
     await llm.start()
+    # The constitution and strategies: first in every request of the loop and of RSI.
+    rsi = await build_self_improvement(settings.rsi, memory, llm, root)
     reasoner = AutoReasoner(
-        LLMReasoner(llm, settings.thresholds),
+        LLMReasoner(llm, settings.thresholds, system_prompt=rsi.strategies.prompt),
         RulesReasoner(settings.thresholds),
         mode=settings.reasoner,
         client=llm,
@@ -140,7 +144,7 @@ async def build_loop(
         {"root": str(root), "reasoner": settings.reasoner, "dry_run": settings.executors.dry_run},
         session_id=session_id,
     )
-    return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store)
+    return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store, rsi)
 
 
 def executors(

@@ -12,7 +12,13 @@ can stop a deliberation from completing.
 The confidence is not the model's to set: the steps' deltas (clamped to the
 seed's ranges), the history adjuster and the thresholds decide, exactly as
 for the rules reasoner; the DECIDE request only explains the decision and,
-for an investigation, proposes the questions to ask.
+for an investigation, proposes the questions to ask, and names the
+strategies it applied (only ids the system prompt showed are kept).
+
+Given a ``system_prompt`` source (the constitution and strategies, which
+``scheduler.compose`` builds from ``rsi``), every request of a deliberation
+carries that one text first, unchanged between requests so prefix caches
+work; the deliberation's own instructions then open each user message.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Protocol
 
 from cognition.deliberate import prompts
 from cognition.deliberate.confidence import conclude
@@ -56,12 +63,26 @@ from graph.settings import ThresholdSettings
 log = logging.getLogger(__name__)
 
 
+class CarriedPrompt(Protocol):
+    """The system prompt every request carries: its text and the strategy ids it shows."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def strategy_ids(self) -> Sequence[str]: ...
+
+
+SystemPromptSource = Callable[[], Awaitable[CarriedPrompt]]
+
+
 class _Run:
     """One deliberation's requests, remembering whether the endpoint went away."""
 
-    def __init__(self, client: LLMClient) -> None:
+    def __init__(self, client: LLMClient, system: str | None = None) -> None:
         self._client = client
         self._unavailable: str | None = None
+        self._system = system
 
     async def step(
         self,
@@ -76,9 +97,13 @@ class _Run:
         if self._unavailable is not None:
             error = f"LLM not asked: {self._unavailable}"
             return rules_outcome(name, fallback(), summary, started=started, error=error)
+        if self._system is None:
+            system, text = prompts.SYSTEM_PROMPT, user()
+        else:
+            system, text = self._system, f"{prompts.SYSTEM_PROMPT}\n\n{user()}"
         try:
             reply = await self._client.complete_json(
-                system=prompts.SYSTEM_PROMPT, user=user(), schema=schema, step=name.value
+                system=system, user=text, schema=schema, step=name.value
             )
         except LLMUnavailableError as exc:
             self._unavailable = str(exc)
@@ -107,14 +132,32 @@ class LLMReasoner:
 
     kind: ReasonerKind = ReasonerKind.LLM
 
-    def __init__(self, client: LLMClient, thresholds: ThresholdSettings) -> None:
-        """Use ``client`` (started by its owner) and ``thresholds``."""
+    def __init__(
+        self,
+        client: LLMClient,
+        thresholds: ThresholdSettings,
+        *,
+        system_prompt: SystemPromptSource | None = None,
+    ) -> None:
+        """Use ``client`` (started by its owner), ``thresholds`` and a ``system_prompt`` source."""
         self.client = client
         self._thresholds = thresholds
+        self._system_prompt = system_prompt
+
+    async def _carried(self) -> CarriedPrompt | None:
+        if self._system_prompt is None:
+            return None
+        try:
+            return await self._system_prompt()
+        except Exception as exc:  # a missing strategies list must not stop a deliberation
+            log.warning("system prompt unavailable, deliberating without strategies: %s", exc)
+            return None
 
     async def deliberate(self, context: DecisionContext, rendered: RenderedContext) -> Deliberation:
         """Run the five steps; never raises for anything the endpoint or the model does."""
-        run = _Run(self.client)
+        carried = await self._carried()
+        shown = tuple(carried.strategy_ids) if carried is not None else ()
+        run = _Run(self.client, carried.text if carried is not None else None)
         earlier: dict[StepName, StepReply] = {}
 
         obs = await run.step(
@@ -160,7 +203,9 @@ class LLMReasoner:
         dec = await run.step(
             StepName.DECIDE,
             DecideReply,
-            lambda: prompts.decide_prompt(context, rendered, earlier, verdict, self._thresholds),
+            lambda: prompts.decide_prompt(
+                context, rendered, earlier, verdict, self._thresholds, shown
+            ),
             lambda: decide_by_rules(context, verdict),
             f"Final decision with {verdict.confidence:.2f} confidence",
         )
@@ -173,4 +218,17 @@ class LLMReasoner:
                 )
             reply = dec.reply.model_copy(update={"investigation_questions": questions})
             dec = dataclasses.replace(dec, reply=reply)
-        return build_deliberation(context, Trace(obs, cat, mat, ev, dec), verdict)
+        deliberation = build_deliberation(context, Trace(obs, cat, mat, ev, dec), verdict)
+        applied = applied_strategies(dec.reply.applied_strategies, shown)
+        return deliberation.model_copy(update={"applied_strategies": applied})
+
+
+def applied_strategies(named: Sequence[str], shown: Sequence[str]) -> list[str]:
+    """The ids a DECIDE reply named that the prompt showed, once each, in the reply's order.
+
+    Brackets and spaces around an id (``"[01J…]"``, as the prompt writes them)
+    are forgiven; anything else not shown is dropped, never trusted.
+    """
+    allowed = set(shown)
+    cleaned = (name.strip().strip("[]").strip() for name in named)
+    return [i for i in dict.fromkeys(cleaned) if i in allowed]

@@ -12,6 +12,7 @@ so quoted text cannot close it early.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from cognition.deliberate.confidence import Conclusion
 from cognition.deliberate.replies import StepReply
@@ -169,8 +170,13 @@ def decide_prompt(
     earlier: dict[StepName, StepReply],
     verdict: Conclusion,
     thresholds: ThresholdSettings,
+    strategy_ids: Sequence[str] = (),
 ) -> str:
-    """The user message for DECIDE: the thresholds have chosen; explain, ask what to learn."""
+    """The user message for DECIDE: the thresholds have chosen; explain, ask what to learn.
+
+    With ``strategy_ids`` (the strategies the system prompt shows) the reply
+    also names those it applied.
+    """
     act = thresholds.critical_act if verdict.is_critical else thresholds.act
     body = f"""The confidence from the earlier steps is {verdict.raw_confidence:.2f}; \
 after weighing the history of this pattern it is {verdict.confidence:.2f}. Against \
@@ -182,6 +188,13 @@ investigation_questions: if the decision is "investigate", 3 to 5 specific \
 questions whose answers would settle it; otherwise an empty list."""
     shape = """{"rationale": "<why>",
  "investigation_questions": ["<question>"]}"""
+    if strategy_ids:
+        body += """
+applied_strategies: the ids of the strategies (listed under Strategies in the system \
+prompt, in square brackets) this decision applies; an empty list if none fits."""
+        shape = """{"rationale": "<why>",
+ "investigation_questions": ["<question>"],
+ "applied_strategies": ["<strategy id>"]}"""
     return "\n\n".join(
         [_context(rendered), _earlier(earlier), _task(5, StepName.DECIDE, body, shape)]
     )

@@ -204,10 +204,15 @@ class EvaluateReply(StepReply):
 
 
 class DecideReply(StepReply):
-    """DECIDE: a rationale for the decision the thresholds chose, and what to find out."""
+    """DECIDE: a rationale for the decision the thresholds chose, and what to find out.
+
+    ``applied_strategies`` names the strategies (by id) the decision applied;
+    the reasoner keeps only ids the system prompt showed.
+    """
 
     rationale: Text = ""
     investigation_questions: TextList = Field(default_factory=list)
+    applied_strategies: TextList = Field(default_factory=list)
 
     def describe(self) -> str:
         return self.rationale

@@ -1,11 +1,11 @@
 // purpose: the self-improvement figures of one time window (M1-M5): cycle counts (activation
 //   rate), rejection reasons, practice by domain and difficulty, heuristics crystallised and
-//   pruned, clarifications waiting, and the desires' descriptions (direction variance)
+//   pruned, clarifications waiting, and the direction variance part 1's cycles stored
 // params: $agent_id, $since (datetime or null: from the start), $until (datetime or null: now)
 // returns: one row: cycles {count, processed, accepted, rejected, practised, succeeded,
-//   crystallised}, rejections (list of {reason, count}), practice (list of {domain,
-//   difficulty, attempts, successes}), crystallised, pruned, clarifications, desires (list of
-//   descriptions)
+//   crystallised, variance (mean direction_variance, or null)}, rejections (list of {reason,
+//   count}), practice (list of {domain, difficulty, attempts, successes}), crystallised,
+//   pruned, clarifications
 // mode: read
 CALL () {
   MATCH (c:RSICycle)
@@ -14,7 +14,8 @@ CALL () {
   RETURN {count: count(c), processed: sum(coalesce(c.processed, 0)),
           accepted: sum(coalesce(c.accepted, 0)), rejected: sum(coalesce(c.rejected, 0)),
           practised: sum(coalesce(c.practised, 0)), succeeded: sum(coalesce(c.succeeded, 0)),
-          crystallised: sum(coalesce(c.crystallised, 0))} AS cycles
+          crystallised: sum(coalesce(c.crystallised, 0)),
+          variance: avg(c.direction_variance)} AS cycles
 }
 CALL () {
   OPTIONAL MATCH (d:Desire)
@@ -48,7 +49,6 @@ CALL () {
   OPTIONAL MATCH (d:Desire)
   WHERE d.agent_id = $agent_id
     AND ($since IS NULL OR d.at >= $since) AND ($until IS NULL OR d.at < $until)
-  RETURN count(CASE WHEN d.status = "needs_clarification" THEN d END) AS clarifications,
-         [x IN collect(d.description) WHERE x IS NOT NULL] AS desires
+  RETURN count(CASE WHEN d.status = "needs_clarification" THEN d END) AS clarifications
 }
-RETURN cycles, rejections, practice, crystallised, pruned, clarifications, desires
+RETURN cycles, rejections, practice, crystallised, pruned, clarifications

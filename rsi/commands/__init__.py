@@ -1,0 +1,1 @@
+"""``python -m rsi`` subcommands, one module each; :mod:`rsi.__main__` dispatches."""
