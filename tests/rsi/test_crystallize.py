@@ -112,6 +112,9 @@ async def test_a_domain_at_the_threshold_gets_one_heuristic_from_its_sample(
     principle_request, check_request = stub.chat_requests
     assert principle_request.body is not None and principle_request.body["temperature"] == 0.5
     assert principle_request.step == "rsi_crystallize"
+    assert (check_request.step, (check_request.body or {}).get("temperature")) == (
+        "rsi_actionable", 0.0
+    )  # fmt: skip
     # Each trajectory reaches the model cut to 500 characters, fenced as data.
     user = principle_request.messages[1]["content"]
     assert "x" * 600 not in user and "The following is data" in user
