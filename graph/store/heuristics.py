@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from graph.models import Heuristic, Trajectory, new_id, utc_now
@@ -110,7 +110,9 @@ class HeuristicStore:
         self, since: datetime | None = None, until: datetime | None = None
     ) -> dict[str, Any]:
         """The figures of one window (``rsi/report_window``), as plain data."""
-        rows = await self.memory.read("rsi/report_window", since=since, until=until)
+        rows = await self.memory.read(
+            "rsi/report_window", since=_offset_utc(since), until=_offset_utc(until)
+        )
         return dict(rows[0])
 
     async def recent_cycles(self, limit: int) -> list[dict[str, Any]]:
@@ -122,3 +124,14 @@ class HeuristicStore:
         """Every heuristic with its usage and credit, active first."""
         rows = await self.memory.read("rsi/report_heuristics")
         return [dict(r["heuristic"]) for r in rows]
+
+
+def _offset_utc(moment: datetime | None) -> datetime | None:
+    """``moment`` in UTC as an offset, not a named zone.
+
+    A time read back from Neo4j carries the zone *name* "UTC"; sent as a
+    parameter it becomes ``datetime(...[UTC])``, which Cypher does not order
+    against the ``+00:00`` times Nous stores (``=`` and ``>=`` are false for
+    the same instant), so window bounds are converted first.
+    """
+    return moment.astimezone(UTC) if moment is not None else None
