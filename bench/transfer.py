@@ -43,9 +43,10 @@ from pydantic import BaseModel
 
 from bench.common import connected
 from bench.stats import mcnemar_exact
+from bench.transfer_practice import bootstrap_strategies
 from cognition.llm import LLMClient
 from cognition.text import fence
-from graph.models import Heuristic
+from graph.models import Heuristic, new_id
 from graph.settings import Settings, load_settings
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
@@ -263,10 +264,18 @@ def format_result(result: TransferResult) -> str:
     return "\n".join(lines)
 
 
-async def _strategies(args: argparse.Namespace, settings: Settings) -> StrategySet:
+async def _strategies(args: argparse.Namespace, settings: Settings, llm: LLMClient) -> StrategySet:
     if args.strategies is not None:
         return strategies_from_file(args.strategies, args.domain, args.seed)
     async with connected(settings) as (_, driver):
+        if args.bootstrap_practice:
+            memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
+            try:
+                active = await bootstrap_strategies(memory, llm, settings, args.bootstrap_practice)
+            finally:
+                await memory.forget()
+            version = f"crystallised now from {args.bootstrap_practice} practice trajectories"
+            return split_strategies(active, "code", args.seed, version=version)
         active = await HeuristicStore(Memory(driver, settings.agent_id)).active()
     return split_strategies(active, args.domain, args.seed)
 
@@ -280,8 +289,10 @@ async def _main(args: argparse.Namespace) -> int:
     if args.model:
         overrides["llm.model"] = args.model
     settings = load_settings(args.config, overrides=overrides)
-    strategies = await _strategies(args, settings)
     async with LLMClient(settings.llm) as llm:
+        strategies = await _strategies(args, settings, llm)
+        for h in strategies.learned:
+            print(f"learned [{h.domain}] {h.content}", file=sys.stderr)
         result = await run_transfer(llm, settings, strategies, held_out_tasks(args.limit))
     print(json.dumps(asdict(result), indent=2) if args.json else format_result(result))
     return 0
@@ -298,6 +309,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--domain", default="code", help="the learned strategies' domain (code)")
     parser.add_argument("--seed", type=int, default=3, help="seed of the control's draw (3)")
     parser.add_argument("--limit", type=int, help="only the first N held-out problems")
+    parser.add_argument(
+        "--bootstrap-practice",
+        type=int,
+        metavar="N",
+        help="no agent's strategies: crystallise them now from N practice trajectories",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     return asyncio.run(_main(parser.parse_args(argv)))
 
