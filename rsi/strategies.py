@@ -19,7 +19,7 @@ import logging
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -88,16 +88,21 @@ def render_strategies(heuristics: Sequence[Heuristic], max_tokens: int) -> Rende
         return RenderedStrategies(f"# Strategies\n\n{NO_STRATEGIES}", (), 0)
     ranked = sorted(heuristics, key=lambda h: (strategy_value(h), h.at), reverse=True)
     chosen: list[Heuristic] = []
+    domains: set[str] = set()
+    # Room for the title and a cut note is kept, so the whole never passes the budget.
     used = estimate_tokens("# Strategies\n\n") + estimate_tokens(_cut_note(len(heuristics)))
     for h in ranked:
-        cost = estimate_tokens(_line(h)) + estimate_tokens(f"## {h.domain.title()}\n")
+        cost = estimate_tokens(_line(h) + "\n")
+        if h.domain not in domains:
+            cost += estimate_tokens(_heading(h.domain) + "\n\n")
         if used + cost > max_tokens:
             continue
         chosen.append(h)
-        used += estimate_tokens(_line(h))
+        domains.add(h.domain)
+        used += cost
     lines = ["# Strategies", ""]
     for domain in sorted({h.domain for h in chosen}):
-        lines.append(f"## {plain_text(domain, 40).title() or 'General'}")
+        lines.append(_heading(domain))
         lines += [
             _line(h) for h in sorted(chosen, key=lambda h: (h.at, h.id)) if h.domain == domain
         ]
@@ -108,6 +113,10 @@ def render_strategies(heuristics: Sequence[Heuristic], max_tokens: int) -> Rende
     if omitted:
         lines.append(_cut_note(omitted))
     return RenderedStrategies("\n".join(lines).strip(), tuple(h.id for h in chosen), omitted)
+
+
+def _heading(domain: str) -> str:
+    return f"## {plain_text(domain, 40).title() or 'General'}"
 
 
 def _line(h: Heuristic) -> str:
@@ -124,20 +133,28 @@ def set_signature(heuristics: Sequence[Heuristic]) -> str:
     return hashlib.sha256(json.dumps(items).encode()).hexdigest()
 
 
-@dataclass
 class StrategyBook:
     """The system prompt of one agent, kept in step with its active heuristics.
 
     ``state_dir`` (the watched root's ``.nous``) receives the strategies files
-    on each change of the active set; None writes no files.
+    on each change of the active set; None writes no files. ``constitution``
+    left at None is the shipped one.
     """
 
-    store: HeuristicStore
-    max_tokens: int
-    state_dir: Path | None = None
-    constitution: Constitution = field(default_factory=load_constitution)
-    _signature: str | None = None
-    _current: CarriedPrompt | None = None
+    def __init__(
+        self,
+        store: HeuristicStore,
+        max_tokens: int,
+        state_dir: Path | None = None,
+        *,
+        constitution: Constitution | None = None,
+    ) -> None:
+        self.store = store
+        self.max_tokens = max_tokens
+        self.state_dir = state_dir
+        self.constitution = constitution if constitution is not None else load_constitution()
+        self._signature: str | None = None
+        self._current: CarriedPrompt | None = None
 
     @property
     def current(self) -> CarriedPrompt:
