@@ -108,24 +108,26 @@ async def test_credit_moves_by_outcome_and_never_for_a_dry_run(
     store = LearningStore(memory)
     learner = OutcomeLearner(store)
     decisions = []
-    for n in range(3):
+    for n in range(4):
         decision = await store.decision(await seed.decision(f"notes/{n}.md", minutes=n))
         assert decision is not None
         await seed.nodes("applied", {"decision_id": decision.id, "heuristic_id": h})
         decisions.append(decision)
-    live, dry_run, ok = decisions
+    live, dry_run, ok, dry_target = decisions
     await seed.nodes(
         "executions",
         {"decision_id": dry_run.id, "target": "claude_code", "success": True, "dry_run": True},
         {"decision_id": live.id, "target": "claude_code", "success": False, "dry_run": False},
+        {"decision_id": dry_target.id, "target": "dry_run", "success": True},
     )
 
     await learner.learn(live, success=False, error="it broke", execution_id=new_id())
     await learner.learn(dry_run, success=True)
+    await learner.learn(dry_target, success=True)
     await learner.learn(ok, success=True)
     await learner.learn(ok, success=True)  # learned once: a repeat changes nothing
 
     [counters] = (await _heuristics(neo4j_endpoint, memory)).values()
-    assert (counters["helpful"], counters["harmful"], counters["applied"]) == (1, 1, 3)
+    assert (counters["helpful"], counters["harmful"], counters["applied"]) == (1, 1, 4)
     events = await store.events("outcome_learned")
-    assert sorted(e.data["heuristics_credited"] for e in events) == [0, 1, 1]
+    assert sorted(e.data["heuristics_credited"] for e in events) == [0, 0, 1, 1]
