@@ -44,6 +44,7 @@ from pydantic import BaseModel
 from bench.common import connected
 from bench.stats import mcnemar_exact
 from bench.transfer_practice import bootstrap_strategies
+from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import fence
 from graph.models import Heuristic, new_id
@@ -102,6 +103,7 @@ class TransferResult:
     passed: dict[str, list[bool]] = field(default_factory=dict)
     pass_at_1: dict[str, float] = field(default_factory=dict)
     mcnemar: dict[str, dict[str, float]] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
 
 
 def held_out_tasks(limit: int | None = None) -> list[Task]:
@@ -226,13 +228,19 @@ async def run_transfer(
         system = system_prompt(arms[arm])
         outcomes = []
         for task in tasks:
-            reply = await llm.complete_json(
-                system=system,
-                user=task_prompt(task),
-                schema=Solution,
-                step=f"transfer_{arm}",
-                temperature=0.0,
-            )
+            try:
+                reply = await llm.complete_json(
+                    system=system,
+                    user=task_prompt(task),
+                    schema=Solution,
+                    step=f"transfer_{arm}",
+                    temperature=0.0,
+                )
+            except LLMUnavailableError:
+                # Counted as a failure, and reported: a figure with errors says so.
+                result.errors[arm] = result.errors.get(arm, 0) + 1
+                outcomes.append(False)
+                continue
             result.model = reply.model or result.model
             outcomes.append(reply.value is not None and await passes(task, reply.value.code))
         result.passed[arm] = outcomes
@@ -257,7 +265,9 @@ def format_result(result: TransferResult) -> str:
     ]
     for arm in ARMS:
         passed = sum(result.passed[arm])
-        lines.append(f"  pass@1 {arm:<8} {result.pass_at_1[arm]:.3f} ({passed}/{n})")
+        errors = result.errors.get(arm, 0)
+        note = f"; {errors} requests failed, counted as failures" if errors else ""
+        lines.append(f"  pass@1 {arm:<8} {result.pass_at_1[arm]:.3f} ({passed}/{n}){note}")
     for name, test in result.mcnemar.items():
         counts = ", ".join(f"{k} {int(v)}" for k, v in test.items() if k != "p_value")
         lines.append(f"  McNemar {name}: {counts}, exact p = {test['p_value']:.4g}")

@@ -136,3 +136,16 @@ def test_a_task_without_its_signature_gets_the_prompt_prepended() -> None:
 
     task = Task("HumanEval/x", "def f(a):\n    '''doc'''\n", "f", "def check(c):\n    pass\n")
     assert program(task, "    return a\n", 2).count("def f(a):") == 1
+
+
+async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
+    from bench.transfer import StrategySet, format_result
+
+    tasks = held_out_tasks(2)
+    with LLMStub(default=Reply.error(500)) as stub:
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url))
+        async with LLMClient(settings.llm) as llm:
+            result = await run_transfer(llm, settings, StrategySet([], [], "none", "v0"), tasks)
+    assert result.errors == {"none": 2, "learned": 2, "control": 2}
+    assert result.pass_at_1 == {"none": 0.0, "learned": 0.0, "control": 0.0}
+    assert "2 requests failed, counted as failures" in format_result(result)
