@@ -89,8 +89,6 @@ class LLMClient:
         # Cleared when the endpoint turns out to reject response_format
         # json_object (LM Studio does), so later calls skip the wasted request.
         self._json_mode = True
-        # None until /v1/embeddings is first asked; False once it turned out not to be served.
-        self._embeddings: bool | None = None
 
     async def start(self) -> None:
         """Create the HTTP client. No request is made; call :meth:`healthy` for that."""
@@ -117,6 +115,11 @@ class LLMClient:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+    @property
+    def sdk(self) -> openai.AsyncOpenAI:
+        """The started SDK client, for :mod:`cognition.embeddings` (the same endpoint)."""
+        return self._require_client()
 
     @property
     def backing_off(self) -> bool:
@@ -220,42 +223,6 @@ class LLMClient:
             attempts=attempts,
             error=error,
         )
-
-    async def embed(
-        self, texts: list[str], *, model: str | None = None
-    ) -> list[list[float]] | None:
-        """One embedding vector per text from ``/v1/embeddings``, or None where it is not served.
-
-        An endpoint that answers 404, 400, 405, 422 or 501 (no such route, or
-        no embedding model loaded) is remembered as not serving embeddings,
-        so later calls return None without a request. ``model`` left at None
-        asks the chat model. Raises :class:`LLMUnavailableError` like
-        :meth:`complete_json` when the endpoint cannot be reached.
-        """
-        client = self._require_client()
-        if self._embeddings is False or not texts:
-            return None if self._embeddings is False else []
-        if self.backing_off:
-            raise LLMUnavailableError("embeddings: LLM endpoint unavailable (backing off)")
-        try:
-            async with asyncio.timeout(self._settings.timeout_s):
-                reply = await client.embeddings.create(
-                    model=model or self._settings.model, input=texts, encoding_format="float"
-                )
-        except openai.APIStatusError as exc:
-            if exc.status_code in (400, 404, 405, 422, 501):
-                log.info("LLM endpoint serves no embeddings (%s)", _describe(exc))
-                self._embeddings = False
-                return None
-            raise self._unavailable("embeddings", exc) from None
-        except (openai.OpenAIError, TimeoutError, ValueError) as exc:
-            raise self._unavailable("embeddings", exc) from None
-        vectors = [list(item.embedding) for item in sorted(reply.data, key=lambda d: d.index)]
-        if len(vectors) != len(texts) or not all(vectors):
-            self._embeddings = False
-            return None
-        self._embeddings = True
-        return vectors
 
     async def _create(
         self,

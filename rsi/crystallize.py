@@ -22,6 +22,7 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from cognition.embeddings import Embeddings
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import clip, plain_text
@@ -130,7 +131,9 @@ class Crystallizer:
 
     ``system_prompt`` gives the text every request carries first (the
     constitution and strategies); ``on_change`` runs after the active set
-    changed (the strategy book's refresh, which writes the strategies files).
+    changed (the strategy book's refresh, which writes the strategies files);
+    ``embeddings`` compares principles by similarity (without it, the model
+    judges duplicates).
     """
 
     def __init__(
@@ -142,8 +145,10 @@ class Crystallizer:
         *,
         system_prompt: Callable[[], Awaitable[str]] | None = None,
         on_change: Callable[[], Awaitable[object]] | None = None,
+        embeddings: Embeddings | None = None,
     ) -> None:
         self.store = store
+        self._embeddings = embeddings
         self.events = events
         self.llm = llm
         self.settings = settings
@@ -206,9 +211,8 @@ class Crystallizer:
             if normalise(h.content) == key:
                 return h
         assert self.llm is not None
-        vectors = await self.llm.embed(
-            [principle, *(h.content for h in active)], model=self.settings.embedding_model
-        )
+        texts = [principle, *(h.content for h in active)]
+        vectors = await self._embeddings.embed(texts) if self._embeddings is not None else None
         if vectors is not None:
             scores = [cosine(vectors[0], v) for v in vectors[1:]]
             best = max(range(len(active)), key=lambda i: scores[i])

@@ -105,7 +105,9 @@ async def build_loop(
     llm = LLMClient(settings.llm)
     await llm.start()
     # The constitution and strategies: first in every request of the loop and of RSI.
-    rsi = await build_self_improvement(settings.rsi, memory, llm, root)
+    rsi = await build_self_improvement(
+        settings.rsi, memory, llm, root, chat_model=settings.llm.model
+    )
     reasoner = AutoReasoner(
         LLMReasoner(llm, settings.thresholds, system_prompt=rsi.strategies.prompt),
         RulesReasoner(settings.thresholds),

@@ -15,6 +15,7 @@ from pathlib import Path
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
+from cognition.embeddings import Embeddings
 from cognition.llm import LLMClient
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
@@ -45,15 +46,30 @@ class SelfImprovement:
 
 
 async def build_self_improvement(
-    settings: RSISettings, memory: Memory, llm: LLMClient | None, root: Path
+    settings: RSISettings,
+    memory: Memory,
+    llm: LLMClient | None,
+    root: Path,
+    *,
+    chat_model: str = "",
 ) -> SelfImprovement:
-    """The strategy book (strategies files under ``root/.nous``), crystalliser and pruner."""
+    """The strategy book (strategies files under ``root/.nous``), crystalliser and pruner.
+
+    Embeddings for de-duplication ask ``rsi.embedding_model``, else ``chat_model``.
+    """
     store = HeuristicStore(memory)
     events = LearningStore(memory)
     book = StrategyBook(store, settings.max_strategy_tokens, state_dir=root / ".nous")
     await book.refresh()
+    model = settings.embedding_model or chat_model
     crystallizer = Crystallizer(
-        store, events, llm, settings, system_prompt=book.text, on_change=book.refresh
+        store,
+        events,
+        llm,
+        settings,
+        system_prompt=book.text,
+        on_change=book.refresh,
+        embeddings=Embeddings(llm, model) if llm is not None and model else None,
     )
     pruner = Pruner(store, events, settings, on_change=book.refresh)
     return SelfImprovement(book, crystallizer, pruner)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cognition.embeddings import Embeddings
 from cognition.llm import LLMClient
 from graph.models import Trajectory
 from graph.server.finder import Neo4jEndpoint
@@ -69,6 +70,7 @@ def _crystallizer(memory: Memory, llm: LLMClient | None, book: StrategyBook) -> 
         RSISettings(),
         system_prompt=book.text,
         on_change=book.refresh,
+        embeddings=Embeddings(llm, "stub-embedder") if llm is not None else None,
     )
 
 
@@ -139,7 +141,8 @@ async def test_a_near_duplicate_reinforces_instead_of_adding(
     [result] = (await _crystallizer(memory, llm, _book(memory)).run()).results
 
     assert (result.outcome, result.heuristic_id) == ("reinforced", existing)
-    assert len(stub.embedding_requests) == 1  # similarity by embeddings, not by asking
+    [embedding] = stub.embedding_requests  # similarity by embeddings, not by asking
+    assert embedding.model == "stub-embedder"
     async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
         rows = await checks.memory.read("checks/heuristics")
         linked = await checks.memory.read("checks/distilled_from", id=existing)
