@@ -40,15 +40,20 @@ PRINCIPLE_CHARS = 400
 PRINCIPLE_TEMPERATURE = 0.5  # seed 003 L5
 JUDGE_TEMPERATURE = 0.0
 _WORDS = re.compile(r"[^\w\s]")
+_LEADING_WORD = re.compile(r"[A-Z]+")
 
 M = TypeVar("M", bound=BaseModel)
 Outcome = Literal["crystallized", "reinforced", "refused", "skipped"]
 
 
 def _answer(value: object) -> object:
+    # "YES", "yes.", "No, it is vague", true -> "YES" / "NO"
     if isinstance(value, bool):
         return "YES" if value else "NO"
-    return value.strip().upper()[:3].rstrip() if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    match = _LEADING_WORD.match(value.strip().upper())
+    return match.group(0) if match else value
 
 
 class PrincipleReply(BaseModel):

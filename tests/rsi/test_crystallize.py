@@ -16,7 +16,7 @@ from graph.settings import LLMSettings, RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
-from rsi.crystallize import Crystallizer, stratified_sample, trajectory_text
+from rsi.crystallize import Crystallizer, JudgementReply, stratified_sample, trajectory_text
 from rsi.strategies import StrategyBook
 from tests.support.graph_checks import open_checks
 from tests.support.llm_stub import LLMStub, Reply
@@ -231,3 +231,16 @@ def test_the_sample_is_four_oldest_three_middle_three_newest() -> None:
     assert sample == [0, 1, 2, 3, 9, 10, 11, 17, 18, 19]
     assert [int(t.problem) for t in stratified_sample(made[:7])] == list(range(7))
     assert len(trajectory_text(made[0].model_copy(update={"problem": "y" * 2000}))) == 500
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [("YES", "YES"), ("no.", "NO"), ("No, it is vague", "NO"), (True, "YES"), (" yes ", "YES")],
+)
+def test_a_judgement_reads_the_answer_a_model_gives(said: object, read: str) -> None:
+    assert JudgementReply.model_validate({"answer": said}).answer == read
+
+
+def test_a_judgement_that_is_neither_yes_nor_no_is_unusable() -> None:
+    with pytest.raises(ValueError):
+        JudgementReply.model_validate({"answer": "maybe"})
