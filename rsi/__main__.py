@@ -25,7 +25,9 @@ COMMANDS: dict[str, Runner] = {"prune": prune.run, "report": report.run}
 
 def parser() -> argparse.ArgumentParser:
     """The command line with every subcommand."""
-    top = argparse.ArgumentParser(prog="python -m rsi", description=__doc__.splitlines()[0])
+    top = argparse.ArgumentParser(
+        prog="python -m rsi", description="Self-improvement from the command line."
+    )
     subparsers = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
     prune.add_parser(subparsers)
     report.add_parser(subparsers)
