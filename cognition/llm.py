@@ -75,6 +75,7 @@ class _Request:
     schema: dict[str, object]
     priority: Priority
     max_tokens: int | None
+    temperature: float | None = None
 
 
 class LLMClient:
@@ -127,6 +128,11 @@ class LLMClient:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+    @property
+    def sdk(self) -> openai.AsyncOpenAI:
+        """The started SDK client, for :mod:`cognition.embeddings` (the same endpoint)."""
+        return self._require_client()
 
     @property
     def waiting_requests(self) -> int:
@@ -195,6 +201,7 @@ class LLMClient:
         priority: Priority = "background",
         max_tokens: int | None = None,
         repair: bool = True,
+        temperature: float | None = None,
     ) -> LLMReply[T]:
         """Ask for a JSON object fitting ``schema`` and validate the reply.
 
@@ -204,7 +211,8 @@ class LLMClient:
         ``value=None`` and ``error`` set. A request the endpoint refuses as
         malformed or too long (400, 413, 422) in every format also comes back
         that way. ``priority="decision"`` is served before waiting background
-        requests; ``max_tokens`` overrides the setting for this call.
+        requests; ``max_tokens`` and ``temperature`` override the settings for
+        this call.
 
         Raises :class:`LLMUnavailableError` when the endpoint cannot be
         reached, times out, sends something that is not a chat completion,
@@ -219,7 +227,9 @@ class LLMClient:
             {"role": "system", "content": system},
             {"role": "user", "content": user},
         ]
-        request = _Request(step, schema.__name__, self._wire(schema), priority, max_tokens)
+        request = _Request(
+            step, schema.__name__, self._wire(schema), priority, max_tokens, temperature
+        )
         call_id = new_id()
         started = time.perf_counter()
         model, raw, error = self._settings.model, "", ""
@@ -330,7 +340,11 @@ class LLMClient:
                         model=settings.model,
                         messages=messages,
                         max_tokens=request.max_tokens or settings.max_tokens,
-                        temperature=settings.temperature,
+                        temperature=(
+                            settings.temperature
+                            if request.temperature is None
+                            else request.temperature
+                        ),
                         response_format=body if body is not None else openai.omit,  # type: ignore[arg-type]
                         extra_headers={_STEP_HEADER: _header_safe(request.step)},
                     )

@@ -217,7 +217,7 @@ class DecisionLoop:
             pattern_key=decision.pattern_key,
             template=_template_row(self.templates, decision),
             episode_id=self.episode_id,
-            heuristic_ids=[s.id for s in context.strategies],
+            heuristic_ids=list(deliberation.applied_strategies),
             superseded_ids=[previous["id"]] if previous else [],
             frame=frame.name,
         )

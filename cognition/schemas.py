@@ -174,3 +174,5 @@ class Deliberation(_Data):
     escalation_priority: str | None = None
     parameters: dict[str, str] = Field(default_factory=dict)
     """Template parameters the reasoner read out (DECIDE), checked against the template."""
+    # The strategies (Heuristic ids) the decision applied, validated against those shown.
+    applied_strategies: list[str] = Field(default_factory=list)

@@ -236,6 +236,7 @@ class RSISettings(BaseModel):
     practice_timeout_s: float = Field(30.0, gt=0)
     crystallize_after: int = Field(5, ge=1)
     dedup_similarity: float = Field(0.90, ge=0, le=1)
+    embedding_model: str | None = Field(None, description="/v1/embeddings model; None: llm.model")
     max_strategy_tokens: int = Field(2000, ge=0)
     prune_cron: str = "0 3 * * *"
     prune_min_age_days: float = Field(30.0, ge=0)

@@ -28,14 +28,15 @@ from cognition.llm import LLMClient
 from cognition.text import clip
 from graph.models import Desire, RSICycle
 from graph.settings import RSISettings
+from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.rsi import NewDesire, RSIStore
 from rsi.errors import RSIError
 from rsi.practise_step import practise
-from rsi.prompts import system_prompt
 from rsi.reflect import LLMReflector, ReflectionOutcome, RulesReflector, show
 from rsi.route import PRACTISABLE, classify
+from rsi.strategies import StrategyBook
 from rsi.variance import direction_variance
 from rsi.verify import EmergenceVerifier
 
@@ -43,7 +44,6 @@ log = logging.getLogger(__name__)
 
 # How many items of each kind reflection reads before the token budget trims them.
 PER_KIND = 25
-STRATEGY_LIMIT = 20
 VARIANCE_WINDOW = 50
 WAITING_LIMIT = 50
 _ERROR_LIMIT = 500
@@ -86,6 +86,9 @@ class RSIEngine:
 
     ``llm`` is the daemon's one client (None: the rules reflector, no practice).
     ``root`` is the watched root, which practice folders must lie outside.
+    ``system_prompt`` gives the constitution and strategies every request
+    carries first (the daemon's strategy book); by default a book of this
+    agent's heuristics that writes no files.
     """
 
     def __init__(
@@ -96,6 +99,7 @@ class RSIEngine:
         *,
         root: Path | None = None,
         after_cycle: Sequence[CycleHook] = (),
+        system_prompt: Callable[[], Awaitable[str]] | None = None,
     ) -> None:
         self.memory = memory
         self.llm = llm
@@ -104,6 +108,9 @@ class RSIEngine:
         self.after_cycle = list(after_cycle)
         self.store = RSIStore(memory)
         self.events = LearningStore(memory)
+        self._system_prompt = (
+            system_prompt or StrategyBook(HeuristicStore(memory), settings.max_strategy_tokens).text
+        )
 
     async def run_cycle(self, *, seed: int | None = None) -> CycleResult:
         """Run one cycle; ``seed`` fixes the selection draw (a random one is stored otherwise)."""
@@ -174,11 +181,12 @@ class RSIEngine:
 
     async def _cycle(self, result: CycleResult, new_ids: list[str]) -> None:
         shown = show(await self.store.experience(PER_KIND), self.settings.reflection_budget_tokens)
-        rows = await self.memory.read("rsi/strategies", limit=STRATEGY_LIMIT)
-        system = system_prompt(list(rows[0]["strategies"]) if rows else [])
+        system = await self._system_prompt()
         outcome, model = await self._reflect(shown, system, result)
         await self.store.record_reflection(outcome.reflection)
-        verifier = EmergenceVerifier(self.settings.emergence_threshold, self.llm if model else None)
+        verifier = EmergenceVerifier(
+            self.settings.emergence_threshold, self.llm if model else None, system=system
+        )
         for desire in outcome.desires:
             verdict = await verifier.verify(desire)
             desire.status = "verified" if verdict.verified else "rejected"

@@ -1,10 +1,9 @@
 """What self-improvement asks the model, and the shapes of the replies (seed 003 L2, L3).
 
 Everything the model did not write itself (memory, problems, test output)
-reaches it only through :func:`cognition.text.fence`. The system prompt is the
-constitution with the strategies every prompt carries (seed 003 A1: the
-constitution is fixed here; the strategies are the active ``Heuristic``
-nodes, read from the graph).
+reaches it only through :func:`cognition.text.fence`. The system message is
+not here: it is the constitution and strategies of :mod:`rsi.strategies`,
+the same text the decision loop's requests carry (seed 003 A1).
 """
 
 from __future__ import annotations
@@ -14,29 +13,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from cognition.text import fence
-
-CONSTITUTION = """\
-You are Nous, a daemon that watches a folder, decides, acts and learns from what happens.
-You improve yourself only through practice that can be checked: tests that pass or
-fail, answers that stay consistent. You never claim a skill you have not practised.
-Reply with one JSON object and nothing else."""
-
-
-def system_prompt(strategies: list[dict[str, Any]]) -> str:
-    """The constitution followed by the strategies (seed 003 A1's rendering)."""
-    if not strategies:
-        rendered = "_No learned strategies yet._"
-    else:
-        by_domain: dict[str, list[str]] = {}
-        for s in strategies:
-            by_domain.setdefault(str(s.get("domain") or "general"), []).append(
-                str(s.get("content") or "")
-            )
-        rendered = "\n".join(
-            f"## {domain.title()}\n" + "\n".join(f"- {c}" for c in contents)
-            for domain, contents in by_domain.items()
-        )
-    return f"{CONSTITUTION}\n\n# STRATEGIES\n\n{rendered}"
 
 
 class _Loose(BaseModel):

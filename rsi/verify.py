@@ -46,6 +46,9 @@ class Verdict:
     reason: str | None
 
 
+_SYSTEM = "You rate improvement desires. Reply with one JSON object."
+
+
 def provenance_score(desire: Desire) -> float:
     """How well grounded a desire is (E1, E2).
 
@@ -73,11 +76,18 @@ def keyword_specificity(description: str) -> float:
 
 
 class EmergenceVerifier:
-    """Scores desires against ``rsi.emergence_threshold``."""
+    """Scores desires against ``rsi.emergence_threshold``.
 
-    def __init__(self, threshold: float, llm: LLMClient | None = None) -> None:
+    ``system`` is the system message of the model's requests: the cycle's
+    constitution and strategies (seed 003 A1).
+    """
+
+    def __init__(
+        self, threshold: float, llm: LLMClient | None = None, *, system: str = _SYSTEM
+    ) -> None:
         self.threshold = threshold
         self.llm = llm
+        self.system = system
 
     async def specificity(self, description: str) -> float:
         """From the model when there is one and it answers, else from keywords."""
@@ -85,7 +95,7 @@ class EmergenceVerifier:
             return keyword_specificity(description)
         try:
             reply = await self.llm.complete_json(
-                system="You rate improvement desires. Reply with one JSON object.",
+                system=self.system,
                 user=specificity_prompt(description),
                 schema=SpecificityReply,
                 step="rsi.specificity",

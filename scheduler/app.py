@@ -33,7 +33,6 @@ from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
-from rsi.engine import RSIEngine
 from scheduler.compose import (
     ATTRIBUTION_SLACK_S,
     LoopRuntime,
@@ -45,6 +44,7 @@ from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
 from scheduler.operations import operations_summary
 from scheduler.recover import build_reconciler
 from scheduler.rsi_job import RSIJob, register_rsi_job
+from scheduler.self_improvement import register_prune_job
 from scheduler.supervisor import Part, Supervisor, quiet_on_cancel, run_jobs
 
 log = logging.getLogger(__name__)
@@ -167,9 +167,11 @@ async def run_daemon(
         status,
         decide=quiet_on_cancel(nous.runtime.loop.tick),
     )
-    # Self-improvement shares the decision loop's one LLM client.
-    rsi_engine = RSIEngine(nous.memory, nous.runtime.llm, settings.rsi, root=nous.root)
-    jobs += register_rsi_job(scheduler, settings.rsi, RSIJob(rsi_engine, settings.rsi))
+    # Self-improvement shares the decision loop's one LLM client and strategy book.
+    improvement = nous.runtime.rsi
+    jobs += register_rsi_job(scheduler, settings.rsi, RSIJob(improvement.engine, settings.rsi))
+    if settings.rsi.enabled:
+        jobs.append(register_prune_job(scheduler, settings.rsi, improvement))
     guide = serve_guide(settings)
     # Seed 001: the banner says whether the LLM endpoint answers, checked now.
     llm = None if settings.reasoner == "rules" else await nous.runtime.llm.healthy()

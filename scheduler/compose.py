@@ -43,6 +43,7 @@ from graph.settings import Settings
 from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from rsi.build import SelfImprovement, build_self_improvement
 from scheduler.jobs import IndexSync
 
 # The most of a file recall reads; the largest frame budget shows far less of it.
@@ -63,6 +64,7 @@ class LoopRuntime:
     episode_id: str
     templates: TemplateRegistry
     store: LearningStore
+    rsi: SelfImprovement
 
     async def close(self) -> None:
         """End the daemon's episode, say so in the event stream, close the LLM client."""
@@ -107,9 +109,19 @@ async def build_loop(
     episodes = Episodes(store)
     episode_id = await episodes.start(session_id)
     llm = LLMClient(settings.llm)
+    # The constitution and strategies: first in every request of the loop and of RSI.
+    # Built before the client starts: it reads the graph, and a failure leaves nothing open.
+    rsi = await build_self_improvement(
+        settings.rsi, memory, llm, root, chat_model=settings.llm.model
+    )
     await llm.start()
     reasoner = AutoReasoner(
-        LLMReasoner(llm, settings.thresholds, deliberation=settings.llm.deliberation),
+        LLMReasoner(
+            llm,
+            settings.thresholds,
+            deliberation=settings.llm.deliberation,
+            system_prompt=rsi.strategies.prompt,
+        ),
         RulesReasoner(settings.thresholds),
         mode=settings.reasoner,
         client=llm,
@@ -144,7 +156,9 @@ async def build_loop(
         ),
         session_id=session_id,
         episode_id=episode_id,
-        investigator=Investigator(memory, llm if llm_fills else None),
+        investigator=Investigator(
+            memory, llm if llm_fills else None, system_prompt=rsi.strategies.prompt
+        ),
     )
     await store.emit(
         "daemon_started",
@@ -158,7 +172,7 @@ async def build_loop(
         },
         session_id=session_id,
     )
-    return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store)
+    return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store, rsi)
 
 
 def executors(

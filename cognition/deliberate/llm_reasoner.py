@@ -6,8 +6,11 @@ for all five steps in one request (:mod:`cognition.deliberate.single_call`);
 steps' conclusions. Either way every request goes through
 :meth:`LLMClient.complete_json` with the step's reply model as the schema and
 ``priority="decision"``, and the system prompt comes from the provider given
-at construction (the same text for every request of a deliberation, first in
-the messages, so servers with prefix caching reuse it).
+at construction: the constitution and strategies, which ``scheduler.compose``
+builds from ``rsi`` (:mod:`cognition.carried`), the same text for
+every request, first in the messages, so servers with prefix caching reuse
+it; the deliberation's own instructions then open each user message. Without
+a source the deliberation's instructions are the system message.
 
 A step whose reply is unusable is produced by the rules instead, and records
 ``reasoner=rules``, the error, and the time and tokens the failed request
@@ -19,8 +22,9 @@ and fallen-back steps goes to ``client.state`` for the banner and status.
 
 The confidence is not the model's to set: the steps' deltas (clamped to the
 seed's ranges), the history adjuster and the thresholds decide, exactly as
-for the rules reasoner; the DECIDE reply only explains the decision and,
-for an investigation, proposes the questions to ask.
+for the rules reasoner; the DECIDE reply only explains the decision, for an
+investigation proposes the questions to ask, and names the strategies it
+applied (only ids the carried prompt showed are kept).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
+from cognition.carried import CarriedPrompt, SystemPromptSource, applied_strategies
 from cognition.deliberate import prompts
 from cognition.deliberate.confidence import Conclusion, conclude
 from cognition.deliberate.replies import (
@@ -66,15 +71,18 @@ from graph.settings import ThresholdSettings
 log = logging.getLogger(__name__)
 
 DeliberationMode = Literal["single_call", "stepwise"]
-SystemPrompt = Callable[[], str]
 
 
 class _Run:
     """One deliberation's requests, remembering whether the endpoint went away."""
 
-    def __init__(self, client: LLMClient, system: str) -> None:
+    def __init__(self, client: LLMClient, carried: CarriedPrompt | None) -> None:
         self._client = client
-        self._system = system
+        # With a carried prompt it is the system message and the deliberation's
+        # instructions open the user message; without, they are the system message.
+        self._system = carried.text if carried is not None else prompts.SYSTEM_PROMPT
+        self._opening = f"{prompts.SYSTEM_PROMPT}\n\n" if carried is not None else ""
+        self.shown: tuple[str, ...] = tuple(carried.strategy_ids) if carried is not None else ()
         self._unavailable: str | None = None
 
     async def step(
@@ -93,7 +101,7 @@ class _Run:
         try:
             reply = await self._client.complete_json(
                 system=self._system,
-                user=user(),
+                user=self._opening + user(),
                 schema=schema,
                 step=name.value,
                 priority="decision",
@@ -126,7 +134,7 @@ class _Run:
         try:
             reply = await self._client.complete_json(
                 system=self._system,
-                user=user,
+                user=self._opening + user,
                 schema=WholeReply,
                 step="DELIBERATE",
                 priority="decision",
@@ -154,23 +162,32 @@ class LLMReasoner:
         thresholds: ThresholdSettings,
         *,
         deliberation: DeliberationMode = "single_call",
-        system_prompt: SystemPrompt | None = None,
+        system_prompt: SystemPromptSource | None = None,
     ) -> None:
         """Use ``client`` (started by its owner), ``thresholds`` and the mode.
 
-        ``system_prompt`` is called once per deliberation for the system
-        message; by default the fixed :data:`prompts.SYSTEM_PROMPT`.
+        ``system_prompt`` is awaited once per deliberation for the carried
+        prompt; without it the system message is :data:`prompts.SYSTEM_PROMPT`.
         """
         if deliberation not in ("single_call", "stepwise"):
             raise ValueError(f"deliberation must be single_call or stepwise, not {deliberation!r}")
         self.client = client
         self.deliberation: DeliberationMode = deliberation
         self._thresholds = thresholds
-        self._system_prompt = system_prompt or prompts.default_system_prompt
+        self._system_prompt = system_prompt
+
+    async def _carried(self) -> CarriedPrompt | None:
+        if self._system_prompt is None:
+            return None
+        try:
+            return await self._system_prompt()
+        except Exception as exc:  # a missing strategies list must not stop a deliberation
+            log.warning("system prompt unavailable, deliberating without strategies: %s", exc)
+            return None
 
     async def deliberate(self, context: DecisionContext, rendered: RenderedContext) -> Deliberation:
         """Run the five steps; never raises for anything the endpoint or the model does."""
-        run = _Run(self.client, self._system_prompt())
+        run = _Run(self.client, await self._carried())
         if self.deliberation == "single_call":
             trace, verdict = await self._single(run, context, rendered)
         else:
@@ -184,7 +201,9 @@ class LLMReasoner:
         ]
         by_llm = sum(o.reasoner is ReasonerKind.LLM for o in outcomes)
         self.client.state.record_steps(by_llm=by_llm, fell_back=len(outcomes) - by_llm)
-        return build_deliberation(context, trace, verdict)
+        deliberation = build_deliberation(context, trace, verdict)
+        applied = applied_strategies(trace.decide.reply.applied_strategies, run.shown)
+        return deliberation.model_copy(update={"applied_strategies": applied})
 
     async def _stepwise(
         self, run: _Run, context: DecisionContext, rendered: RenderedContext
@@ -226,7 +245,9 @@ class LLMReasoner:
         dec = await run.step(
             StepName.DECIDE,
             DecideReply,
-            lambda: prompts.decide_prompt(context, rendered, earlier, verdict, self._thresholds),
+            lambda: prompts.decide_prompt(
+                context, rendered, earlier, verdict, self._thresholds, run.shown
+            ),
             lambda: decide_by_rules(context, verdict),
             f"Final decision with {verdict.confidence:.2f} confidence",
         )
@@ -236,7 +257,8 @@ class LLMReasoner:
         self, run: _Run, context: DecisionContext, rendered: RenderedContext
     ) -> tuple[Trace, Conclusion]:
         started = time.perf_counter()
-        parts, model, call_id = await run.whole(single_prompt(context, rendered, self._thresholds))
+        user = single_prompt(context, rendered, self._thresholds, run.shown)
+        parts, model, call_id = await run.whole(user)
 
         def outcome(name: StepName, fallback: Callable[[], R], summary: str) -> StepOutcome[R]:
             part = parts.get(name)

@@ -1,10 +1,14 @@
 """Prompt text for the LLM's five steps: seed 000 section 2.2's prompts, adapted to Nous.
 
-The system prompt is the same text for every request and comes first, so a
-server with prefix caching reuses it (and, within a deliberation, the context
-after it). Every user message starts with the rendered context (already
-within the frame's token budget), then the earlier steps' conclusions, then
-the step's task and the exact JSON it must answer with; in ``single_call``
+:data:`SYSTEM_PROMPT` tells the model its part in the deliberation. Without
+a carried prompt (the constitution and strategies, :mod:`cognition.carried`)
+it is the system message; with one, the carried prompt is the system message
+and this text opens every user message. Either way the start of every request
+is the same text, so a server with prefix caching reuses it (and, within a
+deliberation, the context after it). Every user message then holds the
+rendered context (already within the frame's token budget), the earlier
+steps' conclusions, and the step's task and the exact JSON it must answer
+with; in ``single_call``
 mode (:mod:`cognition.deliberate.single_call`) one message asks for all five.
 
 Anything that did not come from Nous itself (file names, file content,
@@ -16,6 +20,7 @@ than any run of backticks inside it, so quoted text cannot close it early.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from cognition.deliberate.confidence import Conclusion
 from cognition.deliberate.replies import StepReply
@@ -49,11 +54,6 @@ Answer every request with exactly one JSON object with the fields asked for: no 
 prose, no code fences."""
 
 
-def default_system_prompt() -> str:
-    """The system prompt when nobody supplies one: :data:`SYSTEM_PROMPT`."""
-    return SYSTEM_PROMPT
-
-
 # The JSON each step answers with, shown to the model (the reply models in
 # replies.py are the judges; add a field there and here together).
 OBSERVE_SHAPE = """{"brief_summary": "<one sentence describing what happened>",
@@ -83,6 +83,18 @@ EVALUATE_SHAPE = """{"options": [{"option": "act" | "wait" | "investigate" | "es
 
 DECIDE_SHAPE = """{"rationale": "<why>",
  "investigation_questions": ["<question>"]}"""
+
+APPLIED_BODY = """
+applied_strategies: the ids of the strategies (listed under Strategies in the system \
+prompt, in square brackets) this decision applies; an empty list if none fits."""
+APPLIED_FIELD = ',\n "applied_strategies": ["<strategy id>"]}'
+
+
+def with_applied(body: str, shape: str, strategy_ids: Sequence[str]) -> tuple[str, str]:
+    """DECIDE's task and shape, asking which strategies it applied when some are shown."""
+    if not strategy_ids:
+        return body, shape
+    return body + APPLIED_BODY, shape[:-1] + APPLIED_FIELD
 
 
 def context_block(rendered: RenderedContext) -> str:
@@ -199,8 +211,13 @@ def decide_prompt(
     earlier: dict[StepName, StepReply],
     verdict: Conclusion,
     thresholds: ThresholdSettings,
+    strategy_ids: Sequence[str] = (),
 ) -> str:
-    """The user message for DECIDE: the thresholds have chosen; explain, ask what to learn."""
+    """The user message for DECIDE: the thresholds have chosen; explain, ask what to learn.
+
+    With ``strategy_ids`` (the strategies the system prompt shows) the reply
+    also names those it applied.
+    """
     act = thresholds.critical_act if verdict.is_critical else thresholds.act
     body = f"""The confidence from the earlier steps is {verdict.raw_confidence:.2f}; \
 after weighing the history of this pattern it is {verdict.confidence:.2f}. Against \
@@ -218,6 +235,7 @@ parameters: the action template needs values for {", ".join(wanted)}; read each 
 out of the observation's content and give it as a string (leave out what it does \
 not say)."""
         shape = shape[:-1] + ',\n "parameters": [{"name": "<name>", "value": "<value>"}]}'
+    body, shape = with_applied(body, shape, strategy_ids)
     return "\n\n".join(
         [context_block(rendered), _earlier(earlier), _task(5, StepName.DECIDE, body, shape)]
     )

@@ -228,7 +228,11 @@ class EvaluateReply(StepReply):
 
 
 class DecideReply(StepReply):
-    """DECIDE: a rationale for the decision the thresholds chose, and what to find out."""
+    """DECIDE: a rationale for the decision the thresholds chose, and what to find out.
+
+    ``applied_strategies`` names the strategies (by id) the decision applied;
+    the reasoner keeps only ids the system prompt showed.
+    """
 
     rationale: Text = ""
     investigation_questions: TextList = Field(default_factory=list)
@@ -240,6 +244,8 @@ class DecideReply(StepReply):
     def parameter_values(self) -> dict[str, str]:
         """The parameters as a map from name to value."""
         return {p.name: p.value for p in self.parameters}
+
+    applied_strategies: TextList = Field(default_factory=list)
 
     def describe(self) -> str:
         return self.rationale

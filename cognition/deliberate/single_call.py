@@ -14,6 +14,7 @@ still the thresholds' (as in stepwise mode).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,9 +69,22 @@ class Part:
 
 
 def single_prompt(
-    context: DecisionContext, rendered: RenderedContext, thresholds: ThresholdSettings
+    context: DecisionContext,
+    rendered: RenderedContext,
+    thresholds: ThresholdSettings,
+    strategy_ids: Sequence[str] = (),
 ) -> str:
-    """The user message asking for all five steps at once."""
+    """The user message asking for all five steps at once.
+
+    With ``strategy_ids`` (the strategies the system prompt shows) "decide"
+    also names those it applied.
+    """
+    decide_task, decide_shape = prompts.with_applied(
+        """decide: rationale for the recommended option in one or two sentences; if it is \
+"investigate", 3 to 5 questions whose answers would settle it, else an empty list.""",
+        prompts.DECIDE_SHAPE,
+        strategy_ids,
+    )
     primary = context.primary
     lines = "\n".join(o.to_context_string() for o in context.observations)
     task = f"""TASK: reason in five steps and reply with ONE JSON object with the keys \
@@ -84,8 +98,7 @@ exactly, or "none":
 {prompts.templates_block(context)}
 evaluate: the options act (run the template now), wait (keep observing), investigate \
 (gather information first), escalate (ask a person); recommend one.
-decide: rationale for the recommended option in one or two sentences; if it is \
-"investigate", 3 to 5 questions whose answers would settle it, else an empty list.
+{decide_task}
 Each confidence_delta says how much that step raises or lowers the confidence that acting \
 now is right; the thresholds then decide (act at {thresholds.act:.2f}, investigate at \
 {thresholds.investigate:.2f}, wait at {thresholds.escalate:.2f}, escalate below).
@@ -95,7 +108,7 @@ The shape of each key's object:
 "categorize": {prompts.CATEGORIZE_SHAPE}
 "match_pattern": {prompts.MATCH_SHAPE}
 "evaluate": {prompts.EVALUATE_SHAPE}
-"decide": {prompts.DECIDE_SHAPE}"""
+"decide": {decide_shape}"""
     return "\n\n".join(
         [prompts.context_block(rendered), fence(lines, "observations in this batch"), task]
     )

@@ -129,6 +129,8 @@ class OutcomeLearner:
             )
         lessons = draw_lessons(decision, success=success, error=error, failure_type=failure_type)
         await self.store.record_lessons(lessons, execution_id=execution_id)
+        # The strategies the decision said it applied share its outcome (ACE's counters).
+        credited = await self.store.credit_heuristics(decision.id, success=success)
         await self.store.emit(
             "outcome_learned",
             {
@@ -136,6 +138,7 @@ class OutcomeLearner:
                 "success": success,
                 "pattern_key": decision.pattern_key,
                 "lessons": [lesson.type for lesson in lessons],
+                "heuristics_credited": credited,
             },
         )
         return lessons

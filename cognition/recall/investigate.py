@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cognition.carried import SystemPromptSource
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.schemas import DecisionContext
@@ -85,9 +86,17 @@ def findings_step(agent_id: str, row: dict[str, Any]) -> ReasoningStep | None:
 class Investigator:
     """Asks an investigation's questions of one agent's memory (and of an LLM, if given)."""
 
-    def __init__(self, memory: Memory, llm: LLMClient | None = None) -> None:
+    def __init__(
+        self,
+        memory: Memory,
+        llm: LLMClient | None = None,
+        *,
+        system_prompt: SystemPromptSource | None = None,
+    ) -> None:
+        """``system_prompt`` gives the constitution and strategies every request carries first."""
         self.memory = memory
         self.llm = llm
+        self._system_prompt = system_prompt
 
     async def investigate(self, questions: list[str], context: DecisionContext) -> Findings:
         """Run the questions as recall queries; answer them with the LLM when there is one."""
@@ -129,9 +138,13 @@ class Investigator:
             'Answer with {"answers": ["<answer to question 1>", ...]}; say "unknown" where the '
             "findings do not tell."
         )
+        system = _SYSTEM
+        if self._system_prompt is not None:
+            # The carried prompt first, as in every request; the task's own words open the user's.
+            system, user = (await self._system_prompt()).text, f"{_SYSTEM}\n\n{user}"
         try:
             reply = await self.llm.complete_json(
-                system=_SYSTEM, user=user, schema=_Answers, step="INVESTIGATE"
+                system=system, user=user, schema=_Answers, step="INVESTIGATE"
             )
         except LLMUnavailableError as exc:
             log.info("investigation answered by no LLM: %s", exc)

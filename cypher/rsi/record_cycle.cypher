@@ -1,8 +1,9 @@
-// purpose: one RSI cycle's record (seed 003 I4, I5), PRODUCED each desire it created
+// purpose: one RSI cycle's record (seed 003 I4, I5), PRODUCED each desire it created; merged
+//   by id, because crystallisation at the cycle's end links its heuristics to the cycle first
 // params: $agent_id, $cycle (map of RSICycle properties), $desire_ids
 // returns: id of the cycle
-CREATE (c:RSICycle)
-SET c = $cycle
+MERGE (c:RSICycle {id: $cycle.id})
+SET c += $cycle
 WITH c
 CALL (c) {
   UNWIND $desire_ids AS did

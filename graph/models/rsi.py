@@ -74,7 +74,14 @@ class Heuristic(Node):
     content: str
     usage_count: int = 0
     last_used: datetime | None = None
+    # ACE's counters: decisions that applied it and went well or badly (never dry runs).
+    helpful: int = 0
+    harmful: int = 0
+    # ExpeL's votes: how often crystallisation distilled it again (a duplicate reinforces).
+    confirmations: int = 0
     status: Literal["active", "pruned"] = "active"
+    pruned_at: datetime | None = None
+    prune_reason: str | None = None
 
 
 class RSICycle(Node):

@@ -143,6 +143,17 @@ class LearningStore(EpisodeStore):
         )
         return str(rows[0]["id"])
 
+    async def credit_heuristics(self, decision_id: str, *, success: bool) -> int:
+        """Move helpful or harmful on every heuristic the decision applied; never for dry runs.
+
+        Returns how many heuristics were credited. Call once per outcome (after
+        :meth:`record_outcome` said it was the first).
+        """
+        rows = await self.memory.write(
+            "learn/credit_heuristics", decision_id=decision_id, success=success, now=utc_now()
+        )
+        return int(rows[0]["credited"]) if rows else 0
+
     async def create_censor(self, censor: Censor, *, learned_from: str | None = None) -> str:
         """Write a censor, ``LEARNED_FROM`` the Execution or Episode ``learned_from`` names."""
         rows = await self.memory.write(

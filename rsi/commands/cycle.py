@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
+from rsi.build import build_self_improvement
 from rsi.commands.common import EXIT_FAILURE, EXIT_OK, add_daemon_options, connect, settings_from
-from rsi.engine import RSIEngine
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="run one self-improvement cycle now",
         description=(
             "Reflect on what happened since the last cycle, verify and route the desires, "
-            "practise one, and print the cycle's counts as JSON."
+            "practise one, crystallise the domains with enough successful practice, and "
+            "print the cycle's counts as JSON."
         ),
     )
     add_daemon_options(parser)
@@ -31,7 +32,10 @@ async def run(args: argparse.Namespace) -> int:
     """Run the cycle against the configured Neo4j and LLM; 1 when the cycle recorded an error."""
     settings = settings_from(args)
     async with connect(settings) as c:
-        engine = RSIEngine(c.memory, None if args.no_llm else c.llm, settings.rsi, root=c.root)
-        result = await engine.run_cycle(seed=args.seed)
+        llm = None if args.no_llm else c.llm
+        parts = await build_self_improvement(
+            settings.rsi, c.memory, llm, c.root, chat_model=settings.llm.model
+        )
+        result = await parts.engine.run_cycle(seed=args.seed)
     print(json.dumps(result.as_dict(), indent=2, default=str))
     return EXIT_FAILURE if result.error else EXIT_OK

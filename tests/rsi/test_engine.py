@@ -51,7 +51,8 @@ async def test_a_full_cycle_with_a_model(
 
     assert first.error is None, first.error
     reflect = next(r for r in stub.chat_requests if r.step == "rsi.reflect")
-    assert "# STRATEGIES" in str(reflect.messages[0]["content"])
+    assert "# Constitution" in str(reflect.messages[0]["content"])
+    assert "# Strategies" in str(reflect.messages[0]["content"])
     assert all(i in user_text(reflect) for i in seen.failed_execution_ids)
     assert (first.reflector, first.processed, first.accepted, first.rejected) == ("llm", 2, 1, 1)
     assert first.dropped_citations == 1

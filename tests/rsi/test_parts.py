@@ -189,15 +189,6 @@ def test_direction_variance() -> None:
     assert direction_variance(apart) == direction_variance(apart)
 
 
-def test_the_system_prompt_carries_the_strategies() -> None:
-    from rsi.prompts import CONSTITUTION, system_prompt
-
-    empty = system_prompt([])
-    assert empty.startswith(CONSTITUTION) and "_No learned strategies yet._" in empty
-    full = system_prompt([{"domain": "code", "content": "check types before merging frames"}])
-    assert "# STRATEGIES\n\n## Code\n- check types before merging frames" in full
-
-
 def test_among_equally_relevant_problems_the_level_decides() -> None:
     pool = problems.practice_pool()
     by_level = {p.difficulty for p in pool}

@@ -1,7 +1,9 @@
 """A small OpenAI-compatible HTTP server for tests, standard library only.
 
 It listens on 127.0.0.1 on a port the OS picks and answers
-``GET /v1/models`` and non-streaming ``POST /v1/chat/completions``. Each test
+``GET /v1/models``, non-streaming ``POST /v1/chat/completions`` and
+``POST /v1/embeddings`` (a deterministic vector per text, see
+:func:`stub_embedding`; ``embeddings=False`` makes it answer 404). Each test
 scripts it: a queue of :class:`Reply` values is consumed one per chat request,
 and when the queue is empty the ``default`` (a reply, or a callable that gets
 the :class:`RecordedRequest` and returns one) answers. Every request is
@@ -18,7 +20,10 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
 import json
+import math
+import re
 import socket
 import threading
 import time
@@ -127,6 +132,23 @@ class RecordedRequest:
 
 ReplySource = Reply | Callable[[RecordedRequest], Reply]
 
+EMBEDDING_DIMENSIONS = 64
+
+
+def stub_embedding(text: str) -> list[float]:
+    """The stub's vector for ``text``: hashed bag of lower-cased words, unit length.
+
+    Deterministic, and texts sharing most of their words come out close (cosine
+    near 1), so de-duplication by similarity can be tested without a model.
+    """
+    vector = [0.0] * EMBEDDING_DIMENSIONS
+    for word in re.findall(r"\w+", text.lower()):
+        digest = hashlib.sha256(word.encode()).digest()
+        vector[digest[0] % EMBEDDING_DIMENSIONS] += 1.0 if digest[1] % 2 else -1.0
+    norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+    return [v / norm for v in vector]
+
+
 _NO_REPLY = Reply.error(500, "stub: no reply scripted")
 
 
@@ -156,6 +178,7 @@ class LLMStub:
         self.refused_formats: set[str] = set()
         self.refusal: Reply = Reply.error(400, {"error": "unsupported response_format"})
         self.answer_from_schema = False
+        self.embeddings = True
         self._queue: collections.deque[Reply] = collections.deque()
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
@@ -233,6 +256,11 @@ class LLMStub:
     def chat_requests(self) -> list[RecordedRequest]:
         """The chat completion requests received so far."""
         return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    @property
+    def embedding_requests(self) -> list[RecordedRequest]:
+        """The ``/v1/embeddings`` requests received so far."""
+        return [r for r in self.requests if r.path.endswith("/embeddings")]
 
     @property
     def model_requests(self) -> list[RecordedRequest]:
@@ -346,6 +374,9 @@ class _Handler(BaseHTTPRequestHandler):
             body = None
         request = RecordedRequest("POST", self.path, self._lower_headers(), body)
         stub._record(request)
+        if self.path.rstrip("/") == "/v1/embeddings":
+            self._embeddings(stub, body)
+            return
         if self.path.rstrip("/") != "/v1/chat/completions":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
@@ -394,6 +425,24 @@ class _Handler(BaseHTTPRequestHandler):
             },
         }
         self._send(reply.status, completion, reply.headers)
+
+    def _embeddings(self, stub: LLMStub, body: Any) -> None:
+        if not stub.embeddings:
+            self._send(404, {"error": {"message": "no route /v1/embeddings"}})
+            return
+        texts = body.get("input") if isinstance(body, dict) else None
+        if isinstance(texts, str):
+            texts = [texts]
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            self._send(400, {"error": {"message": "input must be a string or strings"}})
+            return
+        data = [
+            {"object": "embedding", "index": i, "embedding": stub_embedding(t)}
+            for i, t in enumerate(texts)
+        ]
+        tokens = sum(len(t.split()) for t in texts)
+        usage = {"prompt_tokens": tokens, "total_tokens": tokens}
+        self._send(200, {"object": "list", "data": data, "model": stub.model, "usage": usage})
 
     def _lower_headers(self) -> dict[str, str]:
         return {k.lower(): v for k, v in self.headers.items()}

@@ -12,6 +12,7 @@ from cognition.deliberate import LLMReasoner
 from cognition.deliberate.prompts import SYSTEM_PROMPT
 from cognition.llm import LLMClient
 from graph.models import DecisionType, ReasonerKind
+from rsi.strategies import CarriedPrompt
 from tests.cognition.deliberate.test_deliberate_llm import (
     GOOD,
     THRESHOLDS,
@@ -148,11 +149,12 @@ async def test_the_system_prompt_comes_from_the_provider_and_stays_the_same(
 
     stub.default = Script()
     calls = 0
+    carried = CarriedPrompt("CONSTITUTION: be careful.\nSTRATEGIES: none yet.", ())
 
-    def provider() -> str:
+    async def provider() -> CarriedPrompt:
         nonlocal calls
         calls += 1
-        return "CONSTITUTION: be careful.\nSTRATEGIES: none yet."
+        return carried
 
     reasoner = LLMReasoner(client, THRESHOLDS, deliberation="stepwise", system_prompt=provider)
     await reasoner.deliberate(new_intake_file(), RENDERED)
@@ -160,7 +162,10 @@ async def test_the_system_prompt_comes_from_the_provider_and_stays_the_same(
     assert calls == 1  # once per deliberation, so every request of it shares the prefix
     systems = [r.messages[0] for r in stub.chat_requests]
     assert len(systems) == 5
-    assert all(m == {"role": "system", "content": provider()} for m in systems)
+    assert all(m == {"role": "system", "content": carried.text} for m in systems)
+    # The deliberation's own instructions open every user message, after the carried prompt.
+    users = [str(r.messages[1]["content"]) for r in stub.chat_requests]
+    assert all(u.startswith(SYSTEM_PROMPT) for u in users)
 
 
 def test_an_unknown_mode_is_refused(client: LLMClient) -> None:

@@ -62,7 +62,7 @@ async def test_heuristics_shown_with_trajectories_and_retired(
         {"domain": "code", "content": "Write the test first", "usage_count": 4, "status": "active"},
     )
     await seeder.nodes(
-        "trajectories",
+        "distilled_trajectories",
         *(
             {
                 "heuristic_id": heuristic_id,

