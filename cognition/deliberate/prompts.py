@@ -8,8 +8,8 @@ is the same text, so a server with prefix caching reuses it (and, within a
 deliberation, the context after it). Every user message then holds the
 rendered context (already within the frame's token budget), the earlier
 steps' conclusions, and the step's task and the exact JSON it must answer
-with; in ``single_call``
-mode (:mod:`cognition.deliberate.single_call`) one message asks for all five.
+with; in ``single_call`` mode (:mod:`cognition.deliberate.single_call`) one
+message asks for all five.
 
 Anything that did not come from Nous itself (file names, file content,
 recalled text, earlier model output) is fenced and labelled as data; the
