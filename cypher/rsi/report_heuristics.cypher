@@ -4,7 +4,8 @@
 //   confirmations, at, pruned_at, prune_reason}), active first, then oldest first
 // mode: read
 MATCH (h:Heuristic)
-WHERE h.agent_id = $agent_id
+USING INDEX h:Heuristic(agent_id, at)
+WHERE h.agent_id = $agent_id AND h.at IS NOT NULL
 RETURN h {.id, .domain, .content, .status, .at, .pruned_at, .prune_reason,
           usage_count: coalesce(h.usage_count, 0), helpful: coalesce(h.helpful, 0),
           harmful: coalesce(h.harmful, 0), confirmations: coalesce(h.confirmations, 0)}

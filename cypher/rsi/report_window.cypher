@@ -9,7 +9,8 @@
 // mode: read
 CALL () {
   MATCH (c:RSICycle)
-  WHERE c.agent_id = $agent_id AND coalesce(c.kind, "cycle") = "cycle"
+  USING INDEX c:RSICycle(agent_id, at)
+  WHERE c.agent_id = $agent_id AND c.at IS NOT NULL AND coalesce(c.kind, "cycle") = "cycle"
     AND ($since IS NULL OR c.at >= $since) AND ($until IS NULL OR c.at < $until)
   RETURN {count: count(c), processed: sum(coalesce(c.processed, 0)),
           accepted: sum(coalesce(c.accepted, 0)), rejected: sum(coalesce(c.rejected, 0)),
@@ -19,6 +20,7 @@ CALL () {
 }
 CALL () {
   OPTIONAL MATCH (d:Desire)
+  USING INDEX d:Desire(agent_id, status)
   WHERE d.agent_id = $agent_id AND d.status = "rejected"
     AND ($since IS NULL OR d.at >= $since) AND ($until IS NULL OR d.at < $until)
   WITH coalesce(d.rejection_reason, "unspecified") AS reason, count(d) AS n
@@ -28,7 +30,8 @@ CALL () {
 }
 CALL () {
   OPTIONAL MATCH (t:Trajectory)
-  WHERE t.agent_id = $agent_id
+  USING INDEX t:Trajectory(agent_id, at)
+  WHERE t.agent_id = $agent_id AND t.at IS NOT NULL
     AND ($since IS NULL OR t.at >= $since) AND ($until IS NULL OR t.at < $until)
   WITH coalesce(t.domain, "unknown") AS domain, coalesce(t.difficulty, "unknown") AS difficulty,
        count(t) AS attempts, sum(CASE WHEN t.success = true THEN 1 ELSE 0 END) AS successes
@@ -39,7 +42,8 @@ CALL () {
 }
 CALL () {
   OPTIONAL MATCH (h:Heuristic)
-  WHERE h.agent_id = $agent_id
+  USING INDEX h:Heuristic(agent_id, at)
+  WHERE h.agent_id = $agent_id AND h.at IS NOT NULL
   RETURN count(CASE WHEN ($since IS NULL OR h.at >= $since) AND ($until IS NULL OR h.at < $until)
                     THEN h END) AS crystallised,
          count(CASE WHEN h.pruned_at IS NOT NULL AND ($since IS NULL OR h.pruned_at >= $since)
@@ -47,7 +51,8 @@ CALL () {
 }
 CALL () {
   OPTIONAL MATCH (d:Desire)
-  WHERE d.agent_id = $agent_id
+  USING INDEX d:Desire(agent_id, at)
+  WHERE d.agent_id = $agent_id AND d.at IS NOT NULL
     AND ($since IS NULL OR d.at >= $since) AND ($until IS NULL OR d.at < $until)
   RETURN count(CASE WHEN d.status = "needs_clarification" THEN d END) AS clarifications
 }
