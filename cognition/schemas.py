@@ -68,14 +68,6 @@ class RecalledText(_Data):
     at: datetime | None = None
 
 
-class Strategy(_Data):
-    """A heuristic RSI crystallised, carried by every prompt (``Heuristic`` node)."""
-
-    id: str
-    domain: str
-    content: str
-
-
 class FileView(_Data):
     """What the loop may show of the primary observation's file."""
 
@@ -111,7 +103,6 @@ class DecisionContext(_Data):
     procedures: list[RecalledText] = Field(default_factory=list)
     episodes: list[RecalledText] = Field(default_factory=list)
     lessons: list[RecalledText] = Field(default_factory=list)
-    strategies: list[Strategy] = Field(default_factory=list)
     templates: list[TemplateOption] = Field(default_factory=list)
     working_memory: WorkingMemory | None = None
     investigation_round: int = 0

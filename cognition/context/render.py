@@ -2,8 +2,10 @@
 
 Order (seed 004's assembly order, with seed 000's decision sections placed
 where they belong): identity, censors, frame, working memory, observations
-with the file's content, strategies, goals, past decisions, pattern
-statistics, available actions, facts, procedures, episodes, lessons.
+with the file's content, goals, past decisions, pattern statistics,
+available actions, facts, procedures, episodes, lessons. The learned
+strategies are not a section: the system prompt carries them, with the ids
+a DECIDE reply names (:mod:`cognition.carried`).
 
 Budgets (tokens, estimated as characters / 4). :func:`section_budgets`
 maps the frame's :class:`ContextBudget` onto these sections:
@@ -12,8 +14,7 @@ maps the frame's :class:`ContextBudget` onto these sections:
   field of the same name; past decisions take ``decisions``; episodes and
   lessons share ``episodes`` (60 % / 40 %: both are what past work taught).
 * Sections seed 004's budget lacks take a fixed share of ``total``:
-  observations 15 %, strategies 4 %, templates 4 %, goals 3 %, pattern
-  statistics 3 %.
+  observations 15 %, templates 4 %, goals 3 %, pattern statistics 3 %.
 * Identity and censors are never scaled. When the fixed shares do not fit in
   what ``total`` leaves over (seed 004's budgets often add up to ``total``),
   the other seed sections are scaled down by one common factor so that the
@@ -55,7 +56,6 @@ SECTION_ORDER = (
     "frame",
     "working_memory",
     "observations",
-    "strategies",
     "goals",
     "decisions",
     "patterns",
@@ -68,7 +68,6 @@ SECTION_ORDER = (
 
 FIXED_SHARES = {
     "observations": 0.15,
-    "strategies": 0.04,
     "templates": 0.04,
     "goals": 0.03,
     "patterns": 0.03,
@@ -81,7 +80,6 @@ _HEADINGS = {
     "frame": "Frame",
     "working_memory": "Working memory",
     "observations": "Observations",
-    "strategies": "Strategies (learned heuristics)",
     "goals": "Goals",
     "decisions": "Past decisions",
     "patterns": "Pattern statistics",
@@ -95,7 +93,6 @@ _NOUNS = {
     "censors": "censors",
     "working_memory": "open threads",
     "observations": "observations",
-    "strategies": "strategies",
     "goals": "goals",
     "decisions": "past decisions",
     "patterns": "patterns",
@@ -165,11 +162,6 @@ def _parts(name: str, ctx: DecisionContext, identity: str) -> list[Part]:
         lines = [Part("- " + plain_text(o.to_context_string())) for o in ctx.observations]
         found = [Part("- investigation found: " + plain_text(f)) for f in ctx.findings]
         return lines[:1] + format_file(ctx.file) + found + lines[1:]
-    if name == "strategies":
-        return [
-            Part(f"- [{plain_text(s.domain) or 'general'}] {plain_text(s.content)}")
-            for s in ctx.strategies
-        ]
     if name == "goals":
         return [Part(f"- {plain_text(g.description)} (priority {g.priority})") for g in ctx.goals]
     if name == "decisions":

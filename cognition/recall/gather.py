@@ -3,8 +3,10 @@
 Before each decision the loop asks :class:`Recall` for a context: the
 primary observation's file (read inside the watched root only), past
 decisions on the same file, kind and folder with their outcomes, pattern
-statistics, goals, censors, strategies, working memory, and facts,
-procedures, episodes and lessons found by full-text search. How much of
+statistics, goals, censors, working memory, and facts, procedures,
+episodes and lessons found by full-text search. Strategies are not part of
+it: the system prompt every LLM request carries shows them
+(:mod:`cognition.carried`). How much of
 each is fetched follows from the frame's budget (:func:`recall_limits`); a
 section the frame gives no budget is not queried at all. Investigation
 rounds recall deeper: larger limits, and the investigation questions
@@ -24,7 +26,6 @@ from cognition.schemas import (
     FileView,
     PastDecision,
     RecalledText,
-    Strategy,
     TemplateOption,
 )
 from graph.models import DecisionType, Episode, Fact, Lesson, Observation, Procedure
@@ -40,7 +41,6 @@ TemplatesFor = Callable[[Observation, FileView | None], list[TemplateOption]]
 # how many items are worth fetching.
 ITEM_TOKENS = {
     "censors": 20,
-    "strategies": 30,
     "goals": 15,
     "decisions": 30,
     "patterns": 20,
@@ -152,9 +152,6 @@ class Recall:
             procedures=[_procedure(h) for h in found.procedures],
             episodes=[_episode(h) for h in found.episodes],
             lessons=[_lesson(h) for h in found.lessons],
-            strategies=[
-                Strategy(id=h.id, domain=h.domain, content=h.content) for h in found.strategies
-            ],
             templates=templates,
             working_memory=found.working_memory,
             investigation_round=investigation_round,

@@ -3,16 +3,17 @@
 //   the one in hand, with their outcome (about the same file, of the same kind, in the same
 //   folder with the same extension; a decision in several groups kept in the closest; newest
 //   first; taken from the groups in turn; superseded ones left out), pattern statistics by key
-//   and the top patterns of the category, active goals, censors (block first), strategies,
-//   working memory, and facts, procedures, episodes and lessons by full text.
+//   and the top patterns of the category, active goals, censors (block first), working
+//   memory, and facts, procedures, episodes and lessons by full text.
 //   A part whose limit is 0 is not queried (its subquery stops before touching an index).
 // params: $agent_id; past decisions: $path, $category, $observation_type, $path_pattern
 //   (any may be null: that group is then empty), $decisions_limit (in all); patterns: $keys,
-//   $prefix, $patterns_limit; $goals_limit, $censors_limit, $strategies_limit; $session_id
-//   (or null); full text: $query (a Lucene query string built from escaped words, or "" for
-//   none), $facts_limit, $procedures_limit, $episodes_limit, $lessons_limit
-// returns: one row: decisions, patterns, top_patterns, goals, censors, strategies,
-//   working_memory (map or null), facts, procedures, episodes, lessons (lists of maps)
+//   $prefix, $patterns_limit; $goals_limit, $censors_limit; $session_id (or null); full text:
+//   $query (a Lucene query string built from escaped words, or "" for none), $facts_limit,
+//   $procedures_limit, $episodes_limit, $lessons_limit. Strategies are not recalled here:
+//   the system prompt of every LLM request carries them (rsi.strategies).
+// returns: one row: decisions, patterns, top_patterns, goals, censors, working_memory (map or
+//   null), facts, procedures, episodes, lessons (lists of maps)
 // mode: read
 // note: "ORDER BY d.agent_id, d.<key>, d.at DESC" equals "ORDER BY d.at DESC" under the
 //   equality predicates, and lets the planner take the order from the 005 indexes instead of
@@ -112,17 +113,6 @@ CALL () {
                     fire_count: coalesce(c.fire_count, 0)}) AS censors
 }
 CALL () {
-  WITH 1 AS one WHERE $strategies_limit > 0
-  MATCH (h:Heuristic)
-  USING INDEX SEEK h:Heuristic(agent_id, status)
-  WHERE h.agent_id = $agent_id AND h.status = "active"
-  WITH h
-  ORDER BY coalesce(h.usage_count, 0) DESC, h.at DESC
-  LIMIT $strategies_limit
-  RETURN collect(h {.id, domain: coalesce(h.domain, ""), content: coalesce(h.content, ""),
-                    usage_count: coalesce(h.usage_count, 0)}) AS strategies
-}
-CALL () {
   WITH 1 AS one WHERE $session_id IS NOT NULL
   MATCH (w:WorkingMemory)
   USING INDEX SEEK w:WorkingMemory(agent_id, session_id)
@@ -186,5 +176,5 @@ CALL () {
                        adjustment: coalesce(node.adjustment, ""),
                        reason: coalesce(node.reason, ""), score: score}) AS lessons
 }
-RETURN decisions, patterns, top_patterns, goals, censors, strategies, working_memory, facts,
-       procedures, episodes, lessons
+RETURN decisions, patterns, top_patterns, goals, censors, working_memory, facts, procedures,
+       episodes, lessons

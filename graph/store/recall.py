@@ -54,16 +54,6 @@ class TextHit(Generic[N]):
 
 
 @dataclass(frozen=True)
-class HeuristicRecord:
-    """An active ``Heuristic`` as recall shows it: only the fields a prompt carries."""
-
-    id: str
-    domain: str
-    content: str
-    usage_count: int
-
-
-@dataclass(frozen=True)
 class RecallRequest:
     """What :meth:`RecallStore.recall` looks for, and how many of each (0: not queried).
 
@@ -91,7 +81,6 @@ class RecalledMemory:
     top_patterns: list[Pattern]
     goals: list[Goal]
     censors: list[Censor]
-    strategies: list[HeuristicRecord]
     working_memory: WorkingMemory | None
     facts: list[TextHit[Fact]]
     procedures: list[TextHit[Procedure]]
@@ -99,8 +88,8 @@ class RecalledMemory:
     lessons: list[TextHit[Lesson]]
 
 
-LIMITS = ("decisions", "patterns", "goals", "censors", "strategies", "facts", "procedures",
-          "episodes", "lessons")  # fmt: skip
+LIMITS = ("decisions", "patterns", "goals", "censors", "facts", "procedures", "episodes",
+          "lessons")  # fmt: skip
 
 
 class RecallStore:
@@ -131,7 +120,6 @@ class RecallStore:
             top_patterns=[self._as(Pattern, r) for r in row["top_patterns"]],
             goals=[self._as(Goal, r) for r in row["goals"]],
             censors=[self._as(Censor, r) for r in row["censors"]],
-            strategies=[_heuristic(r) for r in row["strategies"]],
             working_memory=self._working_memory(row["working_memory"]),
             facts=[self._hit(Fact, r) for r in row["facts"]],
             procedures=[self._hit(Procedure, r) for r in row["procedures"]],
@@ -150,17 +138,3 @@ class RecallStore:
 
     def _as(self, model: type[N], row: Mapping[str, Any]) -> N:
         return from_properties(model, row, agent_id=self.memory.agent_id)
-
-
-def _listed(rows: Sequence[Mapping[str, Any]], key: str) -> list[dict[str, Any]]:
-    # Recall queries return one row holding a list: the driver's cost is per record.
-    return list(rows[0][key]) if rows else []
-
-
-def _heuristic(row: Mapping[str, Any]) -> HeuristicRecord:
-    return HeuristicRecord(
-        id=str(row["id"]),
-        domain=str(row["domain"]),
-        content=str(row["content"]),
-        usage_count=int(row["usage_count"]),
-    )

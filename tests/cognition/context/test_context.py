@@ -18,7 +18,6 @@ from cognition.schemas import (
     PastDecision,
     RecalledText,
     RenderedContext,
-    Strategy,
     TemplateOption,
 )
 from graph.models import Category, Censor, Goal, Observation, ObservationType, WorkingMemory
@@ -150,7 +149,6 @@ def test_every_section_in_order_with_seed_formats() -> None:
         working_memory=WorkingMemory(
             agent_id=AGENT, session_id="s", current_task="filing", open_threads=["kant?"]
         ),
-        strategies=[Strategy(id="h", domain="notes", content="cite sources")],
         goals=[Goal(agent_id=AGENT, description="tidy notes", priority="high")],
         past_decisions=[
             decision(1, outcome_success=True),
@@ -169,14 +167,13 @@ def test_every_section_in_order_with_seed_formats() -> None:
     headings = re.findall(r"^## (.+)$", text, flags=re.M)
     assert headings == [
         "Identity", "Censors (always apply)", "Frame", "Working memory", "Observations",
-        "Strategies (learned heuristics)", "Goals", "Past decisions", "Pattern statistics",
-        "Available actions", "Facts", "Procedures", "Episodes", "Lessons",
+        "Goals", "Past decisions", "Pattern statistics", "Available actions", "Facts",
+        "Procedures", "Episodes", "Lessons",
     ]  # fmt: skip
     assert "Decision Making: Evaluating options, choosing a path\nQuestions to ask:\n- " in text
     assert "Investigation round 1" in text
     assert "Current task: filing\nOpen threads:\n- kant?" in text
     assert f"- {obs().to_context_string()}" in text
-    assert "- [notes] cite sources" in text
     assert "- tidy notes (priority high)" in text
     assert "- [success] act analyze_knowledge (confidence 0.82) — same file, 2026-02-03" in text
     assert "- [failure] act analyze_knowledge (confidence 0.82) — same kind: x/hume.md" in text

@@ -108,8 +108,9 @@ async def test_build_gathers_every_section(memory: Memory, seed: Seeder, tmp_pat
     ]
     assert [c.trigger_pattern for c in ctx.censors] == ["rm -rf"]
     assert [g.description for g in ctx.goals] == ["keep notes tidy"]
-    assert [s.content for s in ctx.strategies] == ["cite sources"]
     assert ctx.working_memory is not None and ctx.working_memory.current_task == "filing notes"
+    # Strategies reach the model in the system prompt (with their ids), never twice.
+    assert "cite sources" not in ctx.model_dump_json()
     assert [p.key for p in ctx.patterns] == ["knowledge:file_modified:act:analyze_knowledge"]
     assert ctx.templates == [TEMPLATE]
 

@@ -146,7 +146,7 @@ async def test_pattern_stats_by_keys_and_top_patterns_for_a_category(
     assert (await recall(memory, keys=[], limits={"patterns": 2})).patterns == []
 
 
-async def test_active_goals_censors_strategies_and_working_memory(
+async def test_active_goals_censors_and_working_memory(
     memory: Memory, seed: Seeder, other: Seeder
 ) -> None:
     await seed.nodes(
@@ -167,12 +167,6 @@ async def test_active_goals_censors_strategies_and_working_memory(
          "status": "retired"},
     )  # fmt: skip
     await seed.nodes(
-        "heuristics",
-        {"domain": "code", "content": "run the tests first", "usage_count": 3, "status": "active"},
-        {"domain": "math", "content": "check units", "usage_count": 8, "status": "active"},
-        {"domain": "code", "content": "pruned one", "usage_count": 99, "status": "pruned"},
-    )
-    await seed.nodes(
         "working_memory",
         {"session_id": "s1", "current_task": "triage intake", "open_threads": ["a", "b"]},
     )
@@ -180,7 +174,7 @@ async def test_active_goals_censors_strategies_and_working_memory(
     found = await recall(
         memory,
         session_id="s1",
-        limits={"goals": 10, "censors": 10, "strategies": 10},
+        limits={"goals": 10, "censors": 10},
     )
     goals = found.goals
     assert [g.description for g in goals] == [
@@ -191,11 +185,6 @@ async def test_active_goals_censors_strategies_and_working_memory(
     assert [c.trigger_pattern for c in censors] == ["drop db", "force push", "rm -rf"]
     one = await recall(memory, limits={"censors": 1})
     assert [c.trigger_pattern for c in one.censors] == ["drop db"]
-    strategies = found.strategies
-    assert [(s.domain, s.content, s.usage_count) for s in strategies] == [
-        ("math", "check units", 8),
-        ("code", "run the tests first", 3),
-    ]
     wm = found.working_memory
     assert wm is not None and wm.current_task == "triage intake" and wm.open_threads == ["a", "b"]
     assert (await recall(memory, session_id="s2")).working_memory is None
@@ -291,7 +280,6 @@ async def test_every_section_answers_in_one_round_trip_and_none_without_a_limit(
                      {"key": "knowledge:file_created:wait:custom", "total": 9})  # fmt: skip
     await seed.nodes("goals", {"description": "g", "priority": "high"})
     await seed.nodes("censors", {"trigger_pattern": "t", "reason": "r", "status": "active"})
-    await seed.nodes("heuristics", {"domain": "d", "content": "c", "status": "active"})
     await seed.nodes("working_memory", {"session_id": "s", "current_task": "w"})
     await seed.nodes("facts", {"content": "kant fact"})
     await seed.nodes("procedures", {"name": "kant way", "core_patterns": ["p"]})
@@ -314,7 +302,6 @@ async def test_every_section_answers_in_one_round_trip_and_none_without_a_limit(
     assert [p.total for p in together.top_patterns] == [9, 3]
     assert [g.description for g in together.goals] == ["g"]
     assert [c.trigger_pattern for c in together.censors] == ["t"]
-    assert [s.content for s in together.strategies] == ["c"]
     assert together.working_memory is not None and together.working_memory.current_task == "w"
     assert [h.node.content for h in together.facts] == ["kant fact"]
     assert [h.node.name for h in together.procedures] == ["kant way"]
@@ -322,8 +309,7 @@ async def test_every_section_answers_in_one_round_trip_and_none_without_a_limit(
     assert [h.node.reason for h in together.lessons] == ["kant lesson"]
 
     nothing = await recall(memory, **request)
-    assert nothing == RecalledMemory([], [], [], [], [], [], together.working_memory, [], [], [],
-                                     [])  # fmt: skip
+    assert nothing == RecalledMemory([], [], [], [], [], together.working_memory, [], [], [], [])
 
 
 RECALL_QUERIES = QueryLibrary().names("recall")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from graph.server.finder import Neo4jEndpoint
+from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
-from graph.store.recall import RecallRequest, RecallStore
+from rsi.strategies import StrategyBook
 from tests.scheduler.cli.conftest import Nous
 from tests.support.graph_checks import open_checks
 from tests.support.recall_seed import Seeder
@@ -85,9 +86,8 @@ async def test_heuristics_shown_with_trajectories_and_retired(
     assert "distilled from 2 trajectories" in shown.out
     assert "HumanEval/11" in shown.out and "HumanEval/12" in shown.out
 
-    recall = RecallStore(memory)
-    strategies = (await recall.recall(RecallRequest(limits={"strategies": 10}))).strategies
-    assert [h.id for h in strategies] == [heuristic_id]
+    book = StrategyBook(HeuristicStore(memory), 2000)
+    assert (await book.prompt()).strategy_ids == (heuristic_id,)
     retired = await nous("heuristics", "retire", heuristic_id, "--note", "misleads on math")
     assert retired.code == 0, retired.err
     [row] = await memory.read("audit/heuristic", heuristic_id=heuristic_id)
@@ -96,5 +96,5 @@ async def test_heuristics_shown_with_trajectories_and_retired(
     assert heuristic["prune_reason"] == "misleads on math"
     assert heuristic["pruned_at"] is not None
     assert len(row["trajectories"]) == 2  # never deleted, nor its provenance
-    assert (await recall.recall(RecallRequest(limits={"strategies": 10}))).strategies == []
+    assert (await book.prompt()).strategy_ids == ()  # no request carries it any more
     assert (await nous("heuristics", "show", "NOPE")).code == 1
