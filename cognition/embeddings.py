@@ -2,7 +2,7 @@
 
 LM Studio, Ollama, vLLM and llama.cpp serve the route (with an embedding
 model loaded); many endpoints do not. :class:`Embeddings` asks through the
-one :class:`~cognition.llm.LLMClient`'s SDK client and remembers a refusal,
+one :class:`~cognition.llm.LLMClient`'s SDK client, in its turn, and remembers a refusal,
 so a caller that can do without (de-duplication falls back to asking the
 model) pays for it once.
 """
@@ -45,8 +45,9 @@ class Embeddings:
         if self.llm.backing_off:
             raise LLMUnavailableError("embeddings: LLM endpoint unavailable (backing off)")
         try:
-            async with asyncio.timeout(self.timeout_s):
-                reply = await self.llm.sdk.embeddings.create(
+            # The client's one turn, as for chat requests: one request at a time per endpoint.
+            async with self.llm.turn() as sdk, asyncio.timeout(self.timeout_s):
+                reply = await sdk.embeddings.create(
                     model=self.model, input=texts, encoding_format="float"
                 )
         except openai.APIStatusError as exc:

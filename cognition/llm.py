@@ -25,9 +25,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -36,7 +35,14 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel
 
 from cognition.errors import LLMUnavailableError
-from cognition.llm_format import ReplyFormat, formats_from, response_format, wire_schema
+from cognition.llm_format import (
+    ReplyFormat,
+    format_refused,
+    formats_from,
+    response_format,
+    step_header,
+    wire_schema,
+)
 from cognition.llm_pacing import Priority, RequestPacer
 from cognition.llm_reply import LLMReply, describe_error, parse_reply, repair_prompt, reply_parts
 from cognition.llm_state import LLMState
@@ -52,8 +58,6 @@ T = TypeVar("T", bound=BaseModel)
 # A health check should answer quickly or not at all; the full request timeout
 # (60 s by default, sized for generation) would stall whoever is asking.
 _HEALTH_TIMEOUT_S = 5.0
-# Sent on every chat request so logs and the test stub can tell steps apart.
-_STEP_HEADER = "X-Nous-Step"
 # The format probe only needs the server to accept the request, not a full answer.
 _PROBE_MAX_TOKENS = 8
 
@@ -129,10 +133,13 @@ class LLMClient:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
-    @property
-    def sdk(self) -> openai.AsyncOpenAI:
-        """The started SDK client, for :mod:`cognition.embeddings` (the same endpoint)."""
-        return self._require_client()
+    @contextlib.asynccontextmanager
+    async def turn(self, priority: Priority = "background") -> AsyncIterator[openai.AsyncOpenAI]:
+        """The SDK client for a request of another kind (embeddings), in this client's one turn."""
+        client = self._require_client()
+        async with self._pacer.turn(priority):
+            self.state.requests_sent += 1
+            yield client
 
     @property
     def waiting_requests(self) -> int:
@@ -307,7 +314,7 @@ class LLMClient:
                 completion = await self._send(client, messages, request, fmt)
             except openai.APIStatusError as exc:
                 failure = exc
-                if self._format_confirmed or not _format_refused(exc):
+                if self._format_confirmed or not format_refused(exc):
                     break
                 log.debug("%s: refused with format %s: %s", request.step, fmt, describe_error(exc))
                 continue
@@ -346,7 +353,7 @@ class LLMClient:
                             else request.temperature
                         ),
                         response_format=body if body is not None else openai.omit,  # type: ignore[arg-type]
-                        extra_headers={_STEP_HEADER: _header_safe(request.step)},
+                        extra_headers=step_header(request.step),
                     )
         except openai.APIStatusError:
             raise
@@ -390,14 +397,3 @@ class LLMClient:
         if self._client is None:
             raise RuntimeError("LLMClient.start() has not been called")
         return self._client
-
-
-def _format_refused(exc: openai.APIStatusError) -> bool:
-    """Whether a failed request may have failed for its ``response_format`` alone."""
-    if exc.status_code in (400, 422):
-        return True
-    return exc.status_code == 500 and "response_format" in f"{exc.message} {exc.body}"
-
-
-def _header_safe(step: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.:-]", "_", step)[:100]

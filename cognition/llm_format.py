@@ -15,8 +15,10 @@ the judge of the reply: the wire schema only shapes what is generated.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal, get_args
 
+import openai
 from pydantic import BaseModel
 
 ReplyFormat = Literal["json_schema", "json_object_schema", "json_object", "none"]
@@ -86,3 +88,19 @@ def _schema_name(name: str) -> str:
     # OpenAI: a-z, A-Z, 0-9, underscores and dashes, at most 64 characters.
     cleaned = "".join(c if c.isalnum() or c in "_-" else "_" for c in name)
     return (cleaned or "reply")[:64]
+
+
+def format_refused(exc: openai.APIStatusError) -> bool:
+    """Whether a failed request may have failed for its ``response_format`` alone.
+
+    A 400 or 422; or a 500 whose message or body names the response_format:
+    llama-cpp-python's server answers an unknown type so.
+    """
+    if exc.status_code in (400, 422):
+        return True
+    return exc.status_code == 500 and "response_format" in f"{exc.message} {exc.body}"
+
+
+def step_header(step: str) -> dict[str, str]:
+    """The header naming the step a request is for (logs and test stubs read it)."""
+    return {"X-Nous-Step": re.sub(r"[^A-Za-z0-9_.:-]", "_", step)[:100]}

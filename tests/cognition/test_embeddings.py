@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from cognition.embeddings import Embeddings
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from graph.settings import LLMSettings
+from tests.support.eventually import eventually
 from tests.support.llm_stub import LLMStub, stub_embedding
 
 
@@ -39,3 +42,18 @@ async def test_an_unreachable_endpoint_raises() -> None:
     async with LLMClient(settings) as llm:
         with pytest.raises(LLMUnavailableError):
             await Embeddings(llm, "embedder").embed(["a"])
+
+
+async def test_an_embeddings_request_waits_for_the_clients_one_turn() -> None:
+    with LLMStub() as stub:
+        async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
+            async with llm.turn("decision"):  # a chat request in flight holds the turn
+                waiting = asyncio.create_task(Embeddings(llm, "embedder").embed(["a"]))
+
+                async def queued() -> bool:
+                    return llm.waiting_requests == 1
+
+                await eventually(queued, "the embeddings request queued for the turn")
+                assert not waiting.done() and stub.embedding_requests == []
+            assert await waiting == [stub_embedding("a")]
+            assert llm.state.requests_sent == 2  # the turn above, and the embeddings request
