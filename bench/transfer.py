@@ -83,6 +83,7 @@ class TransferResult:
     pass_at_1: dict[str, float] = field(default_factory=dict)
     mcnemar: dict[str, dict[str, float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
+    unusable: dict[str, int] = field(default_factory=dict)  # replies that held no code
 
 
 def held_out_tasks(limit: int | None = None) -> list[Problem]:
@@ -194,6 +195,8 @@ async def run_transfer(
                 outcomes.append(False)
                 continue
             result.model = reply.model or result.model
+            if reply.value is None:
+                result.unusable[arm] = result.unusable.get(arm, 0) + 1
             outcomes.append(reply.value is not None and await passes(task, reply.value.code))
         result.passed[arm] = outcomes
         result.pass_at_1[arm] = round(sum(outcomes) / len(outcomes), 4) if outcomes else 0.0
@@ -217,8 +220,9 @@ def format_result(result: TransferResult) -> str:
     ]
     for arm in ARMS:
         passed = sum(result.passed[arm])
-        errors = result.errors.get(arm, 0)
+        errors, unusable = result.errors.get(arm, 0), result.unusable.get(arm, 0)
         note = f"; {errors} requests failed, counted as failures" if errors else ""
+        note += f"; {unusable} replies held no usable code" if unusable else ""
         lines.append(f"  pass@1 {arm:<8} {result.pass_at_1[arm]:.3f} ({passed}/{n}){note}")
     for name, test in result.mcnemar.items():
         counts = ", ".join(f"{k} {int(v)}" for k, v in test.items() if k != "p_value")

@@ -140,3 +140,15 @@ async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
     assert result.errors == {"none": 2, "learned": 2, "control": 2}
     assert result.pass_at_1 == {"none": 0.0, "learned": 0.0, "control": 0.0}
     assert "2 requests failed, counted as failures" in format_result(result)
+
+
+async def test_a_reply_without_code_is_counted_and_reported() -> None:
+    from bench.transfer import StrategySet, format_result
+
+    tasks = held_out_tasks(2)
+    with LLMStub(default=Reply.json({"answer": "no code here"})) as stub:
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url))
+        async with LLMClient(settings.llm) as llm:
+            result = await run_transfer(llm, settings, StrategySet([], [], "none", "v0"), tasks)
+    assert result.unusable == {"none": 2, "learned": 2, "control": 2} and result.errors == {}
+    assert "2 replies held no usable code" in format_result(result)
