@@ -30,7 +30,7 @@ from graph.models import Heuristic, Trajectory
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
-from rsi.prompt.crystallize import actionable_prompt, duplicate_prompt, principle_prompt
+from rsi.prompts import actionable_prompt, duplicate_prompt, principle_prompt
 from rsi.strategies import load_constitution
 
 log = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """Carry (seed 003 A1, C7): the system prompt is the constitution plus the active heuristics.
 
-The constitution (``rsi/prompt/constitution.md``) ships with Nous and is
+The constitution (``rsi/constitution.md``) ships with Nous and is
 never written by the agent. The active heuristics are rendered by domain as
 "Strategies", within ``rsi.max_strategy_tokens``, the cut marked. The text
 changes only when the active set changes (usage counts are not shown), so it
@@ -30,7 +30,7 @@ from graph.store.heuristics import HeuristicStore
 
 log = logging.getLogger(__name__)
 
-CONSTITUTION_PATH = Path(__file__).resolve().parent / "prompt" / "constitution.md"
+CONSTITUTION_PATH = Path(__file__).resolve().parent / "constitution.md"
 STRATEGIES_JSON = "strategies.json"
 STRATEGIES_MD = "strategies.md"
 NO_STRATEGIES = "_No learned strategies yet._"

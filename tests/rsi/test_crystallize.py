@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -12,7 +12,7 @@ from cognition.embeddings import Embeddings
 from cognition.llm import LLMClient
 from graph.models import Trajectory
 from graph.server.finder import Neo4jEndpoint
-from graph.settings import LLMSettings, RSISettings
+from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
@@ -26,18 +26,6 @@ T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 PRINCIPLE = "When a test fails, read the assertion message before changing any code."
 REPEAT = "When a test fails, read the assertion message first, before changing any code."
 OTHER = "Write the edge cases of the specification as tests before writing the solution."
-
-
-@pytest.fixture
-def stub() -> Iterator[LLMStub]:
-    with LLMStub() as server:
-        yield server
-
-
-@pytest.fixture
-async def llm(stub: LLMStub) -> AsyncIterator[LLMClient]:
-    async with LLMClient(LLMSettings(base_url=stub.base_url, timeout_s=5.0)) as client:
-        yield client
 
 
 @pytest.fixture

@@ -1,1 +1,0 @@
-"""What RSI tells a model: the constitution (``constitution.md``) and the prompts."""
