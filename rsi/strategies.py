@@ -20,13 +20,13 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from cognition.text import estimate_tokens, plain_text
 from graph.models import Heuristic, utc_now
 from graph.store.heuristics import HeuristicStore
+from rsi.prune import keep_value
 
 log = logging.getLogger(__name__)
 
@@ -72,21 +72,19 @@ class CarriedPrompt:
     version: int = 0
 
 
-def strategy_value(h: Heuristic, now: datetime | None = None) -> tuple[float, float, int]:
-    """How much a heuristic has earned its place: net credit, usage per day of age, votes."""
-    age_days = max(((now or utc_now()) - h.at).total_seconds() / 86400, 0.0)
-    return (float(h.helpful - h.harmful), h.usage_count / (age_days + 1), h.confirmations)
-
-
 def render_strategies(heuristics: Sequence[Heuristic], max_tokens: int) -> RenderedStrategies:
     """The active heuristics by domain, the most valuable kept when they do not all fit.
+
+    Valuable as pruning's cap counts it (:func:`rsi.prune.keep_value`), so
+    what the prompt leaves out first is what the cap would retire first.
 
     Every line names the heuristic's id, so a reply can say which it applied.
     A cut is marked with how many were left out and why.
     """
     if not heuristics:
         return RenderedStrategies(f"# Strategies\n\n{NO_STRATEGIES}", (), 0)
-    ranked = sorted(heuristics, key=lambda h: (strategy_value(h), h.at), reverse=True)
+    now = utc_now()
+    ranked = sorted(heuristics, key=lambda h: (keep_value(h, now), h.id), reverse=True)
     chosen: list[Heuristic] = []
     domains: set[str] = set()
     # Room for the title and a cut note is kept, so the whole never passes the budget.
