@@ -253,11 +253,18 @@ def print_banner(
             else []
         ),
         f"  actions  {len(nous.runtime.templates)} templates; {_acting(nous.settings)}",
+        f"  strategy {_strategies(nous)}",
         f"  jobs     {', '.join(jobs)}",
         "  stop     Ctrl-C (Neo4j keeps running; `python -m graph.neo4j stop` stops it)",
     ]
     print("\n".join(lines), file=out)
     out.flush()
+
+
+def _strategies(nous: Nous) -> str:
+    carried = nous.runtime.rsi.strategies.current
+    where = nous.root / ".nous" / "strategies.md"
+    return f"{len(carried.strategy_ids)} learned strategies carried in every prompt ({where})"
 
 
 async def _finish(

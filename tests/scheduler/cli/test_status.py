@@ -77,6 +77,10 @@ async def test_status_follows_a_daemon_run_by_nous_run(
         out = console.read_text()
         assert f"guide    :play http://localhost:{port}/nous.html" in out
         assert "llm      not used (rules reasoner)" in out, out
+        strategies = root / ".nous" / "strategies.md"
+        assert f"strategy 0 learned strategies carried in every prompt ({strategies})" in out
+        assert "heuristic pruning (cron '0 3 * * *')" in out
+        assert "No learned strategies yet" in strategies.read_text()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/nous.html", timeout=10) as reply:
             assert "What the memory holds" in reply.read().decode()
 
