@@ -41,6 +41,9 @@ PRINCIPLE_TEMPERATURE = 0.5  # seed 003 L5
 JUDGE_TEMPERATURE = 0.0
 _WORDS = re.compile(r"[^\w\s]")
 _LEADING_WORD = re.compile(r"[A-Z]+")
+# A small model may echo the reply shape's placeholder ("<the instruction>") as its principle.
+_PLACEHOLDER = re.compile(r"^\W*<[^<>]*>\W*$")
+MIN_PRINCIPLE_WORDS = 5
 
 M = TypeVar("M", bound=BaseModel)
 Outcome = Literal["crystallized", "reinforced", "refused", "skipped"]
@@ -194,6 +197,9 @@ class Crystallizer:
         if not principle:
             return DomainResult(domain, "skipped", "no usable principle in the reply",
                                 trajectory_ids=ids)  # fmt: skip
+        if _PLACEHOLDER.match(principle) or len(principle.split()) < MIN_PRINCIPLE_WORDS:
+            why = f"not a principle: {principle!r} is a placeholder or under five words"
+            return DomainResult(domain, "refused", why, principle=principle, trajectory_ids=ids)
         verdict = await self._ask(actionable_prompt(principle), JudgementReply, "rsi_actionable")
         if verdict is None or verdict.answer != "YES":
             why = "not actionable" if verdict else "no usable actionable verdict"

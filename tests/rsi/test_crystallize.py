@@ -184,7 +184,7 @@ async def test_a_vague_principle_is_refused_by_the_actionable_check(
 ) -> None:
     await _trajectories(seed, 5)
     stub.script(
-        Reply.json({"principle": "Think carefully about code."}), Reply.json({"answer": "NO"})
+        Reply.json({"principle": "Think carefully about your code."}), Reply.json({"answer": "NO"})
     )
 
     [result] = (await _crystallizer(memory, llm, _book(memory)).run()).results
@@ -194,7 +194,23 @@ async def test_a_vague_principle_is_refused_by_the_actionable_check(
     # The trajectories stay undistilled: later practice may yield a better principle.
     assert len(await HeuristicStore(memory).undistilled_trajectories("code")) == 5
     [event] = await LearningStore(memory).events("rsi_heuristic_refused")
-    assert event.data["principle"] == "Think carefully about code."
+    assert event.data["principle"] == "Think carefully about your code."
+
+
+@pytest.mark.parametrize("echoed", ["<the instruction>", " <the instruction>. ", "Test first."])
+async def test_an_echoed_placeholder_or_a_fragment_is_refused_without_asking(
+    memory: Memory, seed: Seeder, llm: LLMClient, stub: LLMStub, echoed: str
+) -> None:
+    # SmolLM2-135M answered the principle request with the reply shape's placeholder, and
+    # then judged it actionable: the check is not left to the model.
+    await _trajectories(seed, 5)
+    stub.script(Reply.json({"principle": echoed}), Reply.json({"answer": "YES"}))
+
+    [result] = (await _crystallizer(memory, llm, _book(memory)).run()).results
+
+    assert result.outcome == "refused" and result.reason.startswith("not a principle")
+    assert [r.step for r in stub.chat_requests] == ["rsi_crystallize"]
+    assert await HeuristicStore(memory).active() == []
 
 
 async def test_without_a_model_nothing_is_crystallised_and_it_says_so(
