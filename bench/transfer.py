@@ -132,9 +132,9 @@ def _shuffled(h: Heuristic, rng: random.Random) -> Heuristic:
     return h.model_copy(update={"content": " ".join(words)})
 
 
-def system_prompt(strategies: Sequence[Heuristic]) -> str:
+def system_prompt(strategies: Sequence[Heuristic], max_tokens: int) -> str:
     """The constitution and the arm's strategies, as the agent's requests carry them."""
-    rendered = render_strategies(list(strategies), 2000)
+    rendered = render_strategies(list(strategies), max_tokens)
     return f"{load_constitution().text}\n\n{rendered.text}\n"
 
 
@@ -178,7 +178,7 @@ async def run_transfer(
         problems=[t.source for t in tasks],
     )
     for arm in ARMS:
-        system = system_prompt(arms[arm])
+        system = system_prompt(arms[arm], settings.rsi.max_strategy_tokens)
         outcomes = []
         for task in tasks:
             try:
@@ -243,7 +243,18 @@ async def _strategies(args: argparse.Namespace, settings: Settings, llm: LLMClie
             version = f"crystallised now from {args.bootstrap_practice} practice trajectories"
             return split_strategies(active, "code", args.seed, version=version)
         active = await HeuristicStore(Memory(driver, settings.agent_id)).active()
-    return split_strategies(active, args.domain, args.seed)
+    return split_strategies(active, args.domain, args.seed, version=_file_version(settings, active))
+
+
+def _file_version(settings: Settings, active: Sequence[Heuristic]) -> str | None:
+    """The version ``.nous/strategies.json`` gives this very set, if the file lists it."""
+    path = settings.watch.root.expanduser().resolve() / ".nous" / "strategies.json"
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        listed = {str(h["id"]) for h in document["heuristics"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return f"v{document.get('version', '?')}" if listed == {h.id for h in active} else None
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -254,6 +265,9 @@ async def _main(args: argparse.Namespace) -> int:
         overrides["llm.base_url"] = args.base_url
     if args.model:
         overrides["llm.model"] = args.model
+    if args.bootstrap_practice and args.domain != "code":
+        print("bench.transfer: --bootstrap-practice makes code strategies only", file=sys.stderr)
+        return 2
     settings = load_settings(args.config, overrides=overrides)
     async with LLMClient(settings.llm) as llm:
         strategies = await _strategies(args, settings, llm)

@@ -37,6 +37,7 @@ log = logging.getLogger(__name__)
 
 TRAJECTORY_CHARS = 500  # seed 003 L4
 PRINCIPLE_CHARS = 400
+ERROR_CHARS = 300
 PRINCIPLE_TEMPERATURE = 0.5  # seed 003 L5
 JUDGE_TEMPERATURE = 0.0
 _WORDS = re.compile(r"[^\w\s]")
@@ -166,11 +167,21 @@ class Crystallizer:
     async def run(
         self, domain: str | None = None, *, cycle_id: str | None = None
     ) -> CrystallizeReport:
-        """Crystallise every domain over the threshold (or just ``domain``)."""
+        """Crystallise every domain over the threshold (or just ``domain``).
+
+        A domain that fails is reported as skipped with the error (and logged);
+        the other domains still get their turn, and what was crystallised
+        still reaches the strategy book.
+        """
         report = CrystallizeReport()
         domains = await self.store.crystallizable_domains(self.settings.crystallize_after, domain)
         for name in domains:
-            result = await self._domain(name, cycle_id)
+            try:
+                result = await self._domain(name, cycle_id)
+            except Exception as exc:  # one domain's failure must not cost the others their turn
+                log.exception("crystallising %s failed", name)
+                why = clip(f"failed: {type(exc).__name__}: {exc}", ERROR_CHARS)
+                result = DomainResult(name, "skipped", why)
             report.results.append(result)
             await self._record(result, cycle_id)
         if report.crystallized and self._on_change is not None:
@@ -270,5 +281,5 @@ class Crystallizer:
             "refused": "rsi_heuristic_refused",
             "skipped": "rsi_crystallize_skipped",
         }[result.outcome]
-        await self.events.emit(kind, data)
+        await self.events.emit(kind, data)  # never raises: the audit stream logs its own failure
         log.info("crystallise %s: %s %s", result.domain, result.outcome, result.reason)

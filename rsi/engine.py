@@ -115,8 +115,10 @@ class RSIEngine:
     async def run_cycle(self, *, seed: int | None = None) -> CycleResult:
         """Run one cycle; ``seed`` fixes the selection draw (a random one is stored otherwise)."""
         started = time.perf_counter()
+        # The cycle's node carries its start: report windows and "since the last cycle" begin there.
+        opened = RSICycle(agent_id=self.memory.agent_id)
         result = CycleResult(
-            cycle_id=RSICycle(agent_id=self.memory.agent_id).id,
+            cycle_id=opened.id,
             selection_seed=seed if seed is not None else secrets.randbits(31),
         )
         await self.events.emit("rsi_cycle_start", {"cycle_id": result.cycle_id})
@@ -131,8 +133,9 @@ class RSIEngine:
                 result.crystallised += await hook(result)
             except Exception as exc:
                 log.exception("RSI cycle hook %r failed", hook)
-                result.error = clip(f"after_cycle {hook!r}: {exc}", _ERROR_LIMIT)
-        await self._record(result, new_ids, started)
+                why = f"after_cycle {hook!r}: {exc}"
+                result.error = clip(f"{result.error}; {why}" if result.error else why, _ERROR_LIMIT)
+        await self._record(result, new_ids, started, opened)
         return result
 
     async def add_external_desire(
@@ -253,18 +256,17 @@ class RSIEngine:
         desire.domain = routing.domain
         return routing.practisable
 
-    async def _record(self, result: CycleResult, new_ids: list[str], started: float) -> None:
+    async def _record(
+        self, result: CycleResult, new_ids: list[str], started: float, opened: RSICycle
+    ) -> None:
         try:
             descriptions = await self.store.recent_descriptions(VARIANCE_WINDOW)
             result.direction_variance = direction_variance(descriptions)
         except Exception as exc:  # the figure is a report, not a reason to lose the record
             log.warning("direction variance not computed: %s", exc)
         result.duration_s = round(time.perf_counter() - started, 4)
-        cycle = RSICycle(
-            id=result.cycle_id,
-            agent_id=self.memory.agent_id,
-            **{k: v for k, v in result.as_dict().items() if k in _CYCLE_FIELDS},
-        )
+        counts = {k: v for k, v in result.as_dict().items() if k in _CYCLE_FIELDS}
+        cycle = RSICycle.model_validate({**opened.model_dump(), **counts})
         try:
             await self.store.record_cycle(cycle, new_ids)
         except Exception as exc:

@@ -81,7 +81,7 @@ def choose_prunes(
     if excess > 0:
         ranked = sorted(kept, key=lambda h: (keep_value(h, now), h.id))
         for h in ranked[:excess]:
-            per_day = h.usage_count / (age_days(h, now) + 1.0)
+            per_day = keep_value(h, now)[0]
             detail = (
                 f"over the cap of {settings.max_heuristics}: {per_day:.2f} uses per day, "
                 f"net credit {h.helpful - h.harmful}"

@@ -1,6 +1,6 @@
 """Carry (seed 003 A1, C7): the system prompt is the constitution plus the active heuristics.
 
-The constitution (``rsi/constitution.md``) ships with Nous and is
+The constitution (``rsi/prompt/constitution.md``) ships with Nous and is
 never written by the agent. The active heuristics are rendered by domain as
 "Strategies", within ``rsi.max_strategy_tokens``, the cut marked. The text
 changes only when the active set changes (usage counts are not shown), so it
@@ -30,7 +30,7 @@ from rsi.prune import keep_value
 
 log = logging.getLogger(__name__)
 
-CONSTITUTION_PATH = Path(__file__).resolve().parent / "constitution.md"
+CONSTITUTION_PATH = Path(__file__).resolve().parent / "prompt" / "constitution.md"
 STRATEGIES_JSON = "strategies.json"
 STRATEGIES_MD = "strategies.md"
 NO_STRATEGIES = "_No learned strategies yet._"
@@ -125,10 +125,11 @@ def _cut_note(omitted: int) -> str:
     return f"_({omitted} more strategies not shown: over the token budget for strategies.)_"
 
 
-def set_signature(heuristics: Sequence[Heuristic]) -> str:
-    """A digest of the active set (ids, domains, contents): what "the set changed" compares."""
+def set_signature(heuristics: Sequence[Heuristic], shaped_by: str = "") -> str:
+    """A digest of the active set (ids, domains, contents) and of what ``shaped_by`` names:
+    what "the set changed" compares."""
     items = sorted((h.id, h.domain, h.content) for h in heuristics)
-    return hashlib.sha256(json.dumps(items).encode()).hexdigest()
+    return hashlib.sha256(json.dumps([shaped_by, items]).encode()).hexdigest()
 
 
 class StrategyBook:
@@ -173,7 +174,9 @@ class StrategyBook:
     async def refresh(self) -> bool:
         """Read the active set; re-render and write the files if it changed. True if it did."""
         active = await self.store.active()
-        signature = set_signature(active)
+        # The constitution's version and the budget shape the text too: a restart with a new
+        # one rewrites the files, which say "exactly as the prompts carry it".
+        signature = set_signature(active, f"{self.constitution.version}:{self.max_tokens}")
         if signature == self._signature:
             return False
         rendered = render_strategies(active, self.max_tokens)
@@ -191,12 +194,14 @@ class StrategyBook:
         return f"{self.constitution.text}\n\n{rendered.text}\n"
 
     def _next_version(self, signature: str) -> int:
-        if self._current is not None:
-            return self._current.version + 1
+        # The file is read every time: another process (``rsi prune``, ``nous heuristics
+        # retire``) may have written a newer version since this one last did.
         earlier = _read_json(self.state_dir / STRATEGIES_JSON) if self.state_dir else {}
         version = earlier.get("version")
         number = version if isinstance(version, int) and version >= 0 else 0
-        return number if earlier.get("signature") == signature else number + 1
+        if earlier.get("signature") == signature:
+            return number
+        return max(number, self._current.version if self._current is not None else 0) + 1
 
     def _write_files(
         self, active: Sequence[Heuristic], rendered: RenderedStrategies, version: int, sig: str

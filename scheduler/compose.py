@@ -105,15 +105,15 @@ async def build_loop(
     await decisions.upsert_goals(settings.goals)
     frames = FrameEngine(memory)
     await frames.seed()
-    store = LearningStore(memory)
-    episodes = Episodes(store)
-    episode_id = await episodes.start(session_id)
     llm = LLMClient(settings.llm)
-    # The constitution and strategies: first in every request of the loop and of RSI.
-    # Built before the client starts: it reads the graph, and a failure leaves nothing open.
+    # The constitution and strategies: first in every request of the loop and of RSI. Read
+    # (and the strategies files written) before the episode opens and the client starts.
     rsi = await build_self_improvement(
         settings.rsi, memory, llm, root, chat_model=settings.llm.model
     )
+    store = LearningStore(memory)
+    episodes = Episodes(store)
+    episode_id = await episodes.start(session_id)
     await llm.start()
     reasoner = AutoReasoner(
         LLMReasoner(

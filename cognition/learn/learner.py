@@ -146,10 +146,16 @@ class OutcomeLearner:
     async def count(
         self, decision_id: str, pattern_key: str | None, confidence: float, success: bool
     ) -> bool:
-        """Count a decision's outcome in calibration and its pattern, once; no lessons."""
+        """Count a decision's outcome in calibration, its pattern and its strategies, once.
+
+        No lessons: seed 000's lessons are about acting. The strategies a WAIT,
+        INVESTIGATE or ESCALATE applied share its outcome as an ACT's do.
+        """
         first = await self.store.record_outcome(decision_id, success=success, confidence=confidence)
         if first and pattern_key:
             await self.store.update_pattern(pattern_key, success=success, confidence=confidence)
+        if first:
+            await self.store.credit_heuristics(decision_id, success=success)
         return first
 
     async def settle_chain(self, decision_id: str, *, success: bool) -> int:

@@ -141,7 +141,10 @@ class Investigator:
         system = _SYSTEM
         if self._system_prompt is not None:
             # The carried prompt first, as in every request; the task's own words open the user's.
-            system, user = (await self._system_prompt()).text, f"{_SYSTEM}\n\n{user}"
+            try:
+                system, user = (await self._system_prompt()).text, f"{_SYSTEM}\n\n{user}"
+            except Exception as exc:  # as in a deliberation: asked without the strategies
+                log.warning("system prompt unavailable, investigating without strategies: %s", exc)
         try:
             reply = await self.llm.complete_json(
                 system=system, user=user, schema=_Answers, step="INVESTIGATE"

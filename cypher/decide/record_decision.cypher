@@ -2,8 +2,9 @@
 //   Decision node, CONSIDERED its observations (now marked processed), HAS_STEP{order} its
 //   ReasoningStep nodes chained by NEXT, RECALLED the past decisions recall showed it,
 //   MATCHED its Pattern, USED its ActionTemplate, IN_EPISODE its episode, APPLIED the
-//   heuristics its prompt carried (their usage counted), SUPERSEDES a waiting decision it
-//   re-decided, and one more use of the Frame it was framed in (seed 004's usage_count).
+//   heuristics its DECIDE step named of those its prompt showed (their usage counted),
+//   SUPERSEDES a waiting decision it re-decided, and one more use of the Frame it was
+//   framed in (seed 004's usage_count).
 // params: $decision (map of Decision properties, id and agent_id included), $observation_ids,
 //   $steps (list of maps of ReasoningStep properties, each with order), $recalled_ids,
 //   $pattern (map {id, key} or null), $template (map {id, name, version, target} or null),

@@ -1,4 +1,5 @@
-// purpose: what the agent went through since its last RSI cycle, for reflection (seed 003 A2):
+// purpose: what the agent went through since its last RSI cycle began (a prune job's run
+//   does not count), for reflection (seed 003 A2):
 //   decisions with their outcomes (surprising ones marked), failed executions with their
 //   failure type and path pattern, escalations, censors that fired, lessons, and patterns
 //   that mostly fail; each kind newest first, at most $per_kind of it
@@ -7,7 +8,7 @@
 // returns: one row per item: label, id, kind, at (ISO string), facts (map)
 // mode: read
 OPTIONAL MATCH (c:RSICycle)
-WHERE c.agent_id = $agent_id AND c.at IS NOT NULL
+WHERE c.agent_id = $agent_id AND c.at IS NOT NULL AND coalesce(c.kind, "cycle") = "cycle"
 WITH coalesce(max(c.at), datetime({epochMillis: 0})) AS since
 CALL (since) {
   MATCH (d:Decision)

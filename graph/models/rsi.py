@@ -1,7 +1,7 @@
 """Self-improvement's nodes (seed 003): reflections, desires, trajectories, heuristics, cycles.
 
-The schema and these models exist ahead of ``rsi/``, which fills them; recall
-already reads active ``Heuristic`` nodes as the strategies every prompt carries.
+``rsi/`` fills them; the active ``Heuristic`` nodes are the strategies every
+LLM request carries in its system prompt (``rsi.strategies``).
 """
 
 from __future__ import annotations

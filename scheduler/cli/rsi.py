@@ -2,8 +2,9 @@
 
 Desires are added and clarified through :class:`rsi.engine.RSIEngine`'s own
 write paths (an external request is ``verified`` by the person who asked);
-heuristics, filled by RSI part 2, are read and retired on the ``Heuristic``
-nodes of the graph model directly; until then their list says so.
+heuristics, crystallised by RSI, are read and retired on the ``Heuristic``
+nodes directly; retiring one rewrites the strategies files under the watched
+root's ``.nous/``.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import argparse
 from typing import Any
 
 from graph.models import utc_now
+from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.engine import RSIEngine
 from rsi.errors import RSIError
+from rsi.strategies import StrategyBook
 from scheduler.cli.common import CommandError, common_options, show, table, with_memory
 
 LIST_LIMIT = 100
@@ -148,4 +151,10 @@ async def _retire(args: argparse.Namespace, memory: Memory) -> int:
     if not rows:
         raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
     await LearningStore(memory).emit("heuristic_retired", {"heuristic_id": args.id})
+    # The strategies files follow the active set now, not at the daemon's next request.
+    settings = args.settings
+    state_dir = settings.watch.root.expanduser().resolve() / ".nous"
+    await StrategyBook(
+        HeuristicStore(memory), settings.rsi.max_strategy_tokens, state_dir
+    ).refresh()
     return show(args, rows[0], f"heuristic {args.id} retired (pruned; kept in the graph)")

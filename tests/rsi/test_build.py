@@ -64,6 +64,8 @@ async def test_a_cycle_that_reaches_the_threshold_crystallises_and_the_next_carr
     [cycle] = await memory.read("rsi/report_cycles", limit=5)
     assert cycle["cycle"]["id"] == first.cycle_id and cycle["cycle"]["crystallised"] == 1
     assert cycle["cycle"]["practised"] == 1
+    # The cycle's node is stamped with its start, so its window holds what it produced.
+    assert cycle["cycle"]["at"] < row["heuristic"]["at"]
     # Every request carried the constitution first; the strategies files list the new one.
     assert all("# Constitution" in r.messages[0]["content"] for r in stub.chat_requests)
     written = json.loads((root / ".nous" / "strategies.json").read_text())

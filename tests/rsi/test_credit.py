@@ -143,3 +143,19 @@ async def test_credit_moves_by_outcome_and_never_for_a_dry_run(
     assert (counters["helpful"], counters["harmful"], counters["applied"]) == (1, 1, 4)
     events = await store.events("outcome_learned")
     assert sorted(e.data["heuristics_credited"] for e in events) == [0, 0, 1, 1]
+
+
+async def test_a_wait_or_investigate_outcome_credits_what_it_applied_once(
+    memory: Memory, seed: Seeder, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    [h] = await seed.nodes("heuristics", {"domain": "code", "content": "c", "status": "active"})
+    learner = OutcomeLearner(LearningStore(memory))
+    waited = await seed.decision("notes/w.md", minutes=1)
+    await seed.nodes("applied", {"decision_id": waited, "heuristic_id": h})
+
+    # A WAIT closed after its looks, or one its successor settled (settle_chain), is counted.
+    assert await learner.count(waited, None, 0.5, False)
+    assert not await learner.count(waited, None, 0.5, False)  # counted once
+
+    [counters] = (await _heuristics(neo4j_endpoint, memory)).values()
+    assert (counters["helpful"], counters["harmful"]) == (0, 1)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from graph.server.finder import Neo4jEndpoint
 from graph.store.heuristics import HeuristicStore
@@ -55,8 +58,9 @@ async def test_desires_listed_added_and_clarified(
 
 
 async def test_heuristics_shown_with_trajectories_and_retired(
-    nous: Nous, memory: Memory, seeder: Seeder
+    nous: Nous, memory: Memory, seeder: Seeder, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    monkeypatch.setenv("NOUS_WATCH__ROOT", str(tmp_path))
     assert "no heuristics" in (await nous("heuristics")).out
     [heuristic_id] = await seeder.nodes(
         "heuristics",
@@ -97,4 +101,6 @@ async def test_heuristics_shown_with_trajectories_and_retired(
     assert heuristic["pruned_at"] is not None
     assert len(row["trajectories"]) == 2  # never deleted, nor its provenance
     assert (await book.prompt()).strategy_ids == ()  # no request carries it any more
+    written = json.loads((tmp_path / ".nous" / "strategies.json").read_text())
+    assert written["heuristics"] == []  # the files follow at once
     assert (await nous("heuristics", "show", "NOPE")).code == 1
