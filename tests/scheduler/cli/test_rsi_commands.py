@@ -66,11 +66,10 @@ async def test_heuristics_shown_with_trajectories_and_retired(
         "heuristics",
         {"domain": "code", "content": "Write the test first", "usage_count": 4, "status": "active"},
     )
-    await seeder.nodes(
-        "distilled_trajectories",
+    trajectory_ids = await seeder.nodes(
+        "trajectories",
         *(
             {
-                "heuristic_id": heuristic_id,
                 "domain": "code",
                 "problem": f"HumanEval/{n}",
                 "approach": "tests first",
@@ -81,6 +80,10 @@ async def test_heuristics_shown_with_trajectories_and_retired(
             }
             for n in (11, 12)
         ),
+    )
+    await seeder.nodes(
+        "distilled",
+        *({"heuristic_id": heuristic_id, "trajectory_id": t} for t in trajectory_ids),
     )
     listed = await nous("heuristics")
     assert heuristic_id in listed.out and "Write the test first" in listed.out
