@@ -78,7 +78,9 @@ async def cycle_cost(cycles: int) -> list[tuple[float, float]]:
                     spent.clear()
                     result = await engine.run_cycle(seed=n)
                     if result.error or result.succeeded != 1:
-                        raise SystemExit(f"cycle {n} did not practise: {result.as_dict()}")
+                        raise SystemExit(
+                            f"cycle {n} did not practise: {result.model_dump(mode='json')}"
+                        )
                     out.append((result.duration_s, sum(spent)))
             finally:
                 await memory.forget()

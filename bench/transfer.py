@@ -1,6 +1,7 @@
 """Transfer (seed 003 H6): do the learned strategies help on problems never practised?
 
-Runs the 20 held-out HumanEval problems (:data:`rsi.problems.HELD_OUT_IDS`)
+Runs the held-out HumanEval problems (the seed's 20, :data:`rsi.problems.HELD_OUT_IDS`,
+or a larger split with ``--held-out N``, practice then drawing from the rest)
 against the configured OpenAI-compatible endpoint in three arms, each with
 the constitution as system prompt and a different "Strategies" section:
 
@@ -14,10 +15,14 @@ Each reply's code runs against HumanEval's own ``check`` in practice's
 sandbox (:mod:`rsi.sandbox`: one pytest test per assert, a confined child,
 a timeout); a problem passes when every test does. It prints pass@1 per arm and the exact
 McNemar test of learned vs none and learned vs control, with the model and
-the strategy set's version::
+the strategy set's version. With ``--practice-cycles N`` a fresh agent first
+runs N real RSI cycles with the model (:mod:`bench.transfer_practice`), and
+what it learned (each heuristic, its trials, active or rejected) is printed
+before the arms::
 
     python -m bench.transfer --agent-id nous
     python -m bench.transfer --strategies .nous/strategies.json --base-url http://127.0.0.1:8080/v1
+    python -m bench.transfer --practice-cycles 3 --llm-timeout 900
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import asyncio
 import json
 import random
 import sys
+import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
@@ -37,7 +43,7 @@ from pydantic import BaseModel
 
 from bench.common import connected
 from bench.stats import mcnemar_exact
-from bench.transfer_practice import bootstrap_strategies
+from bench.transfer_practice import Practice, bootstrap_strategies, cycle_line, practise_cycles
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import fence
@@ -45,9 +51,9 @@ from graph.models import Heuristic, new_id
 from graph.settings import Settings, load_settings
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
-from rsi.problems import HELD_OUT_IDS, Problem, human_eval
+from rsi.problems import HELD_OUT_IDS, Problem, held_out, human_eval
 from rsi.sandbox import run_tests
-from rsi.strategies import load_constitution, render_strategies, set_signature
+from rsi.strategies import carried_prompt, set_signature
 
 ARMS = ("none", "learned", "control")
 CHECK_TIMEOUT_S = 10.0
@@ -86,9 +92,10 @@ class TransferResult:
     unusable: dict[str, int] = field(default_factory=dict)  # replies that held no code
 
 
-def held_out_tasks(limit: int | None = None) -> list[Problem]:
-    """The held-out problems (practice never draws them), in task order."""
-    tasks = [p for p in human_eval() if p.source in HELD_OUT_IDS]
+def held_out_tasks(limit: int | None = None, size: int = len(HELD_OUT_IDS)) -> list[Problem]:
+    """The held-out split of ``size`` problems (practice never draws them), in task order."""
+    split = held_out(size)
+    tasks = [p for p in human_eval() if p.source in split]
     return tasks[:limit] if limit else tasks
 
 
@@ -134,8 +141,7 @@ def _shuffled(h: Heuristic, rng: random.Random) -> Heuristic:
 
 def system_prompt(strategies: Sequence[Heuristic], max_tokens: int) -> str:
     """The constitution and the arm's strategies, as the agent's requests carry them."""
-    rendered = render_strategies(list(strategies), max_tokens)
-    return f"{load_constitution().text}\n\n{rendered.text}\n"
+    return carried_prompt(strategies, max_tokens).text
 
 
 def task_prompt(task: Problem) -> str:
@@ -230,10 +236,51 @@ def format_result(result: TransferResult) -> str:
     return "\n".join(lines)
 
 
-async def _strategies(args: argparse.Namespace, settings: Settings, llm: LLMClient) -> StrategySet:
+def format_practice(practice: Practice) -> str:
+    """What the practice cycles did and learned: each cycle, each heuristic with its trials."""
+    practised = sum(1 for c in practice.cycles if c.practised)
+    lines = [f"practice: {len(practice.cycles)} RSI cycles, {practised} practised"]
+    lines += [f"  cycle {n}: {cycle_line(c)}" for n, c in enumerate(practice.cycles, 1)]
+    lines.append(f"learned: {len(practice.heuristics)} heuristics")
+    for h in practice.heuristics:
+        lines.append(f"  [{h.get('status')}] {h.get('domain')}: {h.get('content')}")
+        lines.append(
+            f"    used {h.get('usage_count', 0)}, helpful {h.get('helpful', 0)},"
+            f" harmful {h.get('harmful', 0)}"
+        )
+        for t in h["trials"]:
+            lines.append(f"    trial {t.get('id')}: {t.get('reason')}")
+    return "\n".join(lines)
+
+
+def client_errors(practice: Practice | None, result: TransferResult) -> int:
+    """Requests that failed at the client: in the arms, the trials and the cycles."""
+    errors = sum(result.errors.values())
+    if practice is not None:
+        errors += sum(int(t.get("errors") or 0) for h in practice.heuristics for t in h["trials"])
+        errors += sum(1 for c in practice.cycles if c.error and "LLM" in c.error)
+    return errors
+
+
+async def _strategies(
+    args: argparse.Namespace, settings: Settings, llm: LLMClient
+) -> tuple[StrategySet, Practice | None]:
     if args.strategies is not None:
-        return strategies_from_file(args.strategies, args.domain, args.seed)
+        return strategies_from_file(args.strategies, args.domain, args.seed), None
     async with connected(settings) as (_, driver):
+        if args.practice_cycles:
+            memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
+            try:
+                with tempfile.TemporaryDirectory(prefix="nous-transfer-") as root:
+                    practice = await practise_cycles(
+                        memory, llm, settings, args.practice_cycles, Path(root)
+                    )
+            finally:
+                if not args.keep_agent:
+                    await memory.forget()
+            version = f"learned in {args.practice_cycles} RSI cycles (agent {memory.agent_id})"
+            strategies = split_strategies(practice.active, args.domain, args.seed, version=version)
+            return strategies, practice
         if args.bootstrap_practice:
             memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
             try:
@@ -241,9 +288,10 @@ async def _strategies(args: argparse.Namespace, settings: Settings, llm: LLMClie
             finally:
                 await memory.forget()
             version = f"crystallised now from {args.bootstrap_practice} practice trajectories"
-            return split_strategies(active, "code", args.seed, version=version)
+            return split_strategies(active, "code", args.seed, version=version), None
         active = await HeuristicStore(Memory(driver, settings.agent_id)).active()
-    return split_strategies(active, args.domain, args.seed, version=_file_version(settings, active))
+    listed = _file_version(settings, active)
+    return split_strategies(active, args.domain, args.seed, version=listed), None
 
 
 def _file_version(settings: Settings, active: Sequence[Heuristic]) -> str | None:
@@ -265,16 +313,40 @@ async def _main(args: argparse.Namespace) -> int:
         overrides["llm.base_url"] = args.base_url
     if args.model:
         overrides["llm.model"] = args.model
-    if args.bootstrap_practice and args.domain != "code":
-        print("bench.transfer: --bootstrap-practice makes code strategies only", file=sys.stderr)
+    if args.llm_timeout:
+        overrides["llm.timeout_s"] = args.llm_timeout
+    if args.crystallize_after:
+        overrides["rsi.crystallize_after"] = args.crystallize_after
+    if args.trial_problems:
+        overrides["rsi.trial_problems"] = args.trial_problems
+    overrides["rsi.held_out_problems"] = args.held_out
+    if args.practice_cycles:
+        # The transfer arms measure code: the bench's practice is code practice.
+        overrides["rsi.bootstrap_domains"] = [args.domain]
+    if (args.bootstrap_practice or args.practice_cycles) and args.domain != "code":
+        print("bench.transfer: practice makes code strategies only", file=sys.stderr)
         return 2
     settings = load_settings(args.config, overrides=overrides)
     async with LLMClient(settings.llm) as llm:
-        strategies = await _strategies(args, settings, llm)
+        strategies, practice = await _strategies(args, settings, llm)
+        if practice is not None:
+            print(format_practice(practice), flush=True)
         for h in strategies.learned:
             print(f"learned [{h.domain}] {h.content}", file=sys.stderr)
-        result = await run_transfer(llm, settings, strategies, held_out_tasks(args.limit))
-    print(json.dumps(asdict(result), indent=2) if args.json else format_result(result))
+        tasks = held_out_tasks(args.limit, args.held_out)
+        result = await run_transfer(llm, settings, strategies, tasks)
+    if args.json:
+        document = asdict(result)
+        if practice is not None:
+            document["practice"] = {
+                "cycles": [c.model_dump(mode="json") for c in practice.cycles],
+                "heuristics": json.loads(json.dumps(practice.heuristics, default=str)),
+            }
+        document["client_errors"] = client_errors(practice, result)
+        print(json.dumps(document, indent=2))
+    else:
+        print(format_result(result))
+        print(f"client errors: {client_errors(practice, result)}")
     return 0
 
 
@@ -294,6 +366,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=int,
         metavar="N",
         help="no agent's strategies: crystallise them now from N practice trajectories",
+    )
+    parser.add_argument(
+        "--practice-cycles",
+        type=int,
+        metavar="N",
+        help="a fresh agent runs N real RSI cycles with the model first, and its strategies "
+        "are measured",
+    )
+    parser.add_argument(
+        "--held-out",
+        type=int,
+        default=len(HELD_OUT_IDS),
+        metavar="N",
+        help="held-out split size (20, the seed's, up to 82); practice draws from the rest",
+    )
+    parser.add_argument("--llm-timeout", type=float, help="llm.timeout_s for this run")
+    parser.add_argument("--crystallize-after", type=int, help="rsi.crystallize_after for this run")
+    parser.add_argument("--trial-problems", type=int, help="rsi.trial_problems for this run")
+    parser.add_argument(
+        "--keep-agent", action="store_true", help="keep the practice agent's graph afterwards"
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     return asyncio.run(_main(parser.parse_args(argv)))

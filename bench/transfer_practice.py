@@ -1,30 +1,42 @@
 """Strategies for the transfer benchmark when no agent has learned any yet.
 
-``python -m bench.transfer --bootstrap-practice N`` gives a fresh bench agent
-``N`` successful code trajectories (HumanEval problems outside the held-out
-split, solved by their canonical solutions, as part 1's practice would store
-them), lets the crystalliser distil heuristics from them with the configured
-model, and measures with those. The agent is forgotten afterwards.
+``python -m bench.transfer --practice-cycles N`` gives a fresh bench agent
+``N`` real RSI cycles with the configured model (:func:`practise_cycles`):
+its reflection, its own practice (a bootstrap desire when reflection
+verifies nothing), its failures, crystallisation, the candidates' trials and
+pruning, exactly as the daemon's cycles are built (:mod:`rsi.build`).
+
+``--bootstrap-practice N`` is the older shortcut: ``N`` successful code
+trajectories from canonical solutions, crystallised, the candidates
+trialled. Either way the agent is forgotten afterwards.
 """
 
 from __future__ import annotations
 
+import sys
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 from cognition.llm import LLMClient
-from graph.models import Heuristic, Trajectory, new_id
+from graph.models import Heuristic, HeuristicStatus, RSICycle, Trajectory, new_id
 from graph.settings import Settings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.mapping import to_properties
 from graph.store.memory import Memory
+from rsi.build import build_self_improvement
 from rsi.crystallize import Crystallizer
-from rsi.problems import practice_pool
+from rsi.problems import held_out, practice_pool
+from rsi.trial import HeuristicTrials
 
 ATTEMPTS = 3  # a principle the model itself judges vague is refused; ask again
 
 
-def practice_trajectories(agent_id: str, count: int) -> list[Trajectory]:
+def practice_trajectories(
+    agent_id: str, count: int, held: frozenset[str] = frozenset()
+) -> list[Trajectory]:
     """``count`` successful code trajectories from practice problems (never the held-out ones)."""
     start = datetime.now(UTC) - timedelta(hours=1)
     return [
@@ -38,7 +50,7 @@ def practice_trajectories(agent_id: str, count: int) -> list[Trajectory]:
             success=True,
             partial_score=1.0,
         )
-        for n, p in enumerate(practice_pool()[:count])
+        for n, p in enumerate(practice_pool(held)[:count])
     ]
 
 
@@ -46,7 +58,8 @@ async def bootstrap_strategies(
     memory: Memory, llm: LLMClient, settings: Settings, count: int
 ) -> list[Heuristic]:
     """Crystallise heuristics for ``memory``'s agent from ``count`` practice trajectories."""
-    rows = [to_properties(t) for t in practice_trajectories(memory.agent_id, count)]
+    held = held_out(settings.rsi.held_out_problems)
+    rows = [to_properties(t) for t in practice_trajectories(memory.agent_id, count, held)]
     await memory.write("bench/practice_trajectories", rows=rows)
     store = HeuristicStore(memory)
     crystallizer = Crystallizer(store, LearningStore(memory), llm, settings.rsi)
@@ -54,4 +67,50 @@ async def bootstrap_strategies(
         report = await crystallizer.run("code", cycle_id=new_id())
         if report.crystallized or not report.results:
             break
+    trials = HeuristicTrials(store, LearningStore(memory), llm, settings.rsi)
+    await trials.run(limit=len(await store.with_status(HeuristicStatus.CANDIDATE)))
     return await store.active()
+
+
+@dataclass
+class Practice:
+    """What ``N`` real cycles did: each cycle, every heuristic, and each one's trials."""
+
+    cycles: list[RSICycle] = field(default_factory=list)
+    heuristics: list[dict[str, Any]] = field(default_factory=list)
+    active: list[Heuristic] = field(default_factory=list)
+
+
+async def practise_cycles(
+    memory: Memory, llm: LLMClient, settings: Settings, count: int, root: Path
+) -> Practice:
+    """Run ``count`` RSI cycles for ``memory``'s agent, as the daemon builds them."""
+    parts = await build_self_improvement(
+        settings.rsi, memory, llm, root, chat_model=settings.llm.model
+    )
+    done = Practice()
+    for n in range(count):
+        cycle = await parts.engine.run_cycle(seed=n)
+        done.cycles.append(cycle)
+        print(f"cycle {n + 1}/{count}: {cycle_line(cycle)}", file=sys.stderr, flush=True)
+    # Pruning as the daemon's nightly job runs it (on so young a set, it rarely retires one).
+    await parts.pruner.run()
+    store = HeuristicStore(memory)
+    done.heuristics = await store.with_trials()
+    done.active = await store.active()
+    return done
+
+
+def cycle_line(c: RSICycle) -> str:
+    """One cycle in a line: what it practised, how it went, what it learned, or why not."""
+    practised = (
+        f"practised {c.domain} ({c.practice_origin}), {c.succeeded}/{c.practised} succeeded"
+        if c.practised
+        else f"did not practise: {c.skipped or c.error or 'unknown'}"
+    )
+    return (
+        f"{c.processed} desires ({c.accepted} verified); {practised}; "
+        f"crystallised {c.crystallised}, trials {c.trials} "
+        f"({c.activated} active, {c.rejected_heuristics} rejected)"
+        + (f"; error: {c.error}" if c.error else "")
+    )

@@ -243,6 +243,18 @@ class RSISettings(BaseModel):
     prune_min_usage: int = Field(3, ge=0)
     prune_harm_margin: int = Field(3, ge=1)
     max_heuristics: int = Field(50, ge=1)
+    # A cycle whose reflection verifies nothing still practises a bootstrap desire, in the
+    # weakest of these domains (the first on a tie).
+    bootstrap_domains: list[Literal["code", "math", "logic"]] = Field(
+        ["code", "math", "logic"], min_length=1
+    )
+    # A candidate heuristic's paired trial: this many practice problems with and without it;
+    # rejected when it loses more than trial_margin of them net (without-only - with-only).
+    trial_problems: int = Field(8, ge=1, le=100)
+    trial_margin: int = Field(0, ge=0)
+    trials_per_cycle: int = Field(1, ge=0)
+    # The held-out split practice never draws from: the seed's 20, or a larger one (<= 82).
+    held_out_problems: int = Field(20, ge=20, le=82)
 
 
 class Settings(BaseModel):

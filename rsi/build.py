@@ -1,4 +1,4 @@
-"""One agent's self-improvement, assembled: strategy book, crystalliser, pruner and cycle engine.
+"""One agent's self-improvement, assembled: strategy book, crystalliser, trials, pruner, engine.
 
 The daemon (``scheduler``) and ``python -m rsi`` build the same parts here,
 so a cycle run by hand crystallises and carries strategies exactly as a
@@ -13,14 +13,16 @@ from pathlib import Path
 
 from cognition.embeddings import Embeddings
 from cognition.llm import LLMClient
+from graph.models import RSICycle
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.crystallize import Crystallizer
-from rsi.engine import CycleResult, RSIEngine
+from rsi.engine import CycleHook, RSIEngine
 from rsi.prune import Pruner
 from rsi.strategies import StrategyBook
+from rsi.trial import HeuristicTrials
 
 
 @dataclass
@@ -29,6 +31,7 @@ class SelfImprovement:
 
     strategies: StrategyBook
     crystallizer: Crystallizer
+    trials: HeuristicTrials | None
     pruner: Pruner
     engine: RSIEngine
 
@@ -43,8 +46,8 @@ async def build_self_improvement(
 ) -> SelfImprovement:
     """The parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
 
-    ``llm`` None means no model: the rules reflect, nothing is practised or
-    crystallised. Embeddings for de-duplication ask ``rsi.embedding_model``,
+    ``llm`` None means no model: the rules reflect, nothing is practised,
+    crystallised or trialled. Embeddings for de-duplication ask ``rsi.embedding_model``,
     else ``chat_model``. Reads the active heuristics once (writing the files
     if they are out of date); does no other I/O.
     """
@@ -62,18 +65,27 @@ async def build_self_improvement(
         on_change=book.refresh,
         embeddings=Embeddings(llm, model) if llm is not None and model else None,
     )
+    trials = (
+        HeuristicTrials(store, events, llm, settings, root=root, on_change=book.refresh)
+        if llm is not None
+        else None
+    )
 
-    async def crystallise(result: CycleResult) -> int:
+    async def crystallise(result: RSICycle) -> None:
         # After the cycle's practice: every domain over the threshold, linked to this cycle.
-        return (await crystallizer.run(cycle_id=result.cycle_id)).crystallized
+        result.crystallised += (await crystallizer.run(cycle_id=result.id)).crystallized
 
+    async def trial(result: RSICycle) -> None:
+        # Candidates (this cycle's or older) earn their place before any prompt carries them.
+        assert trials is not None
+        for heuristic in await trials.run(cycle_id=result.id):
+            result.trials += 1
+            result.activated += heuristic.status == "active"
+            result.rejected_heuristics += heuristic.status == "rejected"
+
+    hooks: list[CycleHook] = [crystallise] if trials is None else [crystallise, trial]
     engine = RSIEngine(
-        memory,
-        llm,
-        settings,
-        root=root,
-        after_cycle=[crystallise],
-        system_prompt=book.text,
+        memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt
     )
     pruner = Pruner(store, events, settings, on_change=book.refresh)
-    return SelfImprovement(book, crystallizer, pruner, engine)
+    return SelfImprovement(book, crystallizer, trials, pruner, engine)

@@ -5,10 +5,13 @@ trajectories that no heuristic was distilled from is crystallised: a
 stratified sample (4 oldest, 3 middle, 3 newest), each cut to 500 characters,
 goes to the model at temperature 0.5 for one principle. The model then
 judges whether it is actionable (YES/NO); a vague one is refused. A principle
-that repeats an active heuristic of its domain (same text once normalised;
-else embeddings at ``rsi.dedup_similarity``; else the model's YES/NO)
-reinforces that heuristic instead of adding one (ExpeL's AGREE). Without a
-model nothing is crystallised, and the domain is recorded as skipped.
+that repeats an active or candidate heuristic of its domain (same text once
+normalised; else embeddings at ``rsi.dedup_similarity``; else the model's
+YES/NO) reinforces that heuristic instead of adding one (ExpeL's AGREE); one
+that repeats a rejected heuristic's text is refused. A new heuristic is a
+``candidate``: no prompt carries it until its trial (:mod:`rsi.trial`) makes
+it active. Without a model nothing is crystallised, and the domain is
+recorded as skipped.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from cognition.embeddings import Embeddings
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import clip, plain_text
-from graph.models import Heuristic, Trajectory
+from graph.models import Heuristic, HeuristicStatus, Trajectory
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
@@ -99,7 +102,7 @@ class CrystallizeReport:
 
     @property
     def crystallized(self) -> int:
-        """New heuristics written (an ``RSICycle``'s ``crystallised`` count)."""
+        """New candidate heuristics written (an ``RSICycle``'s ``crystallised`` count)."""
         return self.count("crystallized")
 
 
@@ -215,17 +218,30 @@ class Crystallizer:
         if verdict is None or verdict.answer != "YES":
             why = "not actionable" if verdict else "no usable actionable verdict"
             return DomainResult(domain, "refused", why, principle=principle, trajectory_ids=ids)
-        duplicate = await self._duplicate_of(principle, await self.store.active(domain))
+        rejected = await self.store.with_status(HeuristicStatus.REJECTED, domain)
+        if any(normalise(h.content) == normalise(principle) for h in rejected):
+            why = "repeats a heuristic its trial rejected"
+            return DomainResult(domain, "refused", why, principle=principle, trajectory_ids=ids)
+        held = [
+            *await self.store.active(domain),
+            *await self.store.with_status(HeuristicStatus.CANDIDATE, domain),
+        ]
+        duplicate = await self._duplicate_of(principle, held)
         if duplicate is not None:
             await self.store.reinforce(duplicate.id, ids)
             return DomainResult(domain, "reinforced", f"repeats {duplicate.id}", duplicate.id,
                                 principle, ids)  # fmt: skip
-        heuristic = Heuristic(agent_id=self.store.agent_id, domain=domain, content=principle)
+        heuristic = Heuristic(
+            agent_id=self.store.agent_id,
+            domain=domain,
+            content=principle,
+            status=HeuristicStatus.CANDIDATE,
+        )
         await self.store.create(heuristic, ids, cycle_id=cycle_id)
         return DomainResult(domain, "crystallized", "", heuristic.id, principle, ids)
 
     async def _duplicate_of(self, principle: str, active: list[Heuristic]) -> Heuristic | None:
-        """The active heuristic the principle repeats, by text, embeddings or the model."""
+        """The held heuristic the principle repeats, by text, embeddings or the model."""
         if not active:
             return None
         key = normalise(principle)

@@ -1,15 +1,18 @@
 """The RSI cycle (seed 003 A3): reflect, verify, select, route, practise, record.
 
-:meth:`RSIEngine.run_cycle` runs one cycle and returns a :class:`CycleResult`
-with its counts. A cycle never raises: what fails is recorded on the
-``RSICycle`` node and in the result, and the daemon goes on (I5).
+:meth:`RSIEngine.run_cycle` runs one cycle and returns its
+:class:`~graph.models.RSICycle` (seed 003 A3's CycleResult: one record, the
+node it writes). A cycle never raises: what fails is recorded on the node,
+and the daemon goes on (I5). When no verified desire waits, the cycle
+practises a ``bootstrap`` desire (:mod:`rsi.bootstrap`); a cycle that does not
+practise says why in ``skipped``.
 
-**Crystallisation goes at the end of the cycle**, through ``after_cycle``: a
-list of async callables given to the engine, each called with the
-:class:`CycleResult` once practice is over (its ``domain`` and
-``trajectory_ids`` say what was practised) and returning how many heuristics
-it crystallised, added to ``result.crystallised``. Nothing is crystallised
-until such a hook is passed in.
+**Crystallisation and trials go at the end of the cycle**, through
+``after_cycle``: async callables given to the engine, each called with the
+cycle once practice is over (its ``domain`` and ``trajectory_ids`` say what
+was practised); each fills the counts it owns (``crystallised``, ``trials``,
+``activated``, ``rejected_heuristics``). Nothing is crystallised until such a
+hook is passed in.
 """
 
 from __future__ import annotations
@@ -19,19 +22,20 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cognition.carried import CarriedPrompt
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import clip
-from graph.models import Desire, RSICycle
+from graph.models import Desire, DesireStatus, RSICycle
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.rsi import NewDesire, RSIStore
+from rsi.bootstrap import bootstrap_desire
 from rsi.errors import RSIError
 from rsi.practise_step import practise
 from rsi.reflect import LLMReflector, ReflectionOutcome, RulesReflector, show
@@ -49,36 +53,10 @@ WAITING_LIMIT = 50
 _ERROR_LIMIT = 500
 
 
-@dataclass
-class CycleResult:
-    """The counts of one cycle (seed 003 A3's CycleResult), and what it chose."""
+CycleHook = Callable[[RSICycle], Awaitable[None]]
+"""Called at the end of a cycle with its record; fills the counts it owns."""
 
-    cycle_id: str
-    selection_seed: int
-    processed: int = 0
-    accepted: int = 0
-    rejected: int = 0
-    practised: int = 0
-    succeeded: int = 0
-    crystallised: int = 0
-    blocked_domains: list[str] = field(default_factory=list)
-    dropped_citations: int = 0
-    reflector: str = "rules"
-    selected_desire_id: str | None = None
-    domain: str | None = None
-    trajectory_ids: list[str] = field(default_factory=list)
-    skipped: str | None = None
-    error: str | None = None
-    duration_s: float = 0.0
-    direction_variance: float | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        """Every field, for printing and events."""
-        return asdict(self)
-
-
-CycleHook = Callable[[CycleResult], Awaitable[int]]
-"""Called at the end of a cycle with its result; returns heuristics crystallised."""
+NO_MODEL = "no language model to practise with"
 
 
 class RSIEngine:
@@ -87,8 +65,9 @@ class RSIEngine:
     ``llm`` is the daemon's one client (None: the rules reflector, no practice).
     ``root`` is the watched root, which practice folders must lie outside.
     ``system_prompt`` gives the constitution and strategies every request
-    carries first (the daemon's strategy book); by default a book of this
-    agent's heuristics that writes no files.
+    carries first, with the ids of the strategies it shows (the daemon's
+    strategy book); by default a book of this agent's heuristics that writes
+    no files.
     """
 
     def __init__(
@@ -99,7 +78,7 @@ class RSIEngine:
         *,
         root: Path | None = None,
         after_cycle: Sequence[CycleHook] = (),
-        system_prompt: Callable[[], Awaitable[str]] | None = None,
+        system_prompt: Callable[[], Awaitable[CarriedPrompt]] | None = None,
     ) -> None:
         self.memory = memory
         self.llm = llm
@@ -109,33 +88,35 @@ class RSIEngine:
         self.store = RSIStore(memory)
         self.events = LearningStore(memory)
         self._system_prompt = (
-            system_prompt or StrategyBook(HeuristicStore(memory), settings.max_strategy_tokens).text
+            system_prompt
+            or StrategyBook(HeuristicStore(memory), settings.max_strategy_tokens).prompt
         )
 
-    async def run_cycle(self, *, seed: int | None = None) -> CycleResult:
+    async def run_cycle(self, *, seed: int | None = None) -> RSICycle:
         """Run one cycle; ``seed`` fixes the selection draw (a random one is stored otherwise)."""
         started = time.perf_counter()
         # The cycle's node carries its start: report windows and "since the last cycle" begin there.
-        opened = RSICycle(agent_id=self.memory.agent_id)
-        result = CycleResult(
-            cycle_id=opened.id,
+        result = RSICycle(
+            agent_id=self.memory.agent_id,
             selection_seed=seed if seed is not None else secrets.randbits(31),
         )
-        await self.events.emit("rsi_cycle_start", {"cycle_id": result.cycle_id})
+        await self.events.emit("rsi_cycle_start", {"cycle_id": result.id})
         new_ids: list[str] = []
         try:
             await self._cycle(result, new_ids)
         except Exception as exc:  # a cycle records why it failed; it never stops the daemon
-            log.exception("RSI cycle %s failed", result.cycle_id)
+            log.exception("RSI cycle %s failed", result.id)
             result.error = clip(f"{type(exc).__name__}: {exc}", _ERROR_LIMIT)
         for hook in self.after_cycle:
             try:
-                result.crystallised += await hook(result)
+                await hook(result)
             except Exception as exc:
                 log.exception("RSI cycle hook %r failed", hook)
                 why = f"after_cycle {hook!r}: {exc}"
                 result.error = clip(f"{result.error}; {why}" if result.error else why, _ERROR_LIMIT)
-        await self._record(result, new_ids, started, opened)
+        if result.practised == 0 and result.skipped is None:
+            result.skipped = "the cycle failed before practice" if result.error else None
+        await self._record(result, new_ids, started)
         return result
 
     async def add_external_desire(
@@ -155,7 +136,7 @@ class RSIEngine:
             intensity=intensity,
             origin="external",
             external_request=request,
-            status="verified",
+            status=DesireStatus.VERIFIED,
             domain=domain or "",
             routed_by="person" if domain else None,
         )
@@ -169,22 +150,24 @@ class RSIEngine:
         desire = await self.store.desire(desire_id)
         if desire is None:
             raise RSIError(f"no desire {desire_id!r}")
-        if desire.status != "needs_clarification":
+        if desire.status != DesireStatus.NEEDS_CLARIFICATION:
             raise RSIError(f"desire {desire_id} is {desire.status}, not waiting for clarification")
+        verified = DesireStatus.VERIFIED
         await self.store.update_desire(
-            desire_id, domain=domain, routed_by="person", status="verified"
+            desire_id, domain=domain, routed_by="person", status=verified
         )
         return desire.model_copy(
-            update={"domain": domain, "routed_by": "person", "status": "verified"}
+            update={"domain": domain, "routed_by": "person", "status": verified}
         )
 
     async def pending_clarifications(self) -> list[Desire]:
         """Desires waiting for a person to name their domain, oldest first."""
-        return await self.store.desires_with_status("needs_clarification", WAITING_LIMIT)
+        return await self.store.desires_with_status(DesireStatus.NEEDS_CLARIFICATION, WAITING_LIMIT)
 
-    async def _cycle(self, result: CycleResult, new_ids: list[str]) -> None:
+    async def _cycle(self, result: RSICycle, new_ids: list[str]) -> None:
         shown = show(await self.store.experience(PER_KIND), self.settings.reflection_budget_tokens)
-        system = await self._system_prompt()
+        carried = await self._system_prompt()
+        system = carried.text
         outcome, model = await self._reflect(shown, system, result)
         await self.store.record_reflection(outcome.reflection)
         verifier = EmergenceVerifier(
@@ -192,7 +175,7 @@ class RSIEngine:
         )
         for desire in outcome.desires:
             verdict = await verifier.verify(desire)
-            desire.status = "verified" if verdict.verified else "rejected"
+            desire.status = DesireStatus.VERIFIED if verdict.verified else DesireStatus.REJECTED
             desire.score, desire.rejection_reason = verdict.score, verdict.reason
             desire.provenance_score, desire.specificity = verdict.provenance, verdict.specificity
         await self.store.record_desires(
@@ -202,28 +185,40 @@ class RSIEngine:
         result.processed = len(outcome.desires)
         result.dropped_citations = outcome.dropped_citations
         for desire in outcome.desires:
-            verified = desire.status == "verified"
+            verified = desire.status == DesireStatus.VERIFIED
             result.accepted += verified
             result.rejected += not verified
             await self.events.emit(
                 "rsi_desire_verified" if verified else "rsi_desire_rejected",
                 {"desire_id": desire.id, "score": desire.score, "reason": desire.rejection_reason},
             )
-        waiting = await self.store.desires_with_status("verified", WAITING_LIMIT)
+        waiting = await self.store.desires_with_status(DesireStatus.VERIFIED, WAITING_LIMIT)
         pool = list({d.id: d for d in waiting}.values())
-        if not pool:
+        seed = result.selection_seed or 0
+        if pool:
+            chosen = select(pool, seed)
+        elif not model or self.llm is None:
+            result.skipped = f"no verified desire, and {NO_MODEL}"
             return
-        chosen = select(pool, result.selection_seed)
-        result.selected_desire_id = chosen.id
+        else:
+            drawn = await bootstrap_desire(self.store, self.settings, seed)
+            if drawn is None:
+                result.skipped = "no verified desire, and the practice pool is used up"
+                return
+            await self.store.record_desires([NewDesire(drawn, {})])
+            new_ids.append(drawn.id)
+            chosen = drawn
+        result.selected_desire_id, result.practice_origin = chosen.id, chosen.origin
         if not await self._route(chosen, result):
+            result.skipped = f"waiting for a person to name the domain ({result.domain})"
             return
         if not model or self.llm is None:
-            result.skipped = "no language model to practise with"
+            result.skipped = NO_MODEL
             return
-        await practise(self, chosen, system, result)
+        await practise(self, chosen, carried, result)
 
     async def _reflect(
-        self, shown: Any, system: str, result: CycleResult
+        self, shown: Any, system: str, result: RSICycle
     ) -> tuple[ReflectionOutcome, bool]:
         if self.llm is not None:
             try:
@@ -235,9 +230,9 @@ class RSIEngine:
         result.reflector = "rules"
         return await RulesReflector().reflect(self.memory.agent_id, shown), False
 
-    async def _route(self, desire: Desire, result: CycleResult) -> bool:
+    async def _route(self, desire: Desire, result: RSICycle) -> bool:
         """Route the chosen desire (D1-D5); False when it waits for a person instead."""
-        if desire.routed_by == "person" and desire.domain in PRACTISABLE:
+        if desire.routed_by in ("person", "bootstrap") and desire.domain in PRACTISABLE:
             result.domain = desire.domain
             return True
         routing = classify(desire.description)
@@ -249,33 +244,28 @@ class RSIEngine:
             "routed_by": "keywords",
         }
         if not routing.practisable:
-            changes["status"] = "needs_clarification"
+            changes["status"] = DesireStatus.NEEDS_CLARIFICATION
             result.blocked_domains.append(routing.domain)
         await self.store.update_desire(desire.id, **changes)
         await self.events.emit("rsi_desire_routed", {"desire_id": desire.id, **changes})
         desire.domain = routing.domain
         return routing.practisable
 
-    async def _record(
-        self, result: CycleResult, new_ids: list[str], started: float, opened: RSICycle
-    ) -> None:
+    async def _record(self, result: RSICycle, new_ids: list[str], started: float) -> None:
         try:
             descriptions = await self.store.recent_descriptions(VARIANCE_WINDOW)
             result.direction_variance = direction_variance(descriptions)
         except Exception as exc:  # the figure is a report, not a reason to lose the record
             log.warning("direction variance not computed: %s", exc)
         result.duration_s = round(time.perf_counter() - started, 4)
-        counts = {k: v for k, v in result.as_dict().items() if k in _CYCLE_FIELDS}
-        cycle = RSICycle.model_validate({**opened.model_dump(), **counts})
         try:
-            await self.store.record_cycle(cycle, new_ids)
+            await self.store.record_cycle(result, new_ids)
         except Exception as exc:
-            log.error("RSI cycle %s not recorded: %s", result.cycle_id, exc)
+            log.error("RSI cycle %s not recorded: %s", result.id, exc)
             result.error = result.error or clip(f"not recorded: {exc}", _ERROR_LIMIT)
-        await self.events.emit("rsi_cycle_end", result.as_dict())
-
-
-_CYCLE_FIELDS = frozenset(RSICycle.model_fields) - {"id", "agent_id", "at"}
+        await self.events.emit(
+            "rsi_cycle_end", {"cycle_id": result.id, **result.model_dump(mode="json")}
+        )
 
 
 def select(pool: Sequence[Desire], seed: int) -> Desire:

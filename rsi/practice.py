@@ -3,8 +3,10 @@
 Problems come from HumanEval (people's tests, T1), chosen by relevance to the
 desire and never from the held-out split, or are written by the model and
 checked with ``ast.parse`` only, up to three tries, unlike the last 20 (T3,
-T5). The solution runs in :mod:`rsi.sandbox`; when the tests fail it gets one
-more try with the failure fenced as data (T7).
+T5). A bootstrap desire names its pool problem. The solution runs in
+:mod:`rsi.sandbox`; when the tests fail it gets one more try with the failure
+fenced as data (T7). The reply names the shown strategies it applied; the
+trajectory keeps those (only ids the prompt showed), so its outcome credits them.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from __future__ import annotations
 import ast
 import logging
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cognition.carried import applied_strategies
 from cognition.llm import LLMClient
 from graph.models import Desire, Trajectory
 from rsi import problems
+from rsi.errors import RSIError
 from rsi.prompts import ProblemReply, SolutionReply, problem_prompt, solution_prompt
 from rsi.sandbox import SandboxResult, run_tests
 
@@ -43,16 +48,34 @@ class Recent:
 class TestPractice:
     """Practice by tests in the sandbox, for the ``code`` and ``math`` domains."""
 
-    def __init__(self, llm: LLMClient, *, timeout_s: float, root: Path | None, system: str) -> None:
+    def __init__(
+        self,
+        llm: LLMClient,
+        *,
+        timeout_s: float,
+        root: Path | None,
+        system: str,
+        shown: Sequence[str] = (),
+        held_out: frozenset[str] = problems.HELD_OUT_IDS,
+    ) -> None:
         self.llm = llm
         self.timeout_s = timeout_s
         self.root = root
         self.system = system
+        self.shown = tuple(shown)
+        self.held_out = held_out
 
     async def choose(self, desire: Desire, level: str, recent: Recent) -> problems.Problem | None:
-        """A relevant HumanEval problem, else one the model writes; None if none is valid."""
+        """The desire's own pool problem, a relevant one, else one the model writes (or None)."""
+        if desire.problem_source:
+            if desire.problem_source in self.held_out:
+                raise RSIError(f"{desire.problem_source} is held out: never practised")
+            return problems.by_id(desire.problem_source)
         best, overlap = problems.most_relevant(
-            desire.description, exclude=recent.sources, level=level
+            desire.description,
+            exclude=recent.sources,
+            level=level,
+            pool=problems.practice_pool(self.held_out),
         )
         if best is not None and overlap >= MIN_OVERLAP:
             return best
@@ -80,11 +103,12 @@ class TestPractice:
         failure: str | None = None
         result: SandboxResult | None = None
         code = approach = ""
+        applied: list[str] = []
         attempts = 0
         for attempts in range(1, SOLUTION_TRIES + 1):  # noqa: B007 (attempts is recorded)
             reply = await self.llm.complete_json(
                 system=self.system,
-                user=solution_prompt(problem.spec, problem.entry_point, failure),
+                user=solution_prompt(problem.spec, problem.entry_point, failure, self.shown),
                 schema=SolutionReply,
                 step="rsi.solve",
             )
@@ -92,6 +116,8 @@ class TestPractice:
                 failure = f"the reply was not a usable solution: {reply.error}"
                 continue
             code, approach = reply.value.code, reply.value.approach or _approach(reply.value.code)
+            # The attempt whose tests decide the outcome names what the outcome credits.
+            applied = applied_strategies(reply.value.applied_strategies, self.shown)
             result = await run_tests(problem.tests, code, timeout_s=self.timeout_s, root=self.root)
             if result.success:
                 break
@@ -113,6 +139,7 @@ class TestPractice:
             duration_s=round(time.perf_counter() - started, 3),
             attempts=attempts,
             error=None if result is not None and result.success else failure,
+            applied=applied if result is not None else [],
         )
 
 

@@ -2,25 +2,33 @@
 
 Code and math are practised by tests (:class:`rsi.practice.TestPractice`),
 logic by consistency (:class:`rsi.consistency.ConsistencyPractice`), at the
-difficulty the domain's last trajectories call for (T2).
+difficulty the domain's last trajectories call for (T2). Practice carries
+the strategies every request carries; the trajectory's outcome credits the
+ones its reply applied, by the decision loop's own path
+(:meth:`LearningStore.credit_heuristics`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graph.models import Desire, Trajectory
+from cognition.carried import CarriedPrompt
+from graph.models import Desire, DesireStatus, RSICycle, Trajectory
 from rsi.consistency import ConsistencyPractice
 from rsi.difficulty import HISTORY, current_level
 from rsi.practice import RECENT_PROBLEMS, Recent, TestPractice
+from rsi.problems import held_out
 from rsi.route import LOGIC
 
 if TYPE_CHECKING:
-    from rsi.engine import CycleResult, RSIEngine
+    from rsi.engine import RSIEngine
 
 
-async def practise(engine: RSIEngine, desire: Desire, system: str, result: CycleResult) -> None:
-    """Practise once, write the trajectory, mark the desire and emit the events."""
+async def practise(
+    engine: RSIEngine, desire: Desire, carried: CarriedPrompt, result: RSICycle
+) -> None:
+    """Practise once, write the trajectory, credit what it applied, mark the desire."""
+    system = carried.text
     llm, store, events = engine.llm, engine.store, engine.events
     assert llm is not None  # the engine practises only with a model
     domain = desire.domain
@@ -42,7 +50,12 @@ async def practise(engine: RSIEngine, desire: Desire, system: str, result: Cycle
             specs=tuple(t.problem[:200] for t in recent if t.problem_source == "generated"),
         )
         practice = TestPractice(
-            llm, timeout_s=engine.settings.practice_timeout_s, root=engine.root, system=system
+            llm,
+            timeout_s=engine.settings.practice_timeout_s,
+            root=engine.root,
+            system=system,
+            shown=carried.strategy_ids,
+            held_out=held_out(engine.settings.held_out_problems),
         )
         trajectory = await practice.practise(desire, domain, level, seen)
     if trajectory is None:
@@ -52,13 +65,16 @@ async def practise(engine: RSIEngine, desire: Desire, system: str, result: Cycle
         )
         result.skipped = "no usable practice problem"
         # Not drawn again by later cycles: a person may re-state it as a new request.
-        await store.update_desire(desire.id, status="unpractisable")
+        await store.update_desire(desire.id, status=DesireStatus.UNPRACTISABLE)
         return
     trajectory_id = await store.record_trajectory(trajectory)
+    await events.credit_heuristics(trajectory_id, success=trajectory.success)
     result.trajectory_ids.append(trajectory_id)
     result.practised += 1
     result.succeeded += trajectory.success
-    await store.update_desire(desire.id, status="practised", practice_success=trajectory.success)
+    await store.update_desire(
+        desire.id, status=DesireStatus.PRACTISED, practice_success=trajectory.success
+    )
     await events.emit(
         "rsi_practice_success" if trajectory.success else "rsi_practice_failure",
         {
@@ -67,5 +83,6 @@ async def practise(engine: RSIEngine, desire: Desire, system: str, result: Cycle
             "domain": domain,
             "problem_source": trajectory.problem_source,
             "partial_score": trajectory.partial_score,
+            "applied": trajectory.applied,
         },
     )

@@ -28,6 +28,10 @@ _DATA = "data/HumanEval.jsonl.gz"
 # The held-out split: every eighth task from 4 on (HumanEval/4 … HumanEval/156),
 # fixed here so that practice (issue 8) and measurement (issue 9) agree.
 HELD_OUT_IDS: frozenset[str] = frozenset(f"HumanEval/{n}" for n in range(4, 164, 8))
+# Larger splits (``rsi.held_out_problems``) add whole strides in this order, then cut: the
+# seed's 20 stay in every split, and a split of one size is always the same problems.
+_STRIDE_STARTS = (4, 0, 2, 6)
+MAX_HELD_OUT = 82
 
 _WORD = re.compile(r"[a-z]+")
 _COMMON = frozenset(
@@ -99,9 +103,18 @@ def human_eval() -> tuple[Problem, ...]:
     return tuple(problems)
 
 
-def practice_pool() -> tuple[Problem, ...]:
-    """The problems practice may use: all but the held-out split."""
-    return tuple(p for p in human_eval() if p.source not in HELD_OUT_IDS)
+def held_out(size: int = len(HELD_OUT_IDS)) -> frozenset[str]:
+    """The held-out split of ``size`` problems: the seed's 20 first, then more every-eighth
+    strides (from 0, 2, 6), cut in task order."""
+    if not len(HELD_OUT_IDS) <= size <= MAX_HELD_OUT:
+        raise RSIError(f"held-out split of {size}: must be {len(HELD_OUT_IDS)}..{MAX_HELD_OUT}")
+    ordered = [n for start in _STRIDE_STARTS for n in range(start, 164, 8)]
+    return frozenset(f"HumanEval/{n}" for n in ordered[:size])
+
+
+def practice_pool(held: frozenset[str] = HELD_OUT_IDS) -> tuple[Problem, ...]:
+    """The problems practice may use: all but the held-out split ``held``."""
+    return tuple(p for p in human_eval() if p.source not in held)
 
 
 def by_id(task_id: str) -> Problem:

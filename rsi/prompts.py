@@ -45,10 +45,11 @@ class ProblemReply(_Loose):
 
 
 class SolutionReply(_Loose):
-    """A solution: the whole module's code and one line on the approach."""
+    """A solution: the whole module's code, one line on the approach, the strategies applied."""
 
     code: str = Field(min_length=1)
     approach: str = ""
+    applied_strategies: list[str] = Field(default_factory=list)
 
 
 class QuestionReply(_Loose):
@@ -100,18 +101,31 @@ def problem_prompt(description: str, difficulty: str, avoid: list[str]) -> str:
     )
 
 
-def solution_prompt(spec: str, entry_point: str, failure: str | None) -> str:
-    """Ask for a solution; on the retry, with the failure as data (T7)."""
+def solution_prompt(
+    spec: str, entry_point: str, failure: str | None, strategy_ids: Sequence[str] = ()
+) -> str:
+    """Ask for a solution; on the retry, with the failure as data (T7).
+
+    With ``strategy_ids`` (the strategies the system prompt shows) the reply
+    also names those it applied, as a DECIDE reply does.
+    """
     retry = (
         f"\n\nYour previous solution failed:\n{fence(failure, 'test output')}\nFix it."
         if failure
         else ""
     )
+    applied = (
+        "\napplied_strategies: the ids of the strategies (listed under Strategies in the system "
+        "prompt, in square brackets) this solution applies; an empty list if none fits."
+        if strategy_ids
+        else ""
+    )
+    shape = ', "applied_strategies": ["<strategy id>"]' if strategy_ids else ""
     return (
         f"{fence(spec, 'the problem')}\n\n"
         f"Write a complete Python module that defines `{entry_point}` and solves the problem."
-        f"{retry}\n"
-        'Reply as JSON: {"code": "the module source", "approach": "one line on how"}.'
+        f"{retry}{applied}\n"
+        f'Reply as JSON: {{"code": "the module source", "approach": "one line on how"{shape}}}.'
     )
 
 

@@ -113,6 +113,23 @@ def render_strategies(heuristics: Sequence[Heuristic], max_tokens: int) -> Rende
     return RenderedStrategies("\n".join(lines).strip(), tuple(h.id for h in chosen), omitted)
 
 
+def carried_prompt(
+    heuristics: Sequence[Heuristic], max_tokens: int, constitution: Constitution | None = None
+) -> CarriedPrompt:
+    """The prompt a request carries with exactly ``heuristics`` as its strategies.
+
+    The strategy book's text for its active set; a trial's arms and the
+    transfer bench's arms compose theirs here too, so all read the same.
+    """
+    rendered = render_strategies(list(heuristics), max_tokens)
+    text = _compose(constitution or load_constitution(), rendered)
+    return CarriedPrompt(text, rendered.shown_ids)
+
+
+def _compose(constitution: Constitution, rendered: RenderedStrategies) -> str:
+    return f"{constitution.text}\n\n{rendered.text}\n"
+
+
 def _heading(domain: str) -> str:
     return f"## {plain_text(domain, 40).title() or 'General'}"
 
@@ -159,7 +176,9 @@ class StrategyBook:
     def current(self) -> CarriedPrompt:
         """The prompt as of the last refresh (the constitution alone before the first)."""
         if self._current is None:
-            return CarriedPrompt(self._compose(render_strategies([], self.max_tokens)))
+            return CarriedPrompt(
+                _compose(self.constitution, render_strategies([], self.max_tokens))
+            )
         return self._current
 
     async def prompt(self) -> CarriedPrompt:
@@ -182,16 +201,15 @@ class StrategyBook:
         rendered = render_strategies(active, self.max_tokens)
         version = self._next_version(signature)
         self._signature = signature
-        self._current = CarriedPrompt(self._compose(rendered), rendered.shown_ids, version)
+        self._current = CarriedPrompt(
+            _compose(self.constitution, rendered), rendered.shown_ids, version
+        )
         if self.state_dir is not None:
             try:
                 self._write_files(active, rendered, version, signature)
             except OSError as exc:  # the graph is the source of truth; the files follow it
                 log.warning("strategies files not written to %s: %s", self.state_dir, exc)
         return True
-
-    def _compose(self, rendered: RenderedStrategies) -> str:
-        return f"{self.constitution.text}\n\n{rendered.text}\n"
 
     def _next_version(self, signature: str) -> int:
         # The file is read every time: another process (``rsi prune``, ``nous heuristics

@@ -13,8 +13,9 @@ from collections.abc import Callable
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from graph.models import RSICycle
 from graph.settings import RSISettings
-from rsi.engine import CycleResult, RSIEngine
+from rsi.engine import RSIEngine
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ class RSIJob:
         self.max_per_hour = settings.max_cycles_per_hour
         self.clock = clock
         self.started: deque[float] = deque()
-        self.last: CycleResult | None = None
+        self.last: RSICycle | None = None
 
     def allowed(self) -> bool:
         """Whether another cycle may start within the last hour's allowance."""
@@ -44,7 +45,7 @@ class RSIJob:
             self.started.popleft()
         return len(self.started) < self.max_per_hour
 
-    async def run(self) -> CycleResult | None:
+    async def run(self) -> RSICycle | None:
         """One cycle, or None when the hourly allowance is spent."""
         if not self.allowed():
             log.info("RSI cycle skipped: %d cycles in the last hour", len(self.started))

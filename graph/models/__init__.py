@@ -35,7 +35,16 @@ from graph.models.observe import (
     ObservationType,
     Urgency,
 )
-from graph.models.rsi import Desire, Heuristic, Reflection, RSICycle, Trajectory
+from graph.models.rsi import (
+    Desire,
+    DesireStatus,
+    Heuristic,
+    HeuristicStatus,
+    HeuristicTrial,
+    Reflection,
+    RSICycle,
+    Trajectory,
+)
 
 __all__ = [
     "ActionTarget",
@@ -46,6 +55,7 @@ __all__ = [
     "DecisionStatus",
     "DecisionType",
     "Desire",
+    "DesireStatus",
     "Episode",
     "Escalation",
     "Event",
@@ -55,6 +65,8 @@ __all__ = [
     "FrameSpec",
     "Goal",
     "Heuristic",
+    "HeuristicStatus",
+    "HeuristicTrial",
     "Lesson",
     "Node",
     "Observation",

@@ -1,17 +1,42 @@
 """Self-improvement's nodes (seed 003): reflections, desires, trajectories, heuristics, cycles.
 
 ``rsi/`` fills them; the active ``Heuristic`` nodes are the strategies every
-LLM request carries in its system prompt (``rsi.strategies``).
+LLM request carries in its system prompt (``rsi.strategies``). A heuristic
+starts as a ``candidate`` and becomes ``active`` only after a
+``HeuristicTrial`` on practice problems found it not worse.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import Field
 
 from graph.models.base import Node
+
+
+class DesireStatus(StrEnum):
+    """Where a desire stands: verified ones wait to be drawn; practised ones are done."""
+
+    PENDING = "pending"
+    VERIFIED = "verified"
+    REJECTED = "rejected"
+    SELECTED = "selected"
+    NEEDS_CLARIFICATION = "needs_clarification"
+    PRACTISED = "practised"
+    # No usable practice problem was found: not drawn again (a person may re-state it).
+    UNPRACTISABLE = "unpractisable"
+
+
+class HeuristicStatus(StrEnum):
+    """A heuristic's life: only ``active`` ones are carried by the prompts."""
+
+    CANDIDATE = "candidate"
+    ACTIVE = "active"
+    REJECTED = "rejected"
+    PRUNED = "pruned"
 
 
 class Reflection(Node):
@@ -31,7 +56,7 @@ class Desire(Node):
     domain: str = ""
     origin: Literal["reflection", "external", "bootstrap"] = "reflection"
     external_request: str | None = None
-    status: str = "pending"
+    status: DesireStatus = DesireStatus.PENDING
     score: float | None = None
     rejection_reason: str | None = None
     # Provenance and verification (E1-E5): how many cited ids were real, and the two halves.
@@ -45,6 +70,8 @@ class Desire(Node):
     route_confidence: float | None = None
     routed_by: str | None = None
     practice_success: bool | None = None
+    # A bootstrap desire names the practice-pool problem it was drawn for.
+    problem_source: str | None = None
 
 
 class Trajectory(Node):
@@ -65,10 +92,12 @@ class Trajectory(Node):
     duration_s: float = 0.0
     attempts: int = 1
     error: str | None = None
+    # The shown strategies the reply said it applied (``APPLIED`` links; credited by outcome).
+    applied: list[str] = Field(default_factory=list)
 
 
 class Heuristic(Node):
-    """A strategy distilled from trajectories, carried by every prompt until pruned."""
+    """A strategy distilled from trajectories; carried by every prompt while ``active``."""
 
     domain: str
     content: str
@@ -79,13 +108,45 @@ class Heuristic(Node):
     harmful: int = 0
     # ExpeL's votes: how often crystallisation distilled it again (a duplicate reinforces).
     confirmations: int = 0
-    status: Literal["active", "pruned"] = "active"
+    status: HeuristicStatus = HeuristicStatus.CANDIDATE
     pruned_at: datetime | None = None
     prune_reason: str | None = None
+    # The latest trial's verdict in words (figures on the HeuristicTrial node).
+    trial_summary: str | None = None
+
+
+class HeuristicTrial(Node):
+    """A paired trial: the same practice problems solved with and without one heuristic.
+
+    ``with_passed`` and ``without_passed`` are the per-problem outcomes, in the
+    order of ``problems``; ``with_only`` / ``without_only`` the discordant
+    pairs; ``p_value`` the exact two-sided McNemar (sign test) p; ``margin``
+    the net loss (problems) allowed; ``verdict`` what it decided.
+    """
+
+    heuristic_id: str
+    domain: str
+    problems: list[str] = Field(default_factory=list)
+    with_passed: list[bool] = Field(default_factory=list)
+    without_passed: list[bool] = Field(default_factory=list)
+    with_only: int = 0
+    without_only: int = 0
+    p_value: float = 1.0
+    margin: int = 0
+    test: str = "exact McNemar (sign test on discordant pairs)"
+    errors: int = 0
+    verdict: Literal["kept", "rejected", "inconclusive"] = "inconclusive"
+    reason: str = ""
 
 
 class RSICycle(Node):
-    """The counts of one self-improvement cycle."""
+    """One self-improvement cycle: its counts, what it chose, and why it did not practise.
+
+    The engine fills it as the cycle runs and writes it at the end (seed 003
+    A3's CycleResult is this record). ``practice_origin`` says whose desire
+    was practised (``reflection``, ``external`` or ``bootstrap``); ``skipped``
+    says why a cycle did not practise.
+    """
 
     processed: int = 0
     accepted: int = 0
@@ -93,10 +154,14 @@ class RSICycle(Node):
     practised: int = 0
     succeeded: int = 0
     crystallised: int = 0
+    trials: int = 0
+    activated: int = 0
+    rejected_heuristics: int = 0
     blocked_domains: list[str] = Field(default_factory=list)
     dropped_citations: int = 0
     selection_seed: int | None = None
     selected_desire_id: str | None = None
+    practice_origin: str | None = None
     domain: str | None = None
     trajectory_ids: list[str] = Field(default_factory=list)
     reflector: str = "rules"

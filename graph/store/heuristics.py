@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from graph.models import Heuristic, Trajectory, new_id, utc_now
+from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, Trajectory, new_id, utc_now
 from graph.store.mapping import from_properties, to_properties
 from graph.store.memory import Memory
 
@@ -57,9 +57,44 @@ class HeuristicStore:
         return [from_properties(Trajectory, r["trajectory"], agent_id=self.agent_id) for r in rows]
 
     async def active(self, domain: str | None = None) -> list[Heuristic]:
-        """The active heuristics (of one domain, or all), oldest first."""
-        rows = await self.memory.read("rsi/active_heuristics", domain=domain)
+        """The active heuristics (of one domain, or all), oldest first: what prompts carry."""
+        return await self.with_status(HeuristicStatus.ACTIVE, domain)
+
+    async def with_status(
+        self, status: HeuristicStatus, domain: str | None = None
+    ) -> list[Heuristic]:
+        """The heuristics in ``status`` (of one domain, or all), oldest first."""
+        rows = await self.memory.read(
+            "rsi/heuristics_by_status", status=status.value, domain=domain
+        )
         return [from_properties(Heuristic, r["heuristic"], agent_id=self.agent_id) for r in rows]
+
+    async def with_trials(self) -> list[dict[str, Any]]:
+        """Every heuristic's properties, oldest first, each with ``trials`` (its trials' maps)."""
+        rows = await self.memory.read("rsi/heuristics_with_trials")
+        return [{**dict(r["heuristic"]), "trials": [dict(t) for t in r["trials"]]} for r in rows]
+
+    async def record_trial(
+        self,
+        trial: HeuristicTrial,
+        status: HeuristicStatus | None,
+        summary: str,
+        *,
+        cycle_id: str | None = None,
+    ) -> HeuristicStatus | None:
+        """Write a trial ``TRIED_IN`` from its heuristic and move a candidate to ``status``.
+
+        Returns the heuristic's status afterwards, or None when it does not exist.
+        """
+        rows = await self.memory.write(
+            "rsi/record_trial",
+            heuristic_id=trial.heuristic_id,
+            trial=to_properties(trial),
+            status=status.value if status is not None else None,
+            summary=summary,
+            cycle_id=cycle_id,
+        )
+        return HeuristicStatus(rows[0]["status"]) if rows else None
 
     async def create(
         self, heuristic: Heuristic, trajectory_ids: Sequence[str], *, cycle_id: str | None = None

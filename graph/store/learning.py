@@ -143,14 +143,16 @@ class LearningStore(EpisodeStore):
         )
         return str(rows[0]["id"])
 
-    async def credit_heuristics(self, decision_id: str, *, success: bool) -> int:
-        """Move helpful or harmful on every heuristic the decision applied; never for dry runs.
+    async def credit_heuristics(self, source_id: str, *, success: bool) -> int:
+        """Move helpful or harmful on every heuristic a decision or trajectory applied.
 
-        Returns how many heuristics were credited. Call once per outcome (after
+        ``source_id`` is a Decision's id (never credited for dry runs) or a
+        practice Trajectory's: one path for both. Returns how many heuristics
+        were credited. Call once per outcome (for a decision, after
         :meth:`record_outcome` said it was the first).
         """
         rows = await self.memory.write(
-            "learn/credit_heuristics", decision_id=decision_id, success=success, now=utc_now()
+            "learn/credit_heuristics", source_id=source_id, success=success, now=utc_now()
         )
         return int(rows[0]["credited"]) if rows else 0
 

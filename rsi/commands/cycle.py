@@ -37,5 +37,5 @@ async def run(args: argparse.Namespace) -> int:
             settings.rsi, c.memory, llm, c.root, chat_model=settings.llm.model
         )
         result = await parts.engine.run_cycle(seed=args.seed)
-    print(json.dumps(result.as_dict(), indent=2, default=str))
+    print(json.dumps(result.model_dump(mode="json"), indent=2))
     return EXIT_FAILURE if result.error else EXIT_OK

@@ -136,10 +136,25 @@ async def _show_heuristic(args: argparse.Namespace, memory: Memory) -> int:
     ]
     if h.get("prune_reason"):
         lines.append(f"  pruned {h.get('pruned_at')}: {h['prune_reason']}")
+    if h.get("trial_summary"):
+        lines.append(f"  trial: {h['trial_summary']}")
     lines += ["", f"distilled from {len(trajectories)} trajectories:"]
     columns = ["id", "success", "partial_score", "tests_passed", "tests_total", "problem"]
     lines.append(table(trajectories, columns, empty="  (none recorded)"))
+    trials = [_trial_row(t) for t in rows[0].get("trials") or []]
+    lines += ["", f"tried in {len(trials)} paired trials (with / without it, same problems):"]
+    columns = ["id", "verdict", "with", "without", "with_only", "without_only", "p_value"]
+    lines.append(table(trials, columns, empty="  (not tried yet: a candidate is not carried)"))
     return show(args, rows[0], "\n".join(lines))
+
+
+def _trial_row(trial: dict[str, Any]) -> dict[str, Any]:
+    n = len(trial.get("problems") or [])
+    return {
+        **trial,
+        "with": f"{sum(trial.get('with_passed') or [])}/{n}",
+        "without": f"{sum(trial.get('without_passed') or [])}/{n}",
+    }
 
 
 async def _retire(args: argparse.Namespace, memory: Memory) -> int:

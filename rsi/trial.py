@@ -1,0 +1,163 @@
+"""A heuristic earns its place: the paired trial that makes a candidate active or rejected.
+
+Crystallisation writes a heuristic as a ``candidate``, which no prompt
+carries. A trial solves ``rsi.trial_problems`` practice problems (drawn from
+the pool, never the held-out split, reproducibly from the heuristic's id)
+twice each, at temperature 0: once with the active strategies alone, once
+with the candidate added. The discordant pairs decide (the exact McNemar
+test is a sign test on them): the candidate is ``rejected`` when it loses
+more than ``rsi.trial_margin`` problems net (without-only minus with-only),
+else it becomes ``active``. A trial with a client error is inconclusive and
+changes nothing; the candidate waits for a later cycle. The figures are a
+``HeuristicTrial`` node ``TRIED_IN`` from the heuristic (``nous heuristics
+show ID``). Logic has no problem pool, so its candidates are not trialled.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+from cognition.errors import LLMUnavailableError
+from cognition.llm import LLMClient
+from graph.models import Heuristic, HeuristicStatus, HeuristicTrial
+from graph.settings import RSISettings
+from graph.store.heuristics import HeuristicStore
+from graph.store.learning import LearningStore
+from rsi import problems
+from rsi.prompts import SolutionReply, solution_prompt
+from rsi.route import CODE, MATH
+from rsi.sandbox import run_tests
+from rsi.stats import mcnemar_exact
+from rsi.strategies import Constitution, carried_prompt
+
+log = logging.getLogger(__name__)
+
+# Domains whose candidates can be trialled: those practised on the problem pool.
+TRIALLED = frozenset({CODE, MATH})
+TRIAL_TEMPERATURE = 0.0
+
+
+def verdict(trial: HeuristicTrial) -> tuple[HeuristicStatus | None, str]:
+    """The status a trial's figures give its candidate, and the reason in words."""
+    n = len(trial.problems)
+    figures = (
+        f"{sum(trial.with_passed)}/{n} with, {sum(trial.without_passed)}/{n} without; "
+        f"with-only {trial.with_only}, without-only {trial.without_only}, "
+        f"McNemar p {trial.p_value:.3g}, margin {trial.margin}"
+    )
+    if trial.errors:
+        return None, f"inconclusive: {trial.errors} requests failed; {figures}"
+    if trial.without_only - trial.with_only > trial.margin:
+        return HeuristicStatus.REJECTED, f"rejected: worse than without it; {figures}"
+    return HeuristicStatus.ACTIVE, f"kept: not worse than without it; {figures}"
+
+
+def trial_problems(
+    heuristic_id: str, pool: Sequence[problems.Problem], count: int
+) -> list[problems.Problem]:
+    """The trial's problems: ``count`` of the pool, drawn reproducibly from the heuristic's id."""
+    # A reproducible draw, not a secret: the same candidate always meets the same problems.
+    rng = random.Random(heuristic_id)  # noqa: S311
+    return rng.sample(list(pool), min(count, len(pool)))
+
+
+class HeuristicTrials:
+    """Trials the candidates of one agent; the cycle's hook calls :meth:`run`.
+
+    ``on_change`` runs after a candidate became active (the strategy book's
+    refresh); ``root`` is the watched root the sandbox stays outside of.
+    """
+
+    def __init__(
+        self,
+        store: HeuristicStore,
+        events: LearningStore,
+        llm: LLMClient,
+        settings: RSISettings,
+        *,
+        root: Path | None = None,
+        constitution: Constitution | None = None,
+        on_change: Callable[[], Awaitable[object]] | None = None,
+    ) -> None:
+        self.store = store
+        self.events = events
+        self.llm = llm
+        self.settings = settings
+        self.root = root
+        self.constitution = constitution
+        self._on_change = on_change
+
+    async def run(
+        self, *, cycle_id: str | None = None, limit: int | None = None
+    ) -> list[Heuristic]:
+        """Trial the oldest candidates (``rsi.trials_per_cycle`` unless ``limit``); return them
+        with their status after the trial."""
+        most = self.settings.trials_per_cycle if limit is None else limit
+        waiting = await self.store.with_status(HeuristicStatus.CANDIDATE)
+        tried: list[Heuristic] = []
+        for candidate in [h for h in waiting if h.domain in TRIALLED][:most]:
+            tried.append(await self.trial(candidate, cycle_id=cycle_id))
+        if self._on_change is not None and any(h.status == HeuristicStatus.ACTIVE for h in tried):
+            await self._on_change()
+        return tried
+
+    async def trial(self, candidate: Heuristic, *, cycle_id: str | None = None) -> Heuristic:
+        """Run one candidate's trial, record it, and return the heuristic as it now stands."""
+        active = [h for h in await self.store.active() if h.id != candidate.id]
+        pool = problems.practice_pool(problems.held_out(self.settings.held_out_problems))
+        chosen = trial_problems(candidate.id, pool, self.settings.trial_problems)
+        tokens = self.settings.max_strategy_tokens
+        without = carried_prompt(active, tokens, self.constitution).text
+        with_it = carried_prompt([*active, candidate], tokens, self.constitution).text
+        trial = HeuristicTrial(
+            agent_id=self.store.agent_id,
+            heuristic_id=candidate.id,
+            domain=candidate.domain,
+            problems=[p.source for p in chosen],
+            margin=self.settings.trial_margin,
+        )
+        for problem in chosen:
+            for system, outcomes in ((without, trial.without_passed), (with_it, trial.with_passed)):
+                passed, failed_request = await self._solve(system, problem)
+                outcomes.append(passed)
+                trial.errors += failed_request
+        test = mcnemar_exact(trial.with_passed, trial.without_passed)
+        trial.with_only, trial.without_only, trial.p_value = test.only_a, test.only_b, test.p_value
+        status, summary = verdict(trial)
+        trial.verdict = (
+            "inconclusive" if status is None else "kept" if status == "active" else "rejected"
+        )
+        trial.reason = summary
+        now = await self.store.record_trial(trial, status, summary, cycle_id=cycle_id)
+        await self.events.emit(
+            f"rsi_heuristic_{trial.verdict}",
+            {"heuristic_id": candidate.id, "trial_id": trial.id, "reason": summary},
+        )
+        log.info("trial of heuristic %s: %s", candidate.id, summary)
+        return candidate.model_copy(update={"status": now or candidate.status})
+
+    async def _solve(self, system: str, problem: problems.Problem) -> tuple[bool, bool]:
+        """(passed, the request failed): one attempt, as pass@1 counts it."""
+        try:
+            reply = await self.llm.complete_json(
+                system=system,
+                user=solution_prompt(problem.spec, problem.entry_point, None),
+                schema=SolutionReply,
+                step="rsi.trial",
+                temperature=TRIAL_TEMPERATURE,
+            )
+        except LLMUnavailableError as exc:
+            log.warning("trial request failed: %s", exc)
+            return False, True
+        if reply.value is None:
+            return False, False
+        result = await run_tests(
+            problem.tests,
+            reply.value.code,
+            timeout_s=self.settings.practice_timeout_s,
+            root=self.root,
+        )
+        return result.success, False
