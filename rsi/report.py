@@ -1,11 +1,14 @@
 """Measure (seed 003 M1-M5): the figures of self-improvement, overall and per cycle window.
 
 For the whole history and for each of the latest cycles (from its start to
-the next cycle's): the activation rate (desires accepted / processed), the
+the next cycle's): the activation rate (desires accepted / processed), how
+many cycles practised (and of those, how many on a bootstrap desire) and why
+the others did not, the candidates trialled, activated and rejected, the
 rejection reasons, practice success by domain and difficulty, heuristics
 crystallised and pruned, clarifications waiting, and the direction variance
 the cycles recorded (part 1's networkx communities). Then every heuristic,
-active and pruned, with its usage and helpful/harmful counters.
+candidate, active, rejected and pruned, with its usage and helpful/harmful
+counters and its trial's verdict.
 """
 
 from __future__ import annotations
@@ -30,6 +33,12 @@ class Window:
     rejected: int
     practised: int
     succeeded: int
+    practising: int
+    bootstrap: int
+    not_practised: dict[str, int]
+    trials: int
+    activated: int
+    rejected_heuristics: int
     activation_rate: float | None
     rejection_reasons: dict[str, int]
     practice: list[dict[str, Any]]
@@ -58,10 +67,15 @@ class Report:
         """Pruned heuristics."""
         return sum(1 for h in self.heuristics if h.get("status") == "pruned")
 
+    def count(self, status: str) -> int:
+        """Heuristics in ``status``."""
+        return sum(1 for h in self.heuristics if h.get("status") == status)
+
     def as_json(self) -> dict[str, Any]:
         """The report as JSON-ready data (times as ISO strings)."""
         data = _plain(asdict(self))
-        data["heuristics_active"], data["heuristics_pruned"] = self.active, self.pruned
+        for status in ("candidate", "active", "rejected", "pruned"):
+            data[f"heuristics_{status}"] = self.count(status)
         return dict(data)
 
 
@@ -104,6 +118,12 @@ async def _window(
         rejected=int(c["rejected"]),
         practised=int(c["practised"]),
         succeeded=int(c["succeeded"]),
+        practising=int(c["practising"]),
+        bootstrap=int(c["bootstrap"]),
+        not_practised={str(r["reason"]): int(r["count"]) for r in row["not_practised"]},
+        trials=int(c["trials"]),
+        activated=int(c["activated"]),
+        rejected_heuristics=int(c["rejected_heuristics"]),
         activation_rate=round(accepted / processed, 4) if processed else None,
         rejection_reasons={str(r["reason"]): int(r["count"]) for r in row["rejections"]},
         practice=[
@@ -128,10 +148,14 @@ def format_report(report: Report) -> str:
     lines = [f"rsi report for agent '{report.agent_id}'", ""]
     for window in [report.overall, *report.windows]:
         lines += _format_window(window)
-    lines.append(f"heuristics: {report.active} active, {report.pruned} pruned")
+    counts = ", ".join(
+        f"{report.count(s)} {s}" for s in ("candidate", "active", "rejected", "pruned")
+    )
+    lines.append(f"heuristics: {counts}")
     for h in report.heuristics:
         status = h.get("status", "?")
         why = f" ({h.get('prune_reason')})" if status == "pruned" else ""
+        why += f" ({h.get('trial_summary')})" if h.get("trial_summary") else ""
         lines.append(
             f"  [{status}{why}] {h.get('domain', '')}: {h.get('content', '')}"
             f" | used {h['usage_count']}, helpful {h['helpful']}, harmful {h['harmful']},"
@@ -148,6 +172,9 @@ def _format_window(w: Window) -> list[str]:
     lines = [
         f"{w.label} ({since} .. {until}): {w.cycles} cycles",
         f"  activation rate: {rate} ({w.accepted} accepted / {w.processed} processed)",
+        f"  practised in {w.practising} of {w.cycles} cycles ({w.bootstrap} on a bootstrap desire)",
+        "  not practised: "
+        + (", ".join(f"{k} {v}" for k, v in w.not_practised.items()) or "none"),
         "  rejection reasons: "
         + (", ".join(f"{k} {v}" for k, v in w.rejection_reasons.items()) or "none"),
         "  practice:" + ("" if w.practice else " none"),
@@ -158,7 +185,8 @@ def _format_window(w: Window) -> list[str]:
         for p in w.practice
     ]
     lines += [
-        f"  heuristics crystallised {w.crystallised}, pruned {w.pruned}",
+        f"  heuristics crystallised {w.crystallised}, pruned {w.pruned}; trials {w.trials}"
+        f" ({w.activated} made active, {w.rejected_heuristics} rejected)",
         f"  direction variance: {variance}",
         f"  clarifications waiting: {w.clarifications_waiting}",
         "",

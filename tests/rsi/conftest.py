@@ -69,8 +69,10 @@ def entry_point_in(text: str) -> problems.Problem:
     """The problem whose entry point the solution prompt names (HumanEval's, or a stand-in)."""
     match = re.search(r"defines `([A-Za-z_][A-Za-z0-9_]*)`", text)
     assert match, text
-    known = (p for p in problems.human_eval() if p.entry_point == match.group(1))
-    return next(known, problems.Problem("generated", text, match.group(1)))
+    named = [p for p in problems.human_eval() if p.entry_point == match.group(1)]
+    # Some entry points name two problems (sort_array, solve): the quoted spec tells them apart.
+    known = [p for p in named if p.spec.strip()[-200:] in text] or named
+    return known[0] if known else problems.Problem("generated", text, match.group(1))
 
 
 @dataclass
@@ -83,6 +85,8 @@ class ModelScript:
     question: str = "If all bloops are razzies and all razzies are lazzies, are bloops lazzies?"
     answers: list[str] = field(default_factory=lambda: ["Yes"])
     written: list[dict[str, Any]] = field(default_factory=list)
+    # The strategy ids a solution says it applied (any text: the practice keeps shown ones).
+    applied: list[str] = field(default_factory=list)
 
     def __call__(self, request: RecordedRequest) -> Reply:
         step, text = request.step, user_text(request)
@@ -91,9 +95,10 @@ class ModelScript:
         if step == "rsi.specificity":
             specific = any(w in text for w in self.specific_words)
             return Reply.json({"specificity": 0.9 if specific else 0.1})
-        if step == "rsi.solve":
+        if step in ("rsi.solve", "rsi.trial"):
             problem = entry_point_in(text)
-            return Reply.json({"code": self.solve(problem), "approach": "by the book"})
+            reply = {"code": self.solve(problem), "approach": "by the book"}
+            return Reply.json({**reply, "applied_strategies": self.applied})
         if step == "rsi.problem" and self.written:
             return Reply.json(self.written.pop(0))
         if step == "rsi.question":

@@ -47,7 +47,11 @@ async def test_a_cycle_that_reaches_the_threshold_crystallises_and_the_next_carr
     root = tmp_path / "watched"
     root.mkdir()
     parts = await build_self_improvement(
-        RSISettings(practice_timeout_s=30), memory, llm, root, chat_model="test-model"
+        RSISettings(practice_timeout_s=30, trial_problems=2),
+        memory,
+        llm,
+        root,
+        chat_model="test-model",
     )
     first = await parts.engine.run_cycle(seed=7)
 
@@ -55,14 +59,17 @@ async def test_a_cycle_that_reaches_the_threshold_crystallises_and_the_next_carr
     assert first.error is None, first.error
     assert (first.practised, first.succeeded, first.domain) == (1, 1, "code")
     assert first.crystallised == 1
+    # Its trial (the stub solves with and without it alike) found it not worse: active.
+    assert (first.trials, first.activated, first.rejected_heuristics) == (1, 1, 0)
     [row] = await checks.memory.read("checks/heuristics")
     assert row["heuristic"]["content"] == PRINCIPLE
-    assert row["produced_by"] == [first.cycle_id]
+    assert row["heuristic"]["status"] == "active"
+    assert row["produced_by"] == [first.id]
     linked = await checks.memory.read("checks/distilled_from", id=row["heuristic"]["id"])
     assert sorted(r["id"] for r in linked) == sorted([*earlier, *first.trajectory_ids])
     # The cycle's own record is whole although crystallisation linked to it first.
     [cycle] = await memory.read("rsi/report_cycles", limit=5)
-    assert cycle["cycle"]["id"] == first.cycle_id and cycle["cycle"]["crystallised"] == 1
+    assert cycle["cycle"]["id"] == first.id and cycle["cycle"]["crystallised"] == 1
     assert cycle["cycle"]["practised"] == 1
     # The cycle's node is stamped with its start, so its window holds what it produced.
     assert cycle["cycle"]["at"] < row["heuristic"]["at"]

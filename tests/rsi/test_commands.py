@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from graph.models import new_id
+from graph.models import RSICycle, new_id
 from graph.settings import RSISettings
 from graph.store.memory import Memory
-from rsi.engine import CycleResult, RSIEngine
+from rsi.engine import RSIEngine
 from scheduler.rsi_job import RSIJob, register_rsi_job
 
 
@@ -67,9 +67,9 @@ class FakeEngine:
     def __init__(self) -> None:
         self.runs = 0
 
-    async def run_cycle(self) -> CycleResult:
+    async def run_cycle(self) -> RSICycle:
         self.runs += 1
-        return CycleResult(cycle_id=str(self.runs), selection_seed=0)
+        return RSICycle(agent_id="fake", id=str(self.runs), selection_seed=0)
 
 
 async def test_the_job_keeps_to_the_hourly_allowance() -> None:

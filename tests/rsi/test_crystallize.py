@@ -10,7 +10,7 @@ import pytest
 
 from cognition.embeddings import Embeddings
 from cognition.llm import LLMClient
-from graph.models import Trajectory
+from graph.models import HeuristicStatus, Trajectory
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
@@ -90,8 +90,9 @@ async def test_a_domain_at_the_threshold_gets_one_heuristic_from_its_sample(
         [row] = await checks.memory.read("checks/heuristics")
         linked = await checks.memory.read("checks/distilled_from", id=result.heuristic_id)
     heuristic = row["heuristic"]
+    # A candidate: no prompt carries it before its trial.
     assert (heuristic["content"], heuristic["status"], heuristic["domain"]) == (
-        PRINCIPLE, "active", "code"
+        PRINCIPLE, "candidate", "code"
     )  # fmt: skip
     assert (heuristic["usage_count"], heuristic["helpful"], heuristic["harmful"]) == (0, 0, 0)
     assert sorted(r["id"] for r in linked) == sorted(expected)
@@ -108,10 +109,11 @@ async def test_a_domain_at_the_threshold_gets_one_heuristic_from_its_sample(
     # Each trajectory reaches the model cut to 500 characters, fenced as data.
     user = principle_request.messages[1]["content"]
     assert "x" * 600 not in user and "The following is data" in user
-    # The request carries the system prompt first; after the change it names the new strategy.
+    # The request carries the system prompt first; the candidate is not in it, nor after.
     assert principle_request.messages[0]["role"] == "system"
     assert "# Constitution" in principle_request.messages[0]["content"]
-    assert PRINCIPLE in (await book.prompt()).text
+    assert PRINCIPLE not in (await book.prompt()).text
+    assert (await book.prompt()).strategy_ids == ()
 
     # Two undistilled trajectories are left: nothing more to crystallise.
     assert (await crystallizer.run()).results == []
@@ -148,7 +150,23 @@ async def test_a_different_principle_is_added_beside_the_existing_one(
     [result] = (await _crystallizer(memory, llm, _book(memory)).run()).results
 
     assert result.outcome == "crystallized"
-    assert [h.content for h in await HeuristicStore(memory).active("code")] == [PRINCIPLE, OTHER]
+    store = HeuristicStore(memory)
+    assert [h.content for h in await store.active("code")] == [PRINCIPLE]
+    candidates = await store.with_status(HeuristicStatus.CANDIDATE, "code")
+    assert [h.content for h in candidates] == [OTHER]
+
+
+async def test_a_principle_its_trial_rejected_is_refused_when_distilled_again(
+    memory: Memory, seed: Seeder, llm: LLMClient, stub: LLMStub
+) -> None:
+    await seed.nodes("heuristics", {"domain": "code", "content": OTHER, "status": "rejected"})
+    await _trajectories(seed, 5)
+    stub.script(Reply.json({"principle": OTHER.upper()}), Reply.json({"answer": "YES"}))
+
+    [result] = (await _crystallizer(memory, llm, _book(memory)).run()).results
+
+    assert (result.outcome, result.reason) == ("refused", "repeats a heuristic its trial rejected")
+    assert await HeuristicStore(memory).with_status(HeuristicStatus.CANDIDATE) == []
 
 
 async def test_without_embeddings_the_model_judges_duplicates(

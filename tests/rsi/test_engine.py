@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from cognition.llm import LLMClient
+from graph.models import RSICycle
 from graph.settings import RSISettings
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.rsi import RSIStore
-from rsi.engine import CycleResult, RSIEngine, select
+from rsi.engine import RSIEngine, select
 from rsi.errors import RSIError
 from rsi.problems import HELD_OUT_IDS
 from tests.rsi.conftest import ModelScript, loads, seed_failures, user_text, wrong_solution
@@ -80,10 +81,10 @@ async def test_a_full_cycle_with_a_model(
         and reflection["reflector"] == "llm"
         and "desires" in reflection["raw"]
     )
-    cycle_links = await checks.outgoing(first.cycle_id)
+    cycle_links = await checks.outgoing(first.id)
     assert ("PRODUCED", "Desire", chosen.id) in cycle_links
     assert ("PRODUCED", "Desire", rejected.id) in cycle_links
-    cycle = await checks.node(first.cycle_id)
+    cycle = await checks.node(first.id)
     assert cycle is not None and cycle["selection_seed"] == 7 and cycle["succeeded"] == 1
 
     # The trajectory: HumanEval/0 solved by its canonical solution.
@@ -124,7 +125,7 @@ async def test_a_full_cycle_with_a_model(
     assert events["rsi_practice_start"] == 2
     assert events["rsi_practice_success"] == events["rsi_practice_failure"] == 1
     end = (await LearningStore(memory).events("rsi_cycle_end"))[0]
-    assert loads(end.data)["cycle_id"] == second.cycle_id
+    assert loads(end.data)["cycle_id"] == second.id
 
 
 async def test_a_problem_the_model_writes(
@@ -174,7 +175,7 @@ async def test_the_rules_reflector_without_a_model(memory: Memory, checks: Graph
     assert "3 timeout failures of template fix_tests on src/*.py" in desire.description
     links = await checks.outgoing(desire.id)
     assert {i for t, _, i in links if t == "INFLUENCED_BY"} == set(seen.failed_execution_ids)
-    cycle = await checks.node(result.cycle_id)
+    cycle = await checks.node(result.id)
     assert cycle is not None and cycle["skipped"] == result.skipped and "error" not in cycle
     assert (await checks.counts()).get("Trajectory", 0) == 0
 
@@ -226,13 +227,13 @@ async def test_inconsistent_answers_fail_logic_practice(
 
 
 async def test_the_end_of_cycle_hooks(memory: Memory) -> None:
-    seen: list[CycleResult] = []
+    seen: list[RSICycle] = []
 
-    async def crystallise(result: CycleResult) -> int:
+    async def crystallise(result: RSICycle) -> None:
         seen.append(result)
-        return 1
+        result.crystallised += 1
 
-    async def broken(result: CycleResult) -> int:
+    async def broken(result: RSICycle) -> None:
         raise RuntimeError("crystalliser down")
 
     result = await engine(memory, None, after_cycle=[crystallise, broken]).run_cycle()
@@ -249,7 +250,7 @@ async def test_a_failing_cycle_is_recorded_and_does_not_raise(
     monkeypatch.setattr(RSIStore, "experience", broken)
     result = await engine(memory, None).run_cycle()
     assert result.error == "RuntimeError: experience unreadable"
-    cycle = await checks.node(result.cycle_id)
+    cycle = await checks.node(result.id)
     assert cycle is not None and cycle["error"] == result.error
 
 

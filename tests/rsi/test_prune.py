@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from graph.models import Heuristic, new_id
+from graph.models import Heuristic, HeuristicStatus, new_id
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.driver import GraphDriver
@@ -83,6 +83,7 @@ def _models(case: Case) -> list[Heuristic]:
             usage_count=row["usage_count"],
             helpful=row["helpful"],
             harmful=row["harmful"],
+            status=HeuristicStatus.ACTIVE,
         )
         for i, row in enumerate(case.heuristics)
     ]
