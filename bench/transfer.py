@@ -330,7 +330,8 @@ async def _main(args: argparse.Namespace) -> int:
     async with LLMClient(settings.llm) as llm:
         strategies, practice = await _strategies(args, settings, llm)
         if practice is not None:
-            print(format_practice(practice), flush=True)
+            where = sys.stderr if args.json else sys.stdout  # stdout stays one JSON document
+            print(format_practice(practice), file=where, flush=True)
         for h in strategies.learned:
             print(f"learned [{h.domain}] {h.content}", file=sys.stderr)
         tasks = held_out_tasks(args.limit, args.held_out)

@@ -14,7 +14,7 @@ model writes, as any logic practice does.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from graph.models import Desire, DesireStatus, Trajectory
 from graph.settings import RSISettings
@@ -31,7 +31,7 @@ LOGIC_DESCRIPTION = (
 )
 
 
-def weakest_domain(domains: Sequence[str], history: dict[str, Sequence[Trajectory]]) -> str:
+def weakest_domain(domains: Sequence[str], history: Mapping[str, Sequence[Trajectory]]) -> str:
     """The domain practised least well: none yet first, then the lowest success rate."""
 
     def strength(item: tuple[int, str]) -> tuple[bool, float, int]:

@@ -19,6 +19,7 @@ from graph.settings import LLMSettings, Settings
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
 from rsi.problems import HELD_OUT_IDS, Problem, human_eval
+from tests.rsi.conftest import ModelScript
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 from tests.support.recall_seed import Seeder, seeding
 
@@ -152,3 +153,45 @@ async def test_a_reply_without_code_is_counted_and_reported() -> None:
             result = await run_transfer(llm, settings, StrategySet([], [], "none", "v0"), tasks)
     assert result.unusable == {"none": 2, "learned": 2, "control": 2} and result.errors == {}
     assert "2 replies held no usable code" in format_result(result)
+
+
+def test_practice_cycles_learn_trial_and_measure_through_the_real_pipeline(
+    neo4j_endpoint: Neo4jEndpoint, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_endpoint.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_endpoint.password)
+    practice = ModelScript(desires=["be better"])  # rejected: every cycle bootstraps
+
+    def model(request: RecordedRequest) -> Reply:
+        if request.step == "rsi_crystallize":
+            return Reply.json({"principle": LEARNED})
+        if request.step == "rsi_actionable":
+            return Reply.json({"answer": "YES"})
+        if (request.step or "").startswith("rsi"):
+            return practice(request)
+        return answer(request)
+
+    empty = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
+    out = io.StringIO()
+    with LLMStub(default=model, model="stub-coder") as stub, redirect_stdout(out):
+        code = main(
+            ["--config", str(empty), "--base-url", stub.base_url, "--practice-cycles", "2",
+             "--crystallize-after", "2", "--trial-problems", "2", "--limit", "2", "--json"]
+        )  # fmt: skip
+        steps = [r.step for r in stub.chat_requests]
+    assert code == 0
+    result = json.loads(out.getvalue())
+    cycles = result["practice"]["cycles"]
+    assert [(c["practised"], c["practice_origin"], c["domain"]) for c in cycles] == [
+        (1, "bootstrap", "code"), (1, "bootstrap", "code")
+    ]  # fmt: skip
+    assert [c["crystallised"] for c in cycles] == [0, 1] and cycles[1]["activated"] == 1
+    [learned] = result["practice"]["heuristics"]
+    assert (learned["content"], learned["status"]) == (LEARNED, "active")
+    [trial] = learned["trials"]
+    assert trial["verdict"] == "kept" and len(trial["problems"]) == 2
+    assert not set(trial["problems"]) & HELD_OUT_IDS
+    assert steps.count("rsi.trial") == 4
+    assert result["pass_at_1"] == {"none": 0.0, "learned": 1.0, "control": 0.0}
+    assert result["client_errors"] == 0

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from graph.models import HeuristicStatus, HeuristicTrial
 from graph.server.finder import Neo4jEndpoint
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
@@ -107,3 +108,36 @@ async def test_heuristics_shown_with_trajectories_and_retired(
     written = json.loads((tmp_path / ".nous" / "strategies.json").read_text())
     assert written["heuristics"] == []  # the files follow at once
     assert (await nous("heuristics", "show", "NOPE")).code == 1
+
+
+async def test_a_heuristic_shows_its_trial_evidence(
+    nous: Nous, memory: Memory, seeder: Seeder
+) -> None:
+    [heuristic_id] = await seeder.nodes(
+        "heuristics", {"domain": "code", "content": "Return None early.", "status": "candidate"}
+    )
+    trial = HeuristicTrial(
+        agent_id=memory.agent_id,
+        heuristic_id=heuristic_id,
+        domain="code",
+        problems=["HumanEval/0", "HumanEval/1", "HumanEval/2"],
+        with_passed=[False, False, True],
+        without_passed=[True, True, True],
+        with_only=0,
+        without_only=2,
+        p_value=0.5,
+        verdict="rejected",
+        reason="rejected: worse than without it",
+    )
+    status = await HeuristicStore(memory).record_trial(
+        trial, HeuristicStatus.REJECTED, trial.reason
+    )
+    assert status == "rejected"
+
+    shown = await nous("heuristics", "show", heuristic_id)
+    assert shown.code == 0, shown.err
+    assert "(rejected, domain code" in shown.out
+    assert "trial: rejected: worse than without it" in shown.out
+    assert "tried in 1 paired trials" in shown.out
+    line = next(row for row in shown.out.splitlines() if trial.id in row)
+    assert "1/3" in line and "3/3" in line and "rejected" in line
