@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cognition.embeddings import Embeddings
 from cognition.llm import LLMClient
-from graph.models import RSICycle
+from graph.models import HeuristicStatus, RSICycle
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
@@ -80,8 +80,8 @@ async def build_self_improvement(
         assert trials is not None
         for heuristic in await trials.run(cycle_id=result.id):
             result.trials += 1
-            result.activated += heuristic.status == "active"
-            result.rejected_heuristics += heuristic.status == "rejected"
+            result.activated += heuristic.status == HeuristicStatus.ACTIVE
+            result.rejected_heuristics += heuristic.status == HeuristicStatus.REJECTED
 
     hooks: list[CycleHook] = [crystallise] if trials is None else [crystallise, trial]
     engine = RSIEngine(

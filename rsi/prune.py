@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from graph.models import Heuristic, new_id, utc_now
+from graph.models import Heuristic, HeuristicStatus, new_id, utc_now
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore, PruneOrder
 from graph.store.learning import LearningStore
@@ -59,7 +59,7 @@ def choose_prunes(
     chosen: list[PruneChoice] = []
     kept: list[Heuristic] = []
     for h in heuristics:
-        if h.status != "active":
+        if h.status != HeuristicStatus.ACTIVE:
             continue
         net_harm = h.harmful - h.helpful
         age = age_days(h, now)

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from typing import Any
 
+from graph.models import HeuristicStatus
 from graph.store.heuristics import HeuristicStore
 
 
@@ -60,12 +61,12 @@ class Report:
     @property
     def active(self) -> int:
         """Active heuristics."""
-        return sum(1 for h in self.heuristics if h.get("status") == "active")
+        return self.count(HeuristicStatus.ACTIVE)
 
     @property
     def pruned(self) -> int:
         """Pruned heuristics."""
-        return sum(1 for h in self.heuristics if h.get("status") == "pruned")
+        return self.count(HeuristicStatus.PRUNED)
 
     def count(self, status: str) -> int:
         """Heuristics in ``status``."""
@@ -74,7 +75,7 @@ class Report:
     def as_json(self) -> dict[str, Any]:
         """The report as JSON-ready data (times as ISO strings)."""
         data = _plain(asdict(self))
-        for status in ("candidate", "active", "rejected", "pruned"):
+        for status in HeuristicStatus:
             data[f"heuristics_{status}"] = self.count(status)
         return dict(data)
 
@@ -148,13 +149,11 @@ def format_report(report: Report) -> str:
     lines = [f"rsi report for agent '{report.agent_id}'", ""]
     for window in [report.overall, *report.windows]:
         lines += _format_window(window)
-    counts = ", ".join(
-        f"{report.count(s)} {s}" for s in ("candidate", "active", "rejected", "pruned")
-    )
+    counts = ", ".join(f"{report.count(s)} {s.value}" for s in HeuristicStatus)
     lines.append(f"heuristics: {counts}")
     for h in report.heuristics:
         status = h.get("status", "?")
-        why = f" ({h.get('prune_reason')})" if status == "pruned" else ""
+        why = f" ({h.get('prune_reason')})" if status == HeuristicStatus.PRUNED else ""
         why += f" ({h.get('trial_summary')})" if h.get("trial_summary") else ""
         lines.append(
             f"  [{status}{why}] {h.get('domain', '')}: {h.get('content', '')}"
@@ -173,8 +172,7 @@ def _format_window(w: Window) -> list[str]:
         f"{w.label} ({since} .. {until}): {w.cycles} cycles",
         f"  activation rate: {rate} ({w.accepted} accepted / {w.processed} processed)",
         f"  practised in {w.practising} of {w.cycles} cycles ({w.bootstrap} on a bootstrap desire)",
-        "  not practised: "
-        + (", ".join(f"{k} {v}" for k, v in w.not_practised.items()) or "none"),
+        "  not practised: " + (", ".join(f"{k} {v}" for k, v in w.not_practised.items()) or "none"),
         "  rejection reasons: "
         + (", ".join(f"{k} {v}" for k, v in w.rejection_reasons.items()) or "none"),
         "  practice:" + ("" if w.practice else " none"),

@@ -128,7 +128,11 @@ class HeuristicTrials:
         trial.with_only, trial.without_only, trial.p_value = test.only_a, test.only_b, test.p_value
         status, summary = verdict(trial)
         trial.verdict = (
-            "inconclusive" if status is None else "kept" if status == "active" else "rejected"
+            "inconclusive"
+            if status is None
+            else "kept"
+            if status == HeuristicStatus.ACTIVE
+            else "rejected"
         )
         trial.reason = summary
         now = await self.store.record_trial(trial, status, summary, cycle_id=cycle_id)

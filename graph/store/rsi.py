@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graph.models import Desire, Reflection, RSICycle, Trajectory
+from graph.models import Desire, DesireStatus, Reflection, RSICycle, Trajectory
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
 from graph.store.memory import Memory
 
@@ -96,9 +96,9 @@ class RSIStore:
         rows = await self.memory.read("rsi/desire_by_id", desire_id=desire_id)
         return from_properties(Desire, rows[0]["desire"]) if rows else None
 
-    async def desires_with_status(self, status: str, limit: int = 50) -> list[Desire]:
+    async def desires_with_status(self, status: DesireStatus, limit: int = 50) -> list[Desire]:
         """Desires in one status, oldest first."""
-        rows = await self.memory.read("rsi/desires_by_status", status=status, limit=limit)
+        rows = await self.memory.read("rsi/desires_by_status", status=status.value, limit=limit)
         return [from_properties(Desire, r["desire"]) for r in rows]
 
     async def recent_descriptions(self, limit: int) -> list[str]:

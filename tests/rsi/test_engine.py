@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cognition.llm import LLMClient
-from graph.models import RSICycle
+from graph.models import DesireStatus, RSICycle
 from graph.settings import RSISettings
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
@@ -65,7 +65,7 @@ async def test_a_full_cycle_with_a_model(
     assert chosen.cited == 2 and chosen.dropped_citations == 1
     assert chosen.score is not None and chosen.score >= 0.6
     assert chosen.routed_by == "keywords" and chosen.route_confidence
-    rejected = (await store.desires_with_status("rejected"))[0]
+    rejected = (await store.desires_with_status(DesireStatus.REJECTED))[0]
     assert rejected.description == "be better"
     assert rejected.score is not None and rejected.score < 0.6 and rejected.rejection_reason
 
