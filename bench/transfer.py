@@ -43,7 +43,12 @@ from pydantic import BaseModel
 
 from bench.common import connected
 from bench.stats import mcnemar_exact
-from bench.transfer_practice import Practice, bootstrap_strategies, cycle_line, practise_cycles
+from bench.transfer_practice import (
+    Practice,
+    bootstrap_strategies,
+    format_practice,
+    practise_cycles,
+)
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import fence
@@ -233,23 +238,6 @@ def format_result(result: TransferResult) -> str:
     for name, test in result.mcnemar.items():
         counts = ", ".join(f"{k} {int(v)}" for k, v in test.items() if k != "p_value")
         lines.append(f"  McNemar {name}: {counts}, exact p = {test['p_value']:.4g}")
-    return "\n".join(lines)
-
-
-def format_practice(practice: Practice) -> str:
-    """What the practice cycles did and learned: each cycle, each heuristic with its trials."""
-    practised = sum(1 for c in practice.cycles if c.practised)
-    lines = [f"practice: {len(practice.cycles)} RSI cycles, {practised} practised"]
-    lines += [f"  cycle {n}: {cycle_line(c)}" for n, c in enumerate(practice.cycles, 1)]
-    lines.append(f"learned: {len(practice.heuristics)} heuristics")
-    for h in practice.heuristics:
-        lines.append(f"  [{h.get('status')}] {h.get('domain')}: {h.get('content')}")
-        lines.append(
-            f"    used {h.get('usage_count', 0)}, helpful {h.get('helpful', 0)},"
-            f" harmful {h.get('harmful', 0)}"
-        )
-        for t in h["trials"]:
-            lines.append(f"    trial {t.get('id')}: {t.get('reason')}")
     return "\n".join(lines)
 
 

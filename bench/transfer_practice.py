@@ -114,3 +114,20 @@ def cycle_line(c: RSICycle) -> str:
         f"({c.activated} active, {c.rejected_heuristics} rejected)"
         + (f"; error: {c.error}" if c.error else "")
     )
+
+
+def format_practice(practice: Practice) -> str:
+    """What the practice cycles did and learned: each cycle, each heuristic with its trials."""
+    practised = sum(1 for c in practice.cycles if c.practised)
+    lines = [f"practice: {len(practice.cycles)} RSI cycles, {practised} practised"]
+    lines += [f"  cycle {n}: {cycle_line(c)}" for n, c in enumerate(practice.cycles, 1)]
+    lines.append(f"learned: {len(practice.heuristics)} heuristics")
+    for h in practice.heuristics:
+        lines.append(f"  [{h.get('status')}] {h.get('domain')}: {h.get('content')}")
+        lines.append(
+            f"    used {h.get('usage_count', 0)}, helpful {h.get('helpful', 0)},"
+            f" harmful {h.get('harmful', 0)}"
+        )
+        for t in h["trials"]:
+            lines.append(f"    trial {t.get('id')}: {t.get('reason')}")
+    return "\n".join(lines)
