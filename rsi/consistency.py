@@ -2,7 +2,8 @@
 
 Without tests to run, consistency is the check: the model writes a question
 with a short answer and is asked it ``rsi.consistency_runs`` times; the
-attempt succeeds when every answer agrees.
+attempt succeeds when every answer agrees. The shown strategies any answer
+said it applied share the attempt's outcome.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Sequence
 
+from cognition.carried import applied_strategies
 from cognition.llm import LLMClient
 from cognition.text import plain_text
 from graph.models import Desire, Trajectory
@@ -27,10 +30,13 @@ def normalise_answer(answer: str) -> str:
 class ConsistencyPractice:
     """Ask one question ``runs`` times; consistent answers count as success."""
 
-    def __init__(self, llm: LLMClient, *, runs: int, system: str) -> None:
+    def __init__(
+        self, llm: LLMClient, *, runs: int, system: str, shown: Sequence[str] = ()
+    ) -> None:
         self.llm = llm
         self.runs = runs
         self.system = system
+        self.shown = tuple(shown)
 
     async def practise(self, desire: Desire, level: str) -> Trajectory | None:
         """One consistency check; None when no usable question came back."""
@@ -45,15 +51,17 @@ class ConsistencyPractice:
             return None
         question = plain_text(asked.value.question, 2000, single_line=False)
         answers: list[str] = []
+        named: list[str] = []
         reasoning = ""
         for _ in range(self.runs):
             reply = await self.llm.complete_json(
                 system=self.system,
-                user=answer_prompt(question),
+                user=answer_prompt(question, self.shown),
                 schema=AnswerReply,
                 step="rsi.answer",
             )
             answers.append(normalise_answer(reply.value.answer) if reply.value else "")
+            named += reply.value.applied_strategies if reply.value else []
             if reply.value and not reasoning:
                 reasoning = reply.value.reasoning
         common, count = Counter(answers).most_common(1)[0]
@@ -74,4 +82,5 @@ class ConsistencyPractice:
             duration_s=round(time.perf_counter() - started, 3),
             attempts=self.runs,
             error=None if success else f"answers disagreed: {sorted(set(answers))}",
+            applied=applied_strategies(named, self.shown),
         )

@@ -39,9 +39,8 @@ async def practise(
     trajectory: Trajectory | None
     if domain == LOGIC:
         runs = engine.settings.consistency_runs
-        trajectory = await ConsistencyPractice(llm, runs=runs, system=system).practise(
-            desire, level
-        )
+        consistency = ConsistencyPractice(llm, runs=runs, system=system, shown=carried.strategy_ids)
+        trajectory = await consistency.practise(desire, level)
     else:
         recent = await store.recent_trajectories(None, RECENT_PROBLEMS)
         seen = Recent(

@@ -59,10 +59,22 @@ class QuestionReply(_Loose):
 
 
 class AnswerReply(_Loose):
-    """An answer to a reasoning question: the short answer, then the reasoning."""
+    """An answer to a reasoning question: the short answer, the reasoning, strategies applied."""
 
     answer: str
     reasoning: str = ""
+    applied_strategies: list[str] = Field(default_factory=list)
+
+
+def _applied(strategy_ids: Sequence[str], what: str) -> tuple[str, str]:
+    """The ask for the strategies applied, and its field in the reply shape (none if none shown)."""
+    if not strategy_ids:
+        return "", ""
+    return (
+        "\napplied_strategies: the ids of the strategies (listed under Strategies in the system "
+        f"prompt, in square brackets) this {what} applies; an empty list if none fits.",
+        ', "applied_strategies": ["<strategy id>"]',
+    )
 
 
 def reflect_prompt(experience: str) -> str:
@@ -114,13 +126,7 @@ def solution_prompt(
         if failure
         else ""
     )
-    applied = (
-        "\napplied_strategies: the ids of the strategies (listed under Strategies in the system "
-        "prompt, in square brackets) this solution applies; an empty list if none fits."
-        if strategy_ids
-        else ""
-    )
-    shape = ', "applied_strategies": ["<strategy id>"]' if strategy_ids else ""
+    applied, shape = _applied(strategy_ids, "solution")
     return (
         f"{fence(spec, 'the problem')}\n\n"
         f"Write a complete Python module that defines `{entry_point}` and solves the problem."
@@ -138,11 +144,13 @@ def question_prompt(description: str) -> str:
     )
 
 
-def answer_prompt(question: str) -> str:
+def answer_prompt(question: str, strategy_ids: Sequence[str] = ()) -> str:
     """Ask the question; asked several times to check consistency."""
+    applied, shape = _applied(strategy_ids, "answer")
     return (
         f"{fence(question, 'the question')}\n\n"
-        'Answer it. Reply as JSON: {"answer": "the short answer", "reasoning": "..."}.'
+        f"Answer it.{applied}\n"
+        f'Reply as JSON: {{"answer": "the short answer", "reasoning": "..."{shape}}}.'
     )
 
 

@@ -105,7 +105,8 @@ class ModelScript:
             return Reply.json({"question": self.question})
         if step == "rsi.answer":
             answer = self.answers[0] if len(self.answers) == 1 else self.answers.pop(0)
-            return Reply.json({"answer": answer, "reasoning": "transitivity"})
+            reply = {"answer": answer, "reasoning": "transitivity"}
+            return Reply.json({**reply, "applied_strategies": self.applied})
         return Reply.error(500, f"no script for step {step}")
 
 

@@ -151,6 +151,26 @@ async def test_practice_credits_exactly_the_shown_strategies_it_applied_by_outco
     assert counters == {applied: (2, 1, 1), ignored: (0, 0, 0), candidate: (0, 0, 0)}
 
 
+async def test_logic_practice_credits_what_its_answers_applied_by_consistency(
+    memory: Memory, llm: LLMClient, stub: LLMStub, seed: Seeder, checks: GraphChecks
+) -> None:
+    [rule] = await seed.nodes(
+        "heuristics",
+        {"domain": "logic", "content": "Write each premise down first.", "status": "active"},
+    )
+    script = ModelScript(applied=[rule], answers=["yes", "no", "yes"])
+    stub.default = script
+    engine = RSIEngine(memory, llm, _settings())
+    await engine.add_external_desire("deduce the syllogism", "asked", domain="logic")
+
+    inconsistent = await engine.run_cycle(seed=1)
+
+    assert (inconsistent.practised, inconsistent.succeeded) == (1, 0)
+    answer = next(r for r in stub.chat_requests if r.step == "rsi.answer")
+    assert "applied_strategies" in str(answer.messages[1]["content"])
+    assert await _counters(checks, rule) == {rule: (1, 0, 1)}
+
+
 async def _counters(checks: GraphChecks, *ids: str) -> dict[str, tuple[int, int, int]]:
     out = {}
     for i in ids:
