@@ -6,9 +6,11 @@ in two parts: the memory and its ingestion there, the thinking loop here.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,10 +41,13 @@ from cognition.schemas import FileView, TemplateOption
 from cognition.sense.classify import ObservationBatcher
 from graph.errors import SettingsError
 from graph.models import ActionTarget, Observation
+from graph.server.finder import find_or_start
 from graph.settings import Settings
 from graph.store.decisions import DecisionStore
+from graph.store.driver import GraphDriver
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from graph.store.migrate import apply_migrations
 from rsi.build import SelfImprovement, build_self_improvement
 from scheduler.jobs import IndexSync
 
@@ -77,6 +82,50 @@ class LoopRuntime:
             )
         finally:
             await self.llm.close()
+
+
+@dataclass
+class Connected:
+    """What a short-lived process (a ``nous`` subcommand) gets: the memory, and the LLM client."""
+
+    settings: Settings
+    memory: Memory
+    llm: LLMClient | None
+    root: Path
+
+
+@asynccontextmanager
+async def connected(
+    settings: Settings,
+    environ: Mapping[str, str],
+    *,
+    start_neo4j: bool = False,
+    migrate: bool = False,
+    llm: bool = False,
+) -> AsyncIterator[Connected]:
+    """Find Neo4j (start one with ``start_neo4j``), open the memory; close it all after.
+
+    ``migrate`` applies the schema first (as the daemon does); ``llm`` opens
+    the LLM client. Raises :class:`~graph.errors.GraphError` when Neo4j
+    cannot be found or reached.
+    """
+    endpoint = await asyncio.to_thread(
+        find_or_start, settings.neo4j, allow_start=start_neo4j, environ=environ
+    )
+    driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
+    client = LLMClient(settings.llm) if llm else None
+    try:
+        await driver.start()
+        if migrate:
+            await apply_migrations(driver)
+        if client is not None:
+            await client.start()
+        root = settings.watch.root.expanduser().resolve()
+        yield Connected(settings, Memory(driver, settings.agent_id), client, root)
+    finally:
+        if client is not None:
+            await client.close()
+        await driver.close()
 
 
 def load_action_templates(settings: Settings) -> TemplateRegistry:
