@@ -19,7 +19,6 @@ from typing import Any
 from graph.errors import GraphError
 from graph.settings import Settings, child_environment
 from graph.store.heuristics import HeuristicStore
-from rsi.build import build_self_improvement
 from rsi.errors import RSIError
 from rsi.prune import format_prune
 from rsi.report import build_report, format_report
@@ -30,7 +29,7 @@ from scheduler.cli.common import (
     common_options,
     settings_from,
 )
-from scheduler.compose import Connected, connected
+from scheduler.compose import Connected, build_self_improvement, connected
 from scheduler.logs import LOG_FORMAT
 
 CommandBody = Callable[[argparse.Namespace, Connected], Awaitable[int]]
