@@ -4,7 +4,7 @@
 ``N`` real RSI cycles with the configured model (:func:`practise_cycles`):
 its reflection, its own practice (a bootstrap desire when reflection
 verifies nothing), its failures, crystallisation, the candidates' trials and
-pruning, exactly as the daemon's cycles are built (:mod:`rsi.build`).
+pruning, exactly as the daemon's cycles are built (``scheduler.compose``).
 
 ``--bootstrap-practice N`` is the older shortcut: ``N`` successful code
 trajectories from canonical solutions, crystallised, the candidates
@@ -26,10 +26,10 @@ from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.mapping import to_properties
 from graph.store.memory import Memory
-from rsi.build import build_self_improvement
 from rsi.crystallize import Crystallizer
 from rsi.problems import held_out, practice_pool
 from rsi.trial import HeuristicTrials
+from scheduler.compose import build_self_improvement
 
 ATTEMPTS = 3  # a principle the model itself judges vague is refused; ask again
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
-from graph.models import Heuristic, HeuristicStatus, HeuristicTrial
+from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, RSICycle
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
@@ -103,6 +103,13 @@ class HeuristicTrials:
         if self._on_change is not None and any(h.status == HeuristicStatus.ACTIVE for h in tried):
             await self._on_change()
         return tried
+
+    async def after_cycle(self, cycle: RSICycle) -> None:
+        """The cycle's hook: trial the waiting candidates and count the verdicts on ``cycle``."""
+        for heuristic in await self.run(cycle_id=cycle.id):
+            cycle.trials += 1
+            cycle.activated += heuristic.status == HeuristicStatus.ACTIVE
+            cycle.rejected_heuristics += heuristic.status == HeuristicStatus.REJECTED
 
     async def trial(self, candidate: Heuristic, *, cycle_id: str | None = None) -> Heuristic:
         """Run one candidate's trial, record it, and return the heuristic as it now stands."""

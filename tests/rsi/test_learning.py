@@ -20,11 +20,11 @@ from graph.store.memory import Memory
 from graph.store.rsi import RSIStore
 from rsi import problems
 from rsi.bootstrap import draw_problem, weakest_domain
-from rsi.build import build_self_improvement
 from rsi.engine import RSIEngine
 from rsi.report import build_report
 from rsi.strategies import StrategyBook
 from rsi.trial import HeuristicTrials, trial_problems, verdict
+from scheduler.compose import build_self_improvement
 from tests.rsi.conftest import ModelScript, wrong_solution
 from tests.support.graph_checks import GraphChecks
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
