@@ -1,11 +1,13 @@
-"""Heuristics written and read: the access layer for ``cypher/rsi/`` (crystallise, prune, report).
+"""Heuristics written and read: the access layer for ``cypher/rsi/`` (crystallise, trial, prune).
 
 Crystallisation reads the successful trajectories no heuristic was distilled
-from yet and writes a new ``Heuristic`` (or reinforces one it repeats);
-pruning reads the active set and retires some of it, never deleting a node;
-the report reads figures per time window. Credit by outcome is
-:meth:`LearningStore.credit_heuristics`, since it happens when an outcome is
-learned.
+from yet and writes a new ``Heuristic`` as a candidate (or reinforces one it
+repeats); a trial records a ``HeuristicTrial`` ``TRIED_IN`` from its
+candidate and moves it to active or rejected; pruning reads the active set
+and retires some of it, never deleting a node; the report reads figures per
+time window. Credit by outcome is :meth:`LearningStore.credit_heuristics`,
+since it happens when an outcome is learned (a decision's or a practice
+trajectory's).
 """
 
 from __future__ import annotations
