@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from graph.store.audit import AuditStore
 from graph.store.memory import Memory
 from scheduler.cli.common import CommandError, cell, common_options, show, with_memory
 
@@ -33,28 +34,8 @@ def register(commands: Any) -> None:
     parser.set_defaults(handler=with_memory(_why))
 
 
-async def story(memory: Memory, target: str) -> dict[str, Any] | None:
-    """Everything about the decision ``target`` names, or None when there is none."""
-    rows = await memory.read("audit/decision", decision_id=target)
-    if not rows:
-        latest = await memory.read("audit/latest_decision_for_path", path=target.lstrip("./"))
-        if not latest:
-            return None
-        rows = await memory.read("audit/decision", decision_id=latest[0]["id"])
-    decision_id = rows[0]["decision"]["id"]
-    story = dict(rows[0])
-    for key, name in (
-        ("steps", "audit/decision_steps"),
-        ("executions", "audit/executions_for_decision"),
-        ("escalations", "audit/escalations_for_decision"),
-        ("learned", "audit/lessons_for_decision"),
-    ):
-        story[key] = await memory.read(name, decision_id=decision_id)
-    return story
-
-
 async def _why(args: argparse.Namespace, memory: Memory) -> int:
-    found = await story(memory, args.target)
+    found = await AuditStore(memory).decision_story(args.target)
     if found is None:
         raise CommandError(
             f"no decision {args.target!r} and no decision about a path {args.target!r}"
