@@ -97,7 +97,7 @@ class DecisionLoop:
         self.follow_ups = FollowUps(
             decisions, learner, investigator or Investigator(decisions.memory), self.settings
         )
-        self.actions = RunningActions(self.settings.max_concurrent)
+        self.actions = RunningActions(self.settings.budget.max_concurrent)
         self.decided = 0
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[object] | None = None
@@ -138,7 +138,9 @@ class DecisionLoop:
     async def _tick(self) -> TickReport:
         report = TickReport()
         # Critical first, then urgent, then by time, across the whole backlog (the query's order).
-        fresh = await self.decisions.unprocessed_observations(self.settings.max_observations)
+        fresh = await self.decisions.unprocessed_observations(
+            self.settings.schedule.decision_max_observations
+        )
         paths = sorted({o.path for o in fresh if o.path})
         work: list[tuple[list[Observation], dict[str, Any]]] = []
         for waiting in await self.decisions.waiting_decisions(utc_now(), paths):
@@ -206,7 +208,9 @@ class DecisionLoop:
             context.findings = [*found, *(previous.get("investigation_answers") or [])]
         rendered = render_context(context, identity=IDENTITY)
         deliberation = await self.reasoner.deliberate(context, rendered)
-        planned, deliberation = await plan(deliberation, context, self.templates, self.censors)
+        planned, deliberation = await plan(
+            deliberation, context, self.templates, self.censors.store
+        )
         decision = _decision(deliberation, context, frame.name, planned)
         self.follow_ups.schedule(decision, deliberation, round_, waited)
         await self.decisions.record_decision(
@@ -255,7 +259,7 @@ class DecisionLoop:
                 self.decisions,
                 self.learner,
                 self.censors,
-                retry_after=timedelta(seconds=self.settings.deferred_retry_s),
+                retry_after=timedelta(seconds=self.settings.schedule.deferred_retry_s),
                 max_attempts=planned.max_retries + 1,
             )
         except Exception:
@@ -265,7 +269,7 @@ class DecisionLoop:
             await self._defer(decision, "action failed to run; deferred")
 
     async def _defer(self, decision: Decision, why: str) -> None:
-        retry = utc_now() + timedelta(seconds=self.settings.deferred_retry_s)
+        retry = utc_now() + timedelta(seconds=self.settings.schedule.deferred_retry_s)
         if DecisionStatus.WAITING in TRANSITIONS[decision.status]:
             await self.decisions.move(
                 decision, DecisionStatus.WAITING, wait_until=retry, outcome=why

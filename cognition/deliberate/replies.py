@@ -12,6 +12,7 @@ client's one repair attempt (then the rules) takes over.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
@@ -363,4 +364,25 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
         escalation_reason=verdict.escalation_reason,
         escalation_priority=verdict.escalation_priority,
         parameters=trace.decide.reply.parameter_values(),
+    )
+
+
+def rules_outcome(
+    name: StepName,
+    reply: R,
+    summary: str,
+    *,
+    started: float,
+    error: str | None = None,
+    tokens: int = 0,
+) -> StepOutcome[R]:
+    """A step the rules produced; ``started`` is its ``time.perf_counter()`` start."""
+    return StepOutcome(
+        name=name,
+        reply=reply,
+        reasoner=ReasonerKind.RULES,
+        input_summary=summary,
+        latency_ms=(time.perf_counter() - started) * 1000,
+        tokens=tokens,
+        error=error,
     )

@@ -2,51 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-
-from cognition.monitor.failures import FailureAnalysis
 from cognition.text import plain_text
+from graph.models.outcome import FailureAnalysis, Verdict, VerdictDetail
 
 _BOX_WIDTH = 60
 _TASK_CHARS = 300
 _ERROR_CHARS = 1000
-
-
-class Verdict(StrEnum):
-    """What to do after an execution."""
-
-    COMPLETE = "complete"
-    RETRY = "retry"
-    ESCALATE = "escalate"
-
-
-@dataclass(frozen=True)
-class VerdictDetail:
-    """A verdict with its reason, its details and the state it was made from."""
-
-    verdict: Verdict
-    reason: str
-    details: str
-    success: bool
-    validation_passed: bool
-    retry_count: int
-    max_retries: int
-    failure: FailureAnalysis | None = None
-
-    def as_properties(self) -> dict[str, str | int | bool | None]:
-        """Flat primitive values, ready to be stored as node properties."""
-        return {
-            "verdict": str(self.verdict),
-            "reason": self.reason,
-            "details": self.details,
-            "success": self.success,
-            "validation_passed": self.validation_passed,
-            "retry_count": self.retry_count,
-            "max_retries": self.max_retries,
-            "failure_type": str(self.failure.failure_type) if self.failure else None,
-            "transient": self.failure.transient if self.failure else None,
-        }
 
 
 def decide(
