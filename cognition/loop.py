@@ -326,6 +326,21 @@ def _steps(
     return [found, *(s.model_copy(update={"order": s.order + 1}) for s in deliberation.steps)]
 
 
+# What a decision takes over from its deliberation as it is.
+_CARRIED = {
+    "confidence",
+    "raw_confidence",
+    "reasoning",
+    "reasoner",
+    "model",
+    "is_critical",
+    "wait_timeout_s",
+    "investigation_questions",
+    "escalation_reason",
+    "escalation_priority",
+}
+
+
 def _decision(
     deliberation: Deliberation, context: DecisionContext, frame: str, planned: PlannedAction | None
 ) -> Decision:
@@ -337,11 +352,6 @@ def _decision(
     return Decision(
         agent_id=context.agent_id,
         type=deliberation.decision_type,
-        confidence=deliberation.confidence,
-        raw_confidence=deliberation.raw_confidence,
-        reasoning=deliberation.reasoning,
-        reasoner=deliberation.reasoner,
-        model=deliberation.model,
         frame=frame,
         template=template,
         target=planned.target if planned else None,
@@ -351,17 +361,10 @@ def _decision(
         path=primary.path,
         path_pattern=path_pattern(primary.path),
         pattern_key=pattern_key(
-            primary.category.value,
-            primary.type.value,
-            deliberation.decision_type,
-            template,
+            primary.category.value, primary.type.value, deliberation.decision_type, template
         ),
-        is_critical=deliberation.is_critical,
-        wait_timeout_s=deliberation.wait_timeout_s,
-        investigation_questions=deliberation.investigation_questions,
-        escalation_reason=deliberation.escalation_reason,
-        escalation_priority=deliberation.escalation_priority,
         status=DecisionStatus.DECIDED,
+        **deliberation.model_dump(include=_CARRIED),
     )
 
 

@@ -99,24 +99,20 @@ class ActOutcome:
     """Nothing ran: the outcome is recorded, never learned from."""
 
 
+@dataclass(eq=False)  # a part with identity, not a value
 class Actor:
-    """Runs planned actions through the executors and records every attempt."""
+    """Runs planned actions through the executors and records every attempt.
 
-    def __init__(
-        self,
-        decisions: DecisionStore,
-        executors: Mapping[ActionTarget, Executor],
-        budget: ActionBudget,
-        attribution: ActiveExecutions,
-        root: Path,
-        judge: AttemptJudge,
-    ) -> None:
-        self.decisions = decisions
-        self.judge = judge
-        self.executors = executors
-        self.budget = budget
-        self.attribution = attribution
-        self.root = root
+    ``judge`` is the monitor that decides after each attempt; ``root`` the
+    watched folder the actions run in.
+    """
+
+    decisions: DecisionStore
+    executors: Mapping[ActionTarget, Executor]
+    budget: ActionBudget
+    attribution: ActiveExecutions
+    root: Path
+    judge: AttemptJudge
 
     async def act(
         self,

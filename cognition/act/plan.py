@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from cognition.act.actor import PlannedAction
-from cognition.act.templates import TemplateRegistry
+from cognition.act.templates import TemplateRegistry, instantiate
 from cognition.errors import TemplateError
 from cognition.schemas import DecisionContext, Deliberation
 from graph.models import ActionTarget, DecisionType
@@ -54,7 +54,7 @@ def plan_action(
     if ignored:
         log.info("template %s: ignoring undeclared parameters %s", name, ", ".join(ignored))
     try:
-        rendered = templates.instantiate(
+        rendered = instantiate(
             template,
             context.primary,
             summary=deliberation.summary,

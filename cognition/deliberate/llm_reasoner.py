@@ -33,7 +33,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from cognition.carried import CarriedPrompt, SystemPromptSource, applied_strategies
 from cognition.deliberate import prompts
@@ -104,16 +104,9 @@ class _Run:
                 name, fallback(), summary, started=started, error=error, tokens=tokens
             )
             return dataclasses.replace(outcome, call_id=reply.call_id)
-        return StepOutcome(
-            name=name,
-            reply=reply.value,
-            reasoner=ReasonerKind.LLM,
-            input_summary=summary,
-            model=reply.model,
-            latency_ms=reply.latency_ms,
-            tokens=tokens,
-            call_id=reply.call_id,
-        )
+        # StepOutcome's model, latency_ms, tokens, error and call_id, in its field order.
+        measured = (reply.model, reply.latency_ms, tokens, None, reply.call_id)
+        return StepOutcome(name, reply.value, ReasonerKind.LLM, summary, *measured)
 
     async def whole(self, user: str) -> tuple[dict[StepName, Part], str | None, str | None]:
         """The single request: each step's part, the model and call id (``None`` if unasked)."""
@@ -183,13 +176,7 @@ class LLMReasoner:
             step = _OneRequestEach(run, context, rendered, self._thresholds)
         trace, verdict = await deliberate_in_steps(context, self._thresholds, step)
         trace = dataclasses.replace(trace, decide=_with_questions(trace.decide, context, verdict))
-        outcomes: list[StepOutcome[Any]] = [
-            trace.observe,
-            trace.categorize,
-            trace.match,
-            trace.evaluate,
-            trace.decide,
-        ]
+        outcomes = trace.outcomes()
         by_llm = sum(o.reasoner is ReasonerKind.LLM for o in outcomes)
         self.client.state.record_steps(by_llm=by_llm, fell_back=len(outcomes) - by_llm)
         deliberation = build_deliberation(context, trace, verdict)
@@ -252,16 +239,9 @@ class _PartOfOneReply:
         name, summary = request.name, request.summary
         part = self.parts.get(name)
         if part is not None and part.reply is not None:
-            return StepOutcome(
-                name=name,
-                reply=part.reply,  # type: ignore[arg-type]  # PARTS pairs name and model
-                reasoner=ReasonerKind.LLM,
-                input_summary=summary,
-                model=self.model,
-                latency_ms=part.latency_ms,
-                tokens=part.tokens,
-                call_id=self.call_id,
-            )
+            # Model, latency, tokens, no error, call id; PARTS pairs the step with its model.
+            measured = (self.model, part.latency_ms, part.tokens, None, self.call_id)
+            return StepOutcome(name, part.reply, ReasonerKind.LLM, summary, *measured)  # type: ignore[arg-type]
         error = (
             f"LLM not asked: {self.run.unavailable}"
             if part is None

@@ -14,14 +14,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Generic, Protocol
+from typing import Generic, Protocol, cast
 
 from cognition.deliberate.confidence import Conclusion, conclude
 from cognition.deliberate.replies import (
-    CategorizeReply,
-    DecideReply,
-    EvaluateReply,
-    MatchPatternReply,
+    REPLY_MODELS,
     ObserveReply,
     R,
     StepOutcome,
@@ -78,48 +75,22 @@ async def deliberate_in_steps(
 ) -> tuple[Trace, Conclusion]:
     """The five steps in order through ``step``, and the conclusion DECIDE explains."""
     earlier: dict[StepName, StepReply] = {}
-    obs = await step.take(
-        StepRequest(
-            StepName.OBSERVE,
-            ObserveReply,
-            lambda: observe_by_rules(context),
-            input_summary(StepName.OBSERVE, context),
-            dict(earlier),
-        )
-    )
+
+    async def take(
+        name: StepName, rules: Callable[[], R], verdict: Conclusion | None = None
+    ) -> StepOutcome[R]:
+        schema = cast(type[R], REPLY_MODELS[name])
+        summary = _summary(name, context, earlier, verdict)
+        outcome = await step.take(StepRequest(name, schema, rules, summary, dict(earlier), verdict))
+        earlier[name] = outcome.reply
+        return outcome
+
+    obs = await take(StepName.OBSERVE, lambda: observe_by_rules(context))
     observe = obs.reply
-    earlier[StepName.OBSERVE] = observe
-    cat = await step.take(
-        StepRequest(
-            StepName.CATEGORIZE,
-            CategorizeReply,
-            lambda: categorize_by_rules(context, observe),
-            observe.brief_summary,
-            dict(earlier),
-        )
-    )
-    earlier[StepName.CATEGORIZE] = cat.reply
-    mat = await step.take(
-        StepRequest(
-            StepName.MATCH_PATTERN,
-            MatchPatternReply,
-            lambda: match_by_rules(context),
-            input_summary(StepName.MATCH_PATTERN, context),
-            dict(earlier),
-        )
-    )
+    cat = await take(StepName.CATEGORIZE, lambda: categorize_by_rules(context, observe))
+    mat = await take(StepName.MATCH_PATTERN, lambda: match_by_rules(context))
     match = mat.reply
-    earlier[StepName.MATCH_PATTERN] = match
-    ev = await step.take(
-        StepRequest(
-            StepName.EVALUATE,
-            EvaluateReply,
-            lambda: evaluate_by_rules(context, observe, match),
-            input_summary(StepName.EVALUATE, context),
-            dict(earlier),
-        )
-    )
-    earlier[StepName.EVALUATE] = ev.reply
+    ev = await take(StepName.EVALUATE, lambda: evaluate_by_rules(context, observe, match))
     verdict = conclude(
         context,
         significance=observe.significance,
@@ -127,14 +98,20 @@ async def deliberate_in_steps(
         deltas=[(o.name, o.reply.delta()) for o in (obs, cat, mat, ev)],
         thresholds=thresholds,
     )
-    dec = await step.take(
-        StepRequest(
-            StepName.DECIDE,
-            DecideReply,
-            lambda: decide_by_rules(context, verdict),
-            f"Final decision with {verdict.confidence:.2f} confidence",
-            dict(earlier),
-            verdict,
-        )
-    )
+    dec = await take(StepName.DECIDE, lambda: decide_by_rules(context, verdict), verdict)
     return Trace(obs, cat, mat, ev, dec), verdict
+
+
+def _summary(
+    name: StepName,
+    context: DecisionContext,
+    earlier: Mapping[StepName, StepReply],
+    verdict: Conclusion | None,
+) -> str:
+    """What went into a step, as its ``ReasoningStep`` records it."""
+    observe = earlier.get(StepName.OBSERVE)
+    if name is StepName.CATEGORIZE and isinstance(observe, ObserveReply):
+        return observe.brief_summary
+    if name is StepName.DECIDE and verdict is not None:
+        return f"Final decision with {verdict.confidence:.2f} confidence"
+    return input_summary(name, context)

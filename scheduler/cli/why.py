@@ -44,6 +44,11 @@ async def _why(args: argparse.Namespace, memory: Memory) -> int:
     return show(args, found, render(found))
 
 
+def _when(row: dict[str, Any], tail: str) -> str:
+    """One observation or past decision under its heading: time, type, path, then ``tail``."""
+    return f"│    {cell(row.get('at'))} {row.get('type')} {row.get('path') or '-'}{tail}"
+
+
 def render(s: dict[str, Any]) -> str:
     """The story as an indented tree."""
     d = s["decision"]
@@ -54,11 +59,7 @@ def render(s: dict[str, Any]) -> str:
         f"  at {cell(d.get('at'))} · status {d.get('status')} · path {d.get('path') or '-'}",
     ]
     out.append(f"├─ considered {len(s['observations'])} observation(s)")
-    out += [
-        f"│    {cell(o.get('at'))} {o.get('type')} {o.get('path') or '-'}"
-        f" ({o.get('urgency')}, {o.get('category')})"
-        for o in s["observations"]
-    ]
+    out += [_when(o, f" ({o.get('urgency')}, {o.get('category')})") for o in s["observations"]]
     out.append(f"├─ frame {d.get('frame') or '-'}")
     pattern = s.get("pattern")
     pattern_text = (
@@ -68,11 +69,7 @@ def render(s: dict[str, Any]) -> str:
     )
     out.append(f"├─ recall showed {len(s['recalled'])} past decision(s)")
     out.append(f"│    pattern {pattern_text}")
-    out += [
-        f"│    {cell(p.get('at'))} {p.get('type')} {p.get('path') or '-'}"
-        f" → {_success(p.get('outcome_success'))}"
-        for p in s["recalled"]
-    ]
+    out += [_when(p, f" → {_success(p.get('outcome_success'))}") for p in s["recalled"]]
     out.append(f"├─ reasoning: {len(s['steps'])} steps")
     for step in s["steps"]:
         delta = step.get("confidence_delta") or 0.0
