@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cognition.frames.selection import FrameSelection
+from cognition.frames.selection import FrameSelection as FrameSelection  # its old home
 from cognition.text import CHARS_PER_TOKEN, clip
 from graph.models import Censor, WorkingMemory
 from graph.models.frame import FrameSpec
