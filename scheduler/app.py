@@ -33,6 +33,7 @@ from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
+from rsi.confine import describe as describe_sandbox
 from scheduler.compose import (
     ATTRIBUTION_SLACK_S,
     LoopRuntime,
@@ -254,6 +255,7 @@ def print_banner(
         ),
         f"  actions  {len(nous.runtime.templates)} templates; {_acting(nous.settings)}",
         f"  strategy {_strategies(nous)}",
+        f"  sandbox  {describe_sandbox()}",
         f"  jobs     {', '.join(jobs)}",
         "  stop     Ctrl-C (Neo4j keeps running; `python -m graph.neo4j stop` stops it)",
     ]

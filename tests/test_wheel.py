@@ -34,7 +34,11 @@ pytestmark = pytest.mark.wheel
 REPO = Path(__file__).resolve().parent.parent
 EMPTY = REPO / "tests" / "support" / "empty.yaml"
 # Data files the code reads at run time, beside the Cypher (every cypher/**/*.cypher).
-DATA_FILES = ("cognition/act/templates.yaml", "rsi/prompt/constitution.md")
+DATA_FILES = (
+    "cognition/act/templates.yaml",
+    "rsi/prompt/constitution.md",
+    "rsi/check_runner.py",  # read as text and run inside the sandbox
+)
 _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".nous"
 )
