@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -96,43 +95,35 @@ def checks_module(check_source: str, entry_point: str) -> Checks:
 
 
 def verdict(checks: Checks, report: Iterable[str]) -> Verdict:
-    """Read the runner's JSON lines against the asserts ``checks`` holds.
+    """Read the runner's records against the asserts ``checks`` holds.
 
-    Records: ``{"line", "ok", "text"}`` for each assert run, ``{"check": "returned"}``
-    or ``{"check": "raised", "text"}`` once, ``{"error"}`` when nothing could run.
-    Only the lines the rewrite found count, so a report that claims more (a
-    solution that wrote into it) cannot raise the score.
+    Records, one a line, fields split by tabs: ``assert LINE ok|failed TEXT`` for
+    each assert run, ``check returned`` or ``check raised TEXT`` once, ``error
+    TEXT`` when nothing could run. Only the lines the rewrite found count, so a
+    report that claims more (a solution that wrote into it) cannot raise the score.
     """
     held: dict[int, bool] = {}
     failures: list[str] = []
     error: str | None = None
     returned = False
-    for record in _records(report):
-        line, text = record.get("line"), str(record.get("text", ""))[:_FAILURE_LIMIT]
-        if "error" in record:
-            error = str(record["error"])[:_FAILURE_LIMIT]
-        elif record.get("check") == "returned":
+    for raw in report:
+        kind, *fields = raw.rstrip("\n").split("\t")
+        if kind == "error" and fields:
+            error = fields[0][:_FAILURE_LIMIT]
+        elif kind == "check" and fields[:1] == ["returned"]:
             returned = True
-        elif record.get("check") == "raised":
-            failures.append(f"check stopped: {text}")
-        elif isinstance(line, int) and line in checks.assert_lines:
-            ok = record.get("ok") is True
+        elif kind == "check" and fields[:1] == ["raised"]:
+            failures.append(f"check stopped: {' '.join(fields[1:])[:_FAILURE_LIMIT]}")
+        elif kind == "assert" and len(fields) == 3 and fields[0].isdigit():
+            line, ok = int(fields[0]), fields[1] == "ok"
+            if line not in checks.assert_lines:
+                continue  # not an assert of this check: a torn or forged record
             held[line] = held.get(line, True) and ok
             if not ok and len(failures) < _MAX_FAILURES:
-                failures.append(f"line {line}: {text}")
+                failures.append(f"line {line}: {fields[2][:_FAILURE_LIMIT]}")
     if checks.assert_lines == (0,):
         held[0] = returned
     passed = sum(1 for line in checks.assert_lines if held.get(line, False))
     if error is None and not held and not failures:
         error = "no check ran"
     return Verdict(passed, len(checks.assert_lines), tuple(failures), error)
-
-
-def _records(report: Iterable[str]) -> Iterable[dict[str, object]]:
-    for raw in report:
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            continue  # a torn last line (killed mid-write), or the solution's scribbles
-        if isinstance(record, dict):
-            yield record

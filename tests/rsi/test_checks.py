@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 from rsi import problems
@@ -32,16 +31,16 @@ def test_every_assert_becomes_an_expect_with_its_line() -> None:
 
 def test_the_verdict_counts_statements_and_ignores_forged_lines() -> None:
     checks = checks_module(CHECK, "add")
-    lines = [
-        {"line": 6, "ok": True},
-        {"line": 7, "ok": False, "text": "assert candidate(0, 0) == 0 (got 1, expected 0)"},
-        {"line": 9, "ok": True},
-        {"line": 9, "ok": False, "text": "one iteration failed"},
-        {"line": 10, "ok": True},
-        {"line": 99, "ok": True},  # no such assert: a solution writing into the report
-        {"check": "returned"},
+    report = [
+        "assert\t6\tok\tassert candidate(1, 2) == 3",
+        "assert\t7\tfailed\tassert candidate(0, 0) == 0 (got 1, expected 0)",
+        "assert\t9\tok\tassert candidate(n, n) == 2 * n",
+        "assert\t9\tfailed\tone iteration failed",
+        "assert\t10\tok\tassert candidate(-1, -1) < 0",
+        "assert\t99\tok\tforged",  # no such assert: a solution writing into the report
+        "check\treturned",
+        "assert\t6\to",  # a torn tail
     ]
-    report = [json.dumps(r) for r in lines] + ['{"line": 6, "ok": tr']  # torn tail
     found = verdict(checks, report)
     assert (found.passed, found.total) == (2, 4)
     assert found.failures[0] == "line 7: assert candidate(0, 0) == 0 (got 1, expected 0)"
