@@ -192,7 +192,11 @@ async def test_the_daemon_records_observations_then_rsi_report_runs(
     assert "Traceback" not in out, out
 
     report_argv = ["report", "--config", str(config), "--agent-id", agent_id, "--root", str(root)]
-    for command in ([str(installed.bin / "python"), "-m", "rsi"],):
+    # ``nous rsi report`` is the command; ``python -m rsi report`` its alias: both work.
+    for command in (
+        [str(installed.bin / "nous"), "rsi"],
+        [str(installed.bin / "python"), "-m", "rsi"],
+    ):
         done = subprocess.run(
             [*command, *report_argv],
             cwd=installed.elsewhere,
