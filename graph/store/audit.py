@@ -8,6 +8,7 @@ back as the queries return them (they are printed as tables or JSON).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from graph.store.driver import Row
@@ -56,16 +57,20 @@ class AuditStore:
         """The latest events of one type (``daemon_started``), newest first."""
         return await self.memory.read("audit/latest_events", type=event_type, limit=limit)
 
-    async def decision_story(self, target: str) -> dict[str, Any] | None:
-        """Everything about the decision ``target`` names (an id, else a path's latest)."""
+    async def decision_story(self, target: str, paths: Sequence[str]) -> dict[str, Any] | None:
+        """Everything about the decision ``target`` names, or None.
+
+        ``target`` is tried as a decision id, then each of ``paths`` (root-relative,
+        in order) for its latest decision.
+        """
         rows = await self.memory.read("audit/decision", decision_id=target)
+        for path in [] if rows else paths:
+            latest = await self.memory.read("audit/latest_decision_for_path", path=path)
+            if latest:
+                rows = await self.memory.read("audit/decision", decision_id=latest[0]["id"])
+                break
         if not rows:
-            latest = await self.memory.read(
-                "audit/latest_decision_for_path", path=target.lstrip("./")
-            )
-            if not latest:
-                return None
-            rows = await self.memory.read("audit/decision", decision_id=latest[0]["id"])
+            return None
         decision_id = rows[0]["decision"]["id"]
         story = dict(rows[0])
         for key, name in _STORY:

@@ -22,6 +22,7 @@ from graph.errors import GraphError
 from graph.settings import Settings, child_environment
 from graph.store.audit import AuditStore
 from graph.store.memory import Memory
+from rsi.confine import describe as describe_sandbox
 from scheduler.cli.common import (
     EXIT_NOT_FOUND,
     EXIT_OK,
@@ -61,6 +62,7 @@ def _status(args: argparse.Namespace) -> int:
 async def gather(settings: Settings) -> dict[str, Any]:
     """Everything ``nous status`` reports, as data."""
     llm = asyncio.create_task(llm_state(settings))
+    sandbox = asyncio.create_task(asyncio.to_thread(describe_sandbox))  # probes once: a run
     report: dict[str, Any] = {"agent_id": settings.agent_id}
     try:
         async with connected(settings, child_environment()) as parts:
@@ -72,6 +74,7 @@ async def gather(settings: Settings) -> dict[str, Any]:
         else:
             report["neo4j"] = {"up": False, "error": str(exc)}
     report["llm"] = await llm
+    report["sandbox"] = await sandbox
     return report
 
 
@@ -163,6 +166,7 @@ def render(report: dict[str, Any]) -> str:
     lines = [f"nous status: agent '{report['agent_id']}'"]
     lines.append(f"  neo4j      {neo4j.get('where') or 'not answering: ' + neo4j['error']}")
     lines.append(f"  llm        {_llm_text(report['llm'])}")
+    lines.append(f"  sandbox    {report['sandbox']}")
     if "graph_error" in report:
         lines.append(f"  graph      {report['graph_error']}")
     if "daemon" in report:

@@ -4,12 +4,16 @@ What it considered, the frame it was made in, what recall showed it, the
 five steps (reasoner, confidence delta, reasoning), the template and its
 prompt, every execution and retry with its failure type, the outcome, the
 lessons and censors it taught, the censor that stopped it, the escalations
-it raised and the heuristics it applied. For a path, its latest decision.
+it raised and the heuristics it applied. For a path, its latest decision:
+the path may be relative to the current folder (the way a shell completes
+it) or to the watched root.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
 from graph.store.audit import AuditStore
@@ -25,21 +29,45 @@ def register(commands: Any) -> None:
     """Add ``nous why``."""
     parser = commands.add_parser(
         "why",
-        parents=[common_options()],
+        parents=[common_options(root=True)],
         help="the whole story of a decision (by id, or the latest about a path)",
         description="Everything that explains one decision, as a tree. TARGET is a decision id "
-        "or a path relative to the watched root (its latest decision).",
+        "or a path (its latest decision), relative to the current folder or to the watched root.",
     )
     parser.add_argument("target", metavar="DECISION_ID|PATH")
     parser.set_defaults(handler=with_memory(_why))
 
 
+def path_candidates(target: str, root: Path, cwd: Path) -> list[str]:
+    """The root-relative paths ``target`` may mean, in the order they are tried.
+
+    First the path relative to ``cwd`` (or absolute), when it lies inside ``root``;
+    then ``target`` read as relative to the root. ``..`` is resolved without
+    following links, so a link inside the root keeps its own path.
+    """
+    base = root.expanduser().resolve()
+    candidates: list[str] = []
+    here = Path(os.path.normpath(cwd / Path(target).expanduser()))
+    if here.is_relative_to(base) and here != base:
+        candidates.append(here.relative_to(base).as_posix())
+    if not Path(target).is_absolute():
+        in_root = os.path.normpath(target).replace(os.sep, "/")
+        if in_root not in (".", "..") and not in_root.startswith("../"):
+            candidates.append(in_root)
+    return list(dict.fromkeys(candidates))
+
+
 async def _why(args: argparse.Namespace, memory: Memory) -> int:
-    found = await AuditStore(memory).decision_story(args.target)
+    root = args.settings.watch.root.expanduser().resolve()  # --root, when given
+    tried = path_candidates(args.target, root, Path.cwd())
+    found = await AuditStore(memory).decision_story(args.target, tried)
     if found is None:
+        where = f" (tried {', '.join(tried)} under {root})" if tried else f" inside {root}"
+        if not tried:
+            where += " (the path lies outside the watched root)"
         raise CommandError(
             f"no decision {args.target!r} and no decision about a path {args.target!r}"
-            f" for agent {memory.agent_id!r}"
+            f"{where} for agent {memory.agent_id!r}"
         )
     return show(args, found, render(found))
 
