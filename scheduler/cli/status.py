@@ -35,17 +35,17 @@ from scheduler.compose import connected
 from scheduler.operations import describe, read_operations
 
 RECENT = 5
+HELP = "Neo4j, the LLM, the daemon, the budget, escalations and the last decisions"
+DESCRIPTION = (
+    "What answers, whether a daemon of this agent runs and since when, and what it did lately. "
+    "Starts nothing."
+)
 
 
 def register(commands: Any) -> None:
     """Add ``nous status``."""
-    parser = commands.add_parser(
-        "status",
-        parents=[common_options()],
-        help="Neo4j, the LLM, the daemon, the budget, escalations and the last decisions",
-        description="What answers, whether a daemon of this agent runs and since when, and "
-        "what it did lately. Starts nothing.",
-    )
+    common = [common_options()]
+    parser = commands.add_parser("status", parents=common, help=HELP, description=DESCRIPTION)
     parser.set_defaults(handler=_status)
 
 
