@@ -24,7 +24,7 @@ from graph.models import Desire, Trajectory
 from rsi import problems
 from rsi.errors import RSIError
 from rsi.prompts import ProblemReply, SolutionReply, problem_prompt, solution_prompt
-from rsi.sandbox import SandboxResult, run_tests
+from rsi.sandbox import SandboxResult, run_problem
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ class TestPractice:
             code, approach = reply.value.code, reply.value.approach or _approach(reply.value.code)
             # The attempt whose tests decide the outcome names what the outcome credits.
             applied = applied_strategies(reply.value.applied_strategies, self.shown)
-            result = await run_tests(problem.tests, code, timeout_s=self.timeout_s, root=self.root)
+            result = await run_problem(problem, code, timeout_s=self.timeout_s, root=self.root)
             if result.success:
                 break
             failure = _describe_failure(result)

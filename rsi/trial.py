@@ -29,7 +29,7 @@ from graph.store.learning import LearningStore
 from rsi import problems
 from rsi.prompts import SolutionReply, solution_prompt
 from rsi.route import CODE, MATH
-from rsi.sandbox import run_tests
+from rsi.sandbox import run_problem
 from rsi.stats import mcnemar_exact
 from rsi.strategies import Constitution, carried_prompt
 
@@ -165,10 +165,7 @@ class HeuristicTrials:
             return False, True
         if reply.value is None:
             return False, False
-        result = await run_tests(
-            problem.tests,
-            reply.value.code,
-            timeout_s=self.settings.practice_timeout_s,
-            root=self.root,
+        result = await run_problem(
+            problem, reply.value.code, timeout_s=self.settings.practice_timeout_s, root=self.root
         )
         return result.success, False
