@@ -25,6 +25,7 @@ from cognition.act.reconcile import Reconciler
 from cognition.act.templates import TemplateRegistry
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.ingest import Ingestor
+from cognition.sense.spool import open_intake_spool
 from graph.models import new_id
 from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import Settings
@@ -106,6 +107,8 @@ async def _assemble(
         batch_size=settings.sense.write_batch_size,
         queue_limit=settings.sense.queue_limit,
         attribute=attribution.attribute,
+        spool=open_intake_spool(root, settings.intake),
+        in_memory=settings.intake.in_memory,
     )
     watcher = FileWatcher(root, settings.watch, settings.agent_id)
     index_sync = IndexSync(
@@ -184,6 +187,7 @@ async def run_daemon(
 
     supervisor = Supervisor(stop, on_death=died)
     nous.watcher.on_gap(lambda: _rescan_soon(nous.index_sync))
+    nous.ingestor.on_spool_relief(lambda: _rescan_soon(nous.index_sync))
     supervisor.start(
         [
             Part("writer", lambda: nous.ingestor.run(stop)),
@@ -284,6 +288,7 @@ async def _finish(
     try:
         await nous.runtime.close()
     finally:
+        nous.ingestor.close()
         await nous.driver.close()
 
 

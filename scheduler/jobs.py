@@ -65,8 +65,9 @@ class IndexSync:
             return await self._run(announce)
 
     async def _run(self, announce: bool) -> RescanResult | None:
-        # What the watcher queued must be in the graph first, or the rescan
-        # would observe those changes a second time.
+        # What the spool held at start, and what the watcher queued, must be in the
+        # graph first, or the rescan would observe those changes a second time.
+        await self.ingestor.wait_replayed()
         await self.ingestor.wait_idle(IDLE_WAIT_S)
         try:
             result = await rescan(
@@ -134,7 +135,8 @@ class StatusLine:
         return (
             f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
             f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
-            f"{decided}{self.operations_text}{llm} · last error: {error}"
+            f"{self.ingestor.spool_status()}{decided}{self.operations_text}{llm}"
+            f" · last error: {error}"
         )
 
     async def emit(self) -> None:
