@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import verdict
+from bench.soak_count import ChangeLog, report, tally
 from graph.server.finder import find_or_start
 from graph.server.finder import stop as stop_neo4j
 from graph.settings import Neo4jSettings, child_environment
@@ -145,19 +146,29 @@ class Churn:
         self.root, self.rate = root, rate
         self.changes = 0
         self.intake = 0
+        self.log = ChangeLog()
         self._step = [0] * POOL
+        self._content = [""] * POOL
 
     def _one(self, index: int) -> None:
-        path = self.root / "notes" / f"n{index:04}.md"
+        rel = f"notes/n{index:04}.md"
+        path = self.root / rel
         step = self._step[index] % 4
         self._step[index] += 1
+        # Each round's first line names the round, so every content (and its hash) is unique.
         if step == 0:
-            path.write_text(f"note {index}\n")
+            self._content[index] = f"note {index} round {self._step[index] // 4}\n"
+            path.write_text(self._content[index])
         elif step in (1, 2):
+            line = f"line {self._step[index]}\n"
+            self._content[index] += line
             with path.open("a") as handle:
-                handle.write(f"line {self._step[index]}\n")
+                handle.write(line)
         else:
             path.unlink()
+            self.log.delete(time.time(), rel)
+        if step != 3:
+            self.log.write(time.time(), rel, self._content[index])
         self.changes += 1
 
     async def run(self, until: float) -> None:
@@ -169,7 +180,9 @@ class Churn:
                 self._one(self.changes % POOL)
             if time.monotonic() >= next_intake:
                 self.intake += 1
-                (self.root / "_intake" / f"drop{self.intake:03}.md").write_text("# a note\n")
+                rel = f"_intake/drop{self.intake:03}.md"
+                (self.root / rel).write_text("# a note\n")
+                self.log.write(time.time(), rel, "# a note\n")
                 self.changes += 1
                 next_intake += INTAKE_EVERY_S
             await asyncio.sleep(0.02)
@@ -204,13 +217,15 @@ def processes_under(folder: Path) -> list[str]:
     return found
 
 
-async def counts(settings: Neo4jSettings, uri: str) -> dict[str, int]:
-    """The soak agent's final counts, read from its Neo4j."""
+async def counts(settings: Neo4jSettings, uri: str) -> tuple[dict[str, int], list[Any]]:
+    """The soak agent's final counts and its file observations, read from its Neo4j."""
     driver = GraphDriver(uri, settings.user, settings.password.get_secret_value())
     await driver.start()
     try:
-        rows = await Memory(driver, AGENT).read("bench/soak_counts")
-        return {k: int(v) for k, v in rows[0].items()}
+        memory = Memory(driver, AGENT)
+        rows = await memory.read("bench/soak_counts")
+        observations = await memory.read("bench/soak_file_observations")
+        return {k: int(v) for k, v in rows[0].items()}, observations
     finally:
         await driver.close()
 
@@ -299,6 +314,7 @@ async def _run(
     await outage(1)
     await at(0.45)
     print(f"[{time.monotonic() - began:5.0f} s] SIGKILL the daemon, start it again", flush=True)
+    churn.log.kill_at = time.time()
     daemon.signal(signal.SIGKILL)
     mark = len(daemon.output())
     daemon.start()
@@ -306,6 +322,8 @@ async def _run(
         print(f"soak: the daemon did not start again:\n{daemon.output()[mark:][-3000:]}")
         churning.cancel()
         return 1
+    churn.log.back_at = time.time()
+    print(f"[{time.monotonic() - began:5.0f} s] the daemon is back", flush=True)
     await at(0.55)
     rss["after restart"] = daemon.rss_kb()
     await at(0.65)
@@ -323,8 +341,10 @@ async def _run(
     mark = len(daemon.output())
     await daemon.wait_for("recovered", 180, after=mark)
     restarted = daemon.signal(signal.SIGTERM)
-    final = await counts(neo4j, uri)
+    final, observations = await counts(neo4j, uri)
     _report(churn, final, rss, llm, stopped, restarted, daemon.output())
+    for line in report(tally(churn.log, observations)):
+        print(line)
     return 0
 
 
@@ -358,7 +378,7 @@ def _report(
         growth = (end - start) / start * 100
         print(
             f"RSS growth (same process, after restart → drained): {growth:+.1f} %"
-            f" {verdict(growth < 20)} (target < 20 %)"
+            f" {verdict(growth <= 10)} (target ≤ 10 %)"
         )
 
 

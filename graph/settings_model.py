@@ -127,7 +127,7 @@ class IntakeSettings(BaseModel):
 
     spool: bool = True
     spool_max_bytes: int = Field(64 * 1024 * 1024, ge=64 * 1024)
-    in_memory: int = Field(5000, ge=1, description="held in memory; the rest wait in the spool")
+    in_memory: int = Field(2000, ge=1, description="held in memory; the rest wait in the spool")
 
 
 class ScheduleSettings(BaseModel):

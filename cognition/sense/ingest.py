@@ -67,7 +67,7 @@ class Ingestor:
         retry_backoff_s: Sequence[float] = RETRY_BACKOFF_S,
         attribute: Callable[[Observation], Observation] | None = None,
         spool: ObservationSpool | None = None,
-        in_memory: int = 5000,
+        in_memory: int = 2000,
     ) -> None:
         self.memory = memory
         self.classifier = classifier
