@@ -30,7 +30,7 @@ from datetime import datetime
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.queue import ObservationQueue, QueueFullError
 from cognition.sense.spool import ObservationSpool
-from graph.errors import GraphError
+from graph.errors import GraphError, MemoryQueryError
 from graph.models import Observation, Urgency, utc_now
 from graph.store.memory import Memory
 
@@ -50,6 +50,7 @@ class IngestStats:
     refused: int = 0
     batches: int = 0
     replayed: int = 0
+    rejected: int = 0  # refused by Neo4j itself (a client error), dropped with an ERROR
     last_error: str | None = None
     last_error_at: datetime | None = None
 
@@ -282,6 +283,11 @@ class Ingestor:
             try:
                 await self.memory.record_observations(self._in_hand, batch_size=self.batch_size)
             except GraphError as exc:
+                if _refused(exc):
+                    # Neo4j answered and said no: find the observation it refuses and drop it,
+                    # or it would be retried forever (and, spooled, at every start).
+                    self._in_hand = await self._write_singly(self._in_hand)
+                    continue
                 failures += 1
                 self.stats.last_error = str(exc)
                 self.stats.last_error_at = utc_now()
@@ -299,11 +305,45 @@ class Ingestor:
                     return
                 continue
             failures = 0
-            self._acknowledge(self._in_hand)
-            self.stats.recorded += len(self._in_hand)
-            self.stats.batches += 1
+            self._written(self._in_hand)
             self._in_hand = []
         self._idle.set()
+
+    def _written(self, observations: list[Observation]) -> None:
+        self._acknowledge(observations)
+        self.stats.recorded += len(observations)
+        self.stats.batches += 1
+
+    async def _write_singly(self, batch: list[Observation]) -> list[Observation]:
+        """Write one at a time; drop what Neo4j refuses; return what could not be tried yet."""
+        for index, observation in enumerate(batch):
+            try:
+                await self.memory.record_observations([observation])
+            except GraphError as exc:
+                if not _refused(exc):
+                    return batch[index:]
+                self.stats.rejected += 1
+                log.error(
+                    "Neo4j refuses observation %s (%s of %r); it is dropped: %s",
+                    observation.id,
+                    observation.type.value,
+                    observation.path,
+                    exc,
+                )
+                self._acknowledge([observation])
+                continue
+            self._written([observation])
+        return []
+
+
+def _refused(exc: GraphError) -> bool:
+    # A client error, or a statement that failed on its values (a path too long to index is
+    # Neo.DatabaseError.Statement.ExecutionFailed), is not the server's state: retrying the
+    # same observation gets the same answer.
+    text = str(exc)
+    return isinstance(exc, MemoryQueryError) and (
+        "Neo.ClientError" in text or ".Statement." in text
+    )
 
 
 async def _stopped_within(stop: asyncio.Event, seconds: float) -> bool:

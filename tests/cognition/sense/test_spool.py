@@ -218,3 +218,22 @@ async def test_compaction_keeps_what_is_pending_when_the_file_reaches_its_bound(
     assert spool.size_bytes <= 8192 and spool.pending_ids == [kept.id]
     spool.close()
     assert read_pending(path) == [kept]
+
+
+async def test_an_observation_neo4j_refuses_is_dropped_loudly_not_retried_forever(
+    tmp_path: Path, memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "intake.spool"
+    spool = ObservationSpool.open(path, max_bytes=1 << 20)
+    ingestor = Ingestor(memory, CLASSIFIER, spool=spool, retry_backoff_s=[0.01])
+    too_long = "docs/" + "x" * 40_000 + ".md"  # longer than a range index key may be
+    good = [_created(memory.agent_id, f"docs/{i}.md") for i in range(3)]
+    ingestor.submit([good[0], _created(memory.agent_id, too_long), *good[1:]])
+    with caplog.at_level(logging.ERROR):
+        await _drain(ingestor)
+    spool.close()
+    [error] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert "Neo4j refuses observation" in error.getMessage()
+    assert ingestor.stats.rejected == 1 and ingestor.stats.recorded == 3
+    assert await memory.observation_counts() == (3, 3)
+    assert path.stat().st_size == 0  # not replayed at the next start either
