@@ -288,7 +288,6 @@ async def _finish(
     try:
         await nous.runtime.close()
     finally:
-        nous.ingestor.close()
         await nous.driver.close()
 
 

@@ -128,11 +128,6 @@ class Ingestor:
         """Return once what the spool held at start is committed in Neo4j."""
         await self._replayed.wait()
 
-    def close(self) -> None:
-        """Close the spool (what it holds stays for the next start)."""
-        if self._spool is not None:
-            self._spool.close()
-
     def submit(self, observations: Iterable[Observation]) -> list[Observation]:
         """Classify, attribute and queue observations; return the ones kept (noise is dropped).
 

@@ -29,13 +29,14 @@ Python).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 import shutil
 import struct
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -66,13 +67,17 @@ class _Slot:
 
 
 class ObservationSpool:
-    """The pending observations of one daemon, durable on disk (open with :meth:`open`)."""
+    """The pending observations of one daemon, durable on disk (open with :meth:`open`).
 
-    def __init__(self, path: Path, fd: int, max_bytes: int) -> None:
+    The file is opened for each operation and closed again: a file held open
+    keeps its folder, and so the watched root, alive in the kernel, and the
+    watcher would never hear that the root was deleted.
+    """
+
+    def __init__(self, path: Path, max_bytes: int) -> None:
         """Use :meth:`open`; this only keeps what it is given."""
         self.path = path
         self.max_bytes = max_bytes
-        self._fd = fd
         self._size = 0
         self._entries = 0  # observation records in the file, acknowledged or not
         self._pending: dict[str, _Slot] = {}
@@ -85,16 +90,17 @@ class ObservationSpool:
         off with a WARNING naming the file and the offset; a damaged record
         before the end stops the reading there with an ERROR, and a copy of
         the damaged file is kept beside it. Raises :class:`OSError` when the
-        file cannot be opened.
+        file cannot be created or read.
         """
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
-        spool = cls(path, fd, max_bytes)
-        try:
-            spool._load()
-        except BaseException:
-            os.close(fd)
-            raise
+        spool = cls(path, max_bytes)
+        with spool._opened(os.O_RDWR | os.O_CREAT) as fd:
+            data = _read_all(fd)
+            spool._pending, spool._entries, spool._size = _scan(data)
+            if spool._size < len(data):
+                spool._cut(fd, spool._size, len(data), torn=_torn_at(data, spool._size))
+        if spool._pending:
+            log.info("spool %s: %d observations to replay", path, len(spool._pending))
         return spool
 
     @property
@@ -128,9 +134,9 @@ class ObservationSpool:
             fits += 1
         if fits == 0:
             return 0
-        data = b"".join(frames[:fits])
-        os.write(self._fd, data)
-        os.fdatasync(self._fd)
+        with self._opened(os.O_WRONLY | os.O_APPEND | os.O_CREAT) as fd:
+            os.write(fd, b"".join(frames[:fits]))
+            os.fdatasync(fd)
         offset = self._size
         for observation, frame in zip(observations[:fits], frames[:fits], strict=True):
             self._pending[observation.id] = _Slot(offset, len(frame))
@@ -140,19 +146,25 @@ class ObservationSpool:
         return fits
 
     def load(self, ids: Iterable[str]) -> list[Observation]:
-        """Read the pending observations ``ids`` back (those no longer readable are dropped)."""
+        """Read pending observations back; what cannot be read is dropped with an ERROR."""
         found: list[Observation] = []
-        for oid in ids:
-            slot = self._pending.get(oid)
-            if slot is None:
-                continue
-            frame = os.pread(self._fd, slot.length, slot.offset)
-            payload = _unframe(frame)
-            if payload is None or "o" not in payload:
-                log.error("spool %s: the record at offset %d is damaged", self.path, slot.offset)
-                del self._pending[oid]
-                continue
-            found.append(Observation.model_validate(payload["o"]))
+        try:
+            with self._opened(os.O_RDONLY) as fd:
+                for oid in ids:
+                    slot = self._pending.get(oid)
+                    if slot is None:
+                        continue
+                    payload = _unframe(os.pread(fd, slot.length, slot.offset))
+                    if payload is None or payload.get("o", {}).get("id") != oid:
+                        log.error(
+                            "spool %s: the record at offset %d is damaged", self.path, slot.offset
+                        )
+                        del self._pending[oid]
+                        continue
+                    found.append(Observation.model_validate(payload["o"]))
+        except OSError as exc:
+            log.error("spool %s cannot be read (%s): its observations are lost", self.path, exc)
+            self._pending.clear()
         return found
 
     def acknowledge(self, ids: Iterable[str]) -> None:
@@ -161,29 +173,23 @@ class ObservationSpool:
         if not done:
             return
         if not self._pending:
-            os.ftruncate(self._fd, 0)
+            os.truncate(self.path, 0)
             self._size = self._entries = 0
             return
         frame = _frame({"a": done})
-        os.write(self._fd, frame)
+        with self._opened(os.O_WRONLY | os.O_APPEND) as fd:
+            os.write(fd, frame)
         self._size += len(frame)
 
-    def close(self) -> None:
-        """Close the file (what it holds stays for the next start)."""
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+    @contextlib.contextmanager
+    def _opened(self, flags: int) -> Iterator[int]:
+        fd = os.open(self.path, flags | os.O_CLOEXEC, 0o600)
+        try:
+            yield fd
+        finally:
+            os.close(fd)
 
-    def _load(self) -> None:
-        data = _read_all(self._fd)
-        self._pending, self._entries, offset = _scan(data)
-        if offset < len(data):
-            self._cut(offset, len(data), torn=_torn_at(data, offset))
-        self._size = offset
-        if self._pending:
-            log.info("spool %s: %d observations to replay", self.path, len(self._pending))
-
-    def _cut(self, offset: int, size: int, *, torn: bool) -> None:
+    def _cut(self, fd: int, offset: int, size: int, *, torn: bool) -> None:
         if torn:
             log.warning(
                 "spool %s: torn record at offset %d (%d bytes, a kill mid-append);"
@@ -203,27 +209,26 @@ class ObservationSpool:
                 size - offset,
                 kept,
             )
-        os.ftruncate(self._fd, offset)
-        os.fsync(self._fd)
+        os.ftruncate(fd, offset)
+        os.fsync(fd)
 
     def _compact(self) -> None:
         # Copy the pending records to a new file and put it in place of the old one.
         fresh = self.path.with_name(self.path.name + ".compact")
-        fd = os.open(fresh, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND | os.O_CLOEXEC, 0o600)
         moved: dict[str, _Slot] = {}
         offset = 0
-        try:
-            for oid, slot in self._pending.items():
-                os.write(fd, os.pread(self._fd, slot.length, slot.offset))
-                moved[oid] = _Slot(offset, slot.length)
-                offset += slot.length
-            os.fsync(fd)
-            os.replace(fresh, self.path)
-        except BaseException:
-            os.close(fd)
-            raise
-        os.close(self._fd)
-        self._fd, self._pending, self._size, self._entries = fd, moved, offset, len(moved)
+        with self._opened(os.O_RDONLY) as old:
+            fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+            try:
+                for oid, slot in self._pending.items():
+                    os.write(fd, os.pread(old, slot.length, slot.offset))
+                    moved[oid] = _Slot(offset, slot.length)
+                    offset += slot.length
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        os.replace(fresh, self.path)
+        self._pending, self._size, self._entries = moved, offset, len(moved)
 
 
 def read_pending(path: Path) -> list[Observation]:

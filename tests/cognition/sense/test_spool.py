@@ -80,7 +80,6 @@ def test_a_torn_tail_is_reported_with_its_offset_and_cut_off(
     assert spool.append(first) == 3
     whole = spool.size_bytes
     spool.append([_created("a", "notes/torn.md")])
-    spool.close()
     os.truncate(path, spool.size_bytes - 7)  # the kill came in the middle of the last record
 
     with caplog.at_level(logging.WARNING):
@@ -91,7 +90,6 @@ def test_a_torn_tail_is_reported_with_its_offset_and_cut_off(
     assert path.stat().st_size == whole
     # Appending after the cut yields a readable file again.
     assert again.append([_created("a", "notes/after.md")]) == 1
-    again.close()
     assert [o.path for o in read_pending(path)] == [*(o.path for o in first), "notes/after.md"]
 
 
@@ -101,13 +99,11 @@ def test_a_damaged_record_before_the_end_is_an_error_and_the_file_is_kept(
     path = tmp_path / "intake.spool"
     spool = ObservationSpool.open(path, max_bytes=1 << 20)
     spool.append([_created("a", f"notes/{i}.md") for i in range(3)])
-    spool.close()
     data = bytearray(path.read_bytes())
     data[len(data) // 2] ^= 0xFF  # a flipped byte in the middle record
     path.write_bytes(bytes(data))
     with caplog.at_level(logging.WARNING):
         again = ObservationSpool.open(path, max_bytes=1 << 20)
-    again.close()
     assert [r.levelno for r in caplog.records] == [logging.ERROR]
     assert len(again) == 1 and (tmp_path / "intake.spool.damaged").read_bytes() == bytes(data)
 
@@ -120,7 +116,6 @@ async def test_hostile_paths_survive_the_spool_and_reach_the_graph(
     observations = [_created(memory.agent_id, p) for p in HOSTILE_PATHS]
     spool = ObservationSpool.open(path, max_bytes=1 << 20)
     assert spool.append([odd, *observations]) == len(observations) + 1
-    spool.close()
 
     reopened = ObservationSpool.open(path, max_bytes=1 << 20)
     # Every field, byte for byte, the lone surrogate included.
@@ -128,7 +123,6 @@ async def test_hostile_paths_survive_the_spool_and_reach_the_graph(
     reopened.acknowledge([odd.id])
     ingestor = Ingestor(memory, CLASSIFIER, spool=reopened)
     await _drain(ingestor)
-    reopened.close()
     assert ingestor.stats.replayed == len(HOSTILE_PATHS)
     for hostile in HOSTILE_PATHS:
         [stored] = await memory.observations_for_path(hostile)
@@ -145,13 +139,11 @@ async def test_a_replay_after_a_lost_acknowledgement_writes_nothing_twice(
     spool.append(observations)
     # The batch committed, then the process died before acknowledging it.
     await memory.record_observations(observations)
-    spool.close()
 
     again = ObservationSpool.open(path, max_bytes=1 << 20)
     ingestor = Ingestor(memory, CLASSIFIER, spool=again, batch_size=7)
     assert ingestor.queue_depth == 20
     await _drain(ingestor)
-    again.close()
     assert ingestor.stats.replayed == 20 and len(again) == 0
     assert await memory.observation_counts() == (20, 20)
     assert all([await _count(memory, o.path or "") == 1 for o in observations])
@@ -170,7 +162,6 @@ async def test_during_an_outage_observations_wait_on_disk_not_in_memory(
     assert ingestor.queue_depth == 100 and len(ingestor._queue) == 10  # the rest are on disk
     assert len(spool) == 100
     await _drain(ingestor)
-    spool.close()
     assert ingestor.stats.recorded == 100 and len(spool) == 0
     assert await memory.observation_counts() == (100, 100)
     # Oldest first: the writer read them back in the order they came.
@@ -201,7 +192,6 @@ async def test_a_full_spool_says_so_once_refuses_and_rescans_when_it_has_room(
     ingestor.submit([_created(memory.agent_id, "docs/later.md")])
     assert relieved == [True] and "FULL" not in ingestor.spool_status()
     await _drain(ingestor)
-    spool.close()
 
 
 async def test_compaction_keeps_what_is_pending_when_the_file_reaches_its_bound(
@@ -216,7 +206,6 @@ async def test_compaction_keeps_what_is_pending_when_the_file_reaches_its_bound(
         assert spool.append(batch) == 3
         spool.acknowledge(o.id for o in batch)
     assert spool.size_bytes <= 8192 and spool.pending_ids == [kept.id]
-    spool.close()
     assert read_pending(path) == [kept]
 
 
@@ -231,7 +220,6 @@ async def test_an_observation_neo4j_refuses_is_dropped_loudly_not_retried_foreve
     ingestor.submit([good[0], _created(memory.agent_id, too_long), *good[1:]])
     with caplog.at_level(logging.ERROR):
         await _drain(ingestor)
-    spool.close()
     [error] = [r for r in caplog.records if r.levelno == logging.ERROR]
     assert "Neo4j refuses observation" in error.getMessage()
     assert ingestor.stats.rejected == 1 and ingestor.stats.recorded == 3
