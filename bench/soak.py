@@ -130,12 +130,14 @@ class Daemon:
     def output(self) -> str:
         return self.log.read_text(errors="replace")
 
-    async def wait_for(self, text: str, timeout_s: float, *, after: int = 0) -> bool:
+    async def wait_for(
+        self, text: str, timeout_s: float, *, after: int = 0, poll_s: float = 0.5
+    ) -> bool:
         deadline = time.monotonic() + timeout_s
         while text not in self.output()[after:]:
             if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
                 return False
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(poll_s)
         return True
 
 
@@ -318,12 +320,15 @@ async def _run(
     daemon.signal(signal.SIGKILL)
     mark = len(daemon.output())
     daemon.start()
-    if not await daemon.wait_for("index sync:", 180, after=mark):
+    # Back once its watcher is armed (the log says "watching … (N files)"); changes made
+    # before that are the start-up rescan's to find.
+    if not await daemon.wait_for("graph.watch.watcher: watching", 180, after=mark, poll_s=0.05):
         print(f"soak: the daemon did not start again:\n{daemon.output()[mark:][-3000:]}")
         churning.cancel()
         return 1
     churn.log.back_at = time.time()
     print(f"[{time.monotonic() - began:5.0f} s] the daemon is back", flush=True)
+    await daemon.wait_for("index sync:", 180, after=mark)
     await at(0.55)
     rss["after restart"] = daemon.rss_kb()
     await at(0.65)

@@ -85,6 +85,8 @@ class Tally:
     lost: Counter[str] = field(default_factory=Counter)
     by_source: Counter[str] = field(default_factory=Counter)
     unmatched: int = 0
+    # A few examples of what went wrong, for the report: (change, its observations' rows).
+    examples: list[tuple[str, Change, list[Mapping[str, Any]]]] = field(default_factory=list)
 
 
 def tally(log: ChangeLog, observations: Iterable[Mapping[str, Any]]) -> Tally:
@@ -96,22 +98,23 @@ def tally(log: ChangeLog, observations: Iterable[Mapping[str, Any]]) -> Tally:
     for i, c in enumerate(log.changes):
         if c.kind == "delete":
             deletions[c.path].append((c.at, i))
-    seen: Counter[int] = Counter()
+    seen: dict[int, list[Mapping[str, Any]]] = defaultdict(list)
     result = Tally()
     for row in observations:
-        source = str(json.loads(row["metadata"] or "{}").get("source", "?"))
-        result.by_source[source] += 1
+        result.by_source[_source(row)] += 1
         index = _match(row, by_content, deletions)
         if index is None:
             result.unmatched += 1
         else:
-            seen[index] += 1
+            seen[index].append(row)
     for i, change in enumerate(log.changes):
         phase = log.phase(change)
         result.made[phase] += 1
-        count = seen[i]
+        count = len(seen.get(i, ()))
         bucket = result.once if count == 1 else result.lost if count == 0 else result.duplicated
         bucket[phase] += 1
+        if count != 1 and phase == "running" and len(result.examples) < 10:
+            result.examples.append(("twice+" if count else "never", change, seen.get(i, [])))
     return result
 
 
@@ -126,6 +129,10 @@ def _match(
     at = _epoch(row["at"])
     position = bisect.bisect_right(candidates, (at + 0.05, len(candidates) + 10**9))
     return candidates[position - 1][1] if position else None
+
+
+def _source(row: Mapping[str, Any]) -> str:
+    return str(json.loads(row["metadata"] or "{}").get("source", "?"))
 
 
 def _epoch(value: Any) -> float:
@@ -147,4 +154,7 @@ def report(result: Tally) -> list[str]:
         )
     sources = ", ".join(f"{k} {v}" for k, v in sorted(result.by_source.items()))
     lines.append(f"file observations by source: {sources}; matching no change: {result.unmatched}")
+    for what, change, rows in result.examples:
+        seen = "; ".join(f"{r['type']} by {_source(r)} at {_epoch(r['at']):.3f}" for r in rows)
+        lines.append(f"  {what} (running): {change.kind} {change.path} at {change.at:.3f}: {seen}")
     return lines
