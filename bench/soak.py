@@ -15,8 +15,10 @@ loopback that fails every third request. For ``--duration`` seconds
 
 Then the churn stops, the daemon drains and is stopped with SIGTERM, started
 once more (so it reconciles what the kill left) and stopped again. It prints
-the changes made against the file observations written, decisions stuck,
-processes left, and the daemon's RSS at start and end.
+the changes made against the file observations written, each change matched
+to its observations (once, twice or more, never; by when it was made: see
+:mod:`bench.soak_count`), decisions stuck, processes left, and the daemon's
+RSS at start and end.
 
     .venv/bin/python -m bench.soak                 # 10 minutes
     .venv/bin/python -m bench.soak --duration 120  # a shorter try
