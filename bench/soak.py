@@ -30,11 +30,9 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -44,6 +42,8 @@ from typing import Any
 
 from bench.common import verdict
 from bench.soak_count import ChangeLog, report, tally
+from bench.soak_process import Daemon, processes_under
+from cognition.sense.spool import read_pending
 from graph.server.finder import find_or_start
 from graph.server.finder import stop as stop_neo4j
 from graph.settings import Neo4jSettings, child_environment
@@ -89,58 +89,6 @@ class FlakyLLM:
             self.failed += 1
             return Reply.error(500)
         return Reply.json(STEP_REPLIES.get(request.step or "", STEP_REPLIES["DECIDE"]))
-
-
-class Daemon:
-    """The daemon as a child process, its output appended to one log."""
-
-    def __init__(self, root: Path, env: dict[str, str], log: Path) -> None:
-        self.root, self.env, self.log = root, env, log
-        self.process: subprocess.Popen[bytes] | None = None
-        self.started_at = 0.0
-
-    def start(self) -> None:
-        with self.log.open("ab") as sink:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "graph.daemon", "--root", str(self.root)],
-                cwd=self.log.parent,
-                env=self.env,
-                stdout=sink,
-                stderr=subprocess.STDOUT,
-            )
-        self.started_at = time.monotonic()
-
-    def rss_kb(self) -> int | None:
-        """The daemon's resident set size now, from /proc."""
-        if self.process is None or self.process.poll() is not None:
-            return None
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-        return None
-
-    def signal(self, sig: signal.Signals, timeout_s: float = 90.0) -> int:
-        assert self.process is not None
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        try:
-            return self.process.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            return self.process.wait()
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    async def wait_for(
-        self, text: str, timeout_s: float, *, after: int = 0, poll_s: float = 0.5
-    ) -> bool:
-        deadline = time.monotonic() + timeout_s
-        while text not in self.output()[after:]:
-            if time.monotonic() > deadline or (self.process and self.process.poll() is not None):
-                return False
-            await asyncio.sleep(poll_s)
-        return True
 
 
 class Churn:
@@ -201,24 +149,6 @@ def workspace(keep: bool) -> Iterator[Path]:
     finally:
         if not keep:
             shutil.rmtree(folder, ignore_errors=True)
-
-
-def processes_under(folder: Path) -> list[str]:
-    """Live processes whose command line or working folder lies under ``folder``."""
-    found = []
-    mark = str(folder)
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            cwd = os.readlink(entry / "cwd")
-            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
-        except OSError:
-            continue
-        if state not in {"Z", "X"} and (mark in cmdline or cwd.startswith(mark)):
-            found.append(f"{entry.name}: {cmdline[:120]}")
-    return found
 
 
 async def counts(settings: Neo4jSettings, uri: str) -> tuple[dict[str, int], list[Any]]:
@@ -320,6 +250,8 @@ async def _run(
     print(f"[{time.monotonic() - began:5.0f} s] SIGKILL the daemon, start it again", flush=True)
     churn.log.kill_at = time.time()
     daemon.signal(signal.SIGKILL)
+    spooled = len(read_pending(root / ".nous" / "intake.spool"))
+    print(f"[{time.monotonic() - began:5.0f} s] the spool held {spooled} at the kill", flush=True)
     mark = len(daemon.output())
     daemon.start()
     # Back once its watcher is armed (the log says "watching … (N files)"); changes made
@@ -378,6 +310,10 @@ def _report(
     print(f"LLM requests:              {llm.requests}, {llm.failed} failed on purpose")
     print(f"exit codes:                SIGTERM {stopped}, after reconciling {restarted}")
     print(f"tracebacks in the log:     {output.count('Traceback')}")
+    replays = [line for line in output.splitlines() if "replayed " in line and "spool" in line]
+    print(f"spool replays:             {len(replays)}")
+    for line in replays:
+        print(f"  {line.partition(' INFO ')[2] or line}")
     for name, value in rss.items():
         print(f"daemon RSS {name + ':':<16}{value} KB")
     start, end = rss.get("after restart"), rss.get("drained")
