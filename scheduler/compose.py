@@ -193,6 +193,7 @@ async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
             ingestor,
             PathFilter(settings.watch.ignore_patterns),
             max_hash_bytes=settings.watch.max_hash_bytes,
+            recent=watcher.recent,
         )
         runtime = await build_loop(
             settings,

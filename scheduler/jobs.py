@@ -30,6 +30,7 @@ from graph.models import Observation, ObservationType, utc_now
 from graph.settings import RSISettings, ScheduleSettings
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
+from graph.watch.recent import RecentReports
 from graph.watch.rescan import RescanResult, rescan
 from graph.watch.watcher import FileWatcher
 from rsi.engine import CycleResult, RSIEngine
@@ -106,12 +107,14 @@ class IndexSync:
         path_filter: PathFilter,
         *,
         max_hash_bytes: int,
+        recent: RecentReports | None = None,
     ) -> None:
         self.root = root
         self.memory = memory
         self.ingestor = ingestor
         self.path_filter = path_filter
         self.max_hash_bytes = max_hash_bytes
+        self.recent = recent  # the watcher's: what it reports, the rescan does not repeat
         self.last_result: RescanResult | None = None
         self.last_run: datetime | None = None
         self.last_error: str | None = None
@@ -143,7 +146,11 @@ class IndexSync:
         await self.ingestor.wait_idle(IDLE_WAIT_S)
         try:
             result = await rescan(
-                self.root, self.memory, self.path_filter, max_hash_bytes=self.max_hash_bytes
+                self.root,
+                self.memory,
+                self.path_filter,
+                max_hash_bytes=self.max_hash_bytes,
+                recent=self.recent,
             )
         except (GraphError, OSError) as exc:
             self.last_error = f"index sync: {exc}"
