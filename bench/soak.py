@@ -164,7 +164,7 @@ async def counts(settings: Neo4jSettings, uri: str) -> tuple[dict[str, int], lis
         await driver.close()
 
 
-async def soak(duration_s: float, rate: float, keep: bool) -> int:
+async def soak(duration_s: float, rate: float, keep: bool, kill_at: float = 0.45) -> int:
     with workspace(keep) as folder:
         root = folder / "root"
         (root / "notes").mkdir(parents=True)
@@ -201,7 +201,9 @@ async def soak(duration_s: float, rate: float, keep: bool) -> int:
             )
             daemon = Daemon(root, env, folder / "daemon.log")
             try:
-                return await _run(daemon, root, neo4j, environ, endpoint.uri, duration_s, rate, llm)
+                return await _run(
+                    daemon, root, neo4j, environ, endpoint.uri, duration_s, rate, llm, kill_at
+                )
             finally:
                 if daemon.process is not None and daemon.process.poll() is None:
                     daemon.signal(signal.SIGTERM)
@@ -221,6 +223,7 @@ async def _run(
     duration_s: float,
     rate: float,
     llm: FlakyLLM,
+    kill_at: float,
 ) -> int:
     daemon.start()
     if not await daemon.wait_for("index sync:", 180):
@@ -246,7 +249,7 @@ async def _run(
     rss["first start"] = daemon.rss_kb()
     await at(0.2)
     await outage(1)
-    await at(0.45)
+    await at(kill_at)
     print(f"[{time.monotonic() - began:5.0f} s] SIGKILL the daemon, start it again", flush=True)
     churn.log.kill_at = time.time()
     daemon.signal(signal.SIGKILL)
@@ -331,8 +334,14 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=600.0, help="seconds of churn")
     parser.add_argument("--rate", type=float, default=50.0, help="file changes per second")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument(
+        "--kill-at",
+        type=float,
+        default=0.45,
+        help="when the SIGKILL comes, as a fraction of the duration (the first outage is at 0.2)",
+    )
     args = parser.parse_args()
-    return asyncio.run(soak(args.duration, args.rate, args.keep))
+    return asyncio.run(soak(args.duration, args.rate, args.keep, args.kill_at))
 
 
 if __name__ == "__main__":

@@ -64,6 +64,8 @@ class RecentReports:
         Waits ``settle_s`` first, so a change still in the watcher's debounce is
         reported by the watcher before the comparison.
         """
+        if not observations:
+            return observations  # nothing to compare: no reason to wait
         await asyncio.sleep(self.settle_s)
         seen = {state for at, state in self._notes if at >= since}
         return [o for o in observations if o.path is None or _outcome(o) not in seen]
