@@ -164,7 +164,7 @@ async def counts(settings: Neo4jSettings, uri: str) -> tuple[dict[str, int], lis
         await driver.close()
 
 
-async def soak(duration_s: float, rate: float, keep: bool, kill_at: float = 0.45) -> int:
+async def soak(duration_s: float, rate: float, keep: bool, kill_in_outage: bool = False) -> int:
     with workspace(keep) as folder:
         root = folder / "root"
         (root / "notes").mkdir(parents=True)
@@ -202,7 +202,15 @@ async def soak(duration_s: float, rate: float, keep: bool, kill_at: float = 0.45
             daemon = Daemon(root, env, folder / "daemon.log")
             try:
                 return await _run(
-                    daemon, root, neo4j, environ, endpoint.uri, duration_s, rate, llm, kill_at
+                    daemon,
+                    root,
+                    neo4j,
+                    environ,
+                    endpoint.uri,
+                    duration_s,
+                    rate,
+                    llm,
+                    kill_in_outage,
                 )
             finally:
                 if daemon.process is not None and daemon.process.poll() is None:
@@ -223,7 +231,7 @@ async def _run(
     duration_s: float,
     rate: float,
     llm: FlakyLLM,
-    kill_at: float,
+    kill_in_outage: bool,
 ) -> int:
     daemon.start()
     if not await daemon.wait_for("index sync:", 180):
@@ -238,23 +246,35 @@ async def _run(
     async def at(fraction: float) -> None:
         await asyncio.sleep(max(0.0, began + fraction * duration_s - time.monotonic()))
 
-    async def outage(n: int) -> None:
+    async def outage(n: int, *, kill: bool = False) -> None:
         print(f"[{time.monotonic() - began:5.0f} s] Neo4j stop {n}", flush=True)
         await asyncio.to_thread(stop_neo4j, neo4j)
-        await asyncio.sleep(OUTAGE_S)
+        if kill:  # the SIGKILL halfway through the outage, with the spool full of waiting work
+            await asyncio.sleep(OUTAGE_S / 2)
+            sigkill()
+            await asyncio.sleep(OUTAGE_S / 2)
+        else:
+            await asyncio.sleep(OUTAGE_S)
         await asyncio.to_thread(find_or_start, neo4j, environ=environ)
         print(f"[{time.monotonic() - began:5.0f} s] Neo4j back {n}", flush=True)
+
+    def sigkill() -> None:
+        print(f"[{time.monotonic() - began:5.0f} s] SIGKILL the daemon", flush=True)
+        churn.log.kill_at = time.time()
+        daemon.signal(signal.SIGKILL)
+        spooled = len(read_pending(root / ".nous" / "intake.spool"))
+        print(
+            f"[{time.monotonic() - began:5.0f} s] the spool held {spooled} at the kill", flush=True
+        )
 
     await at(min(0.1, 60 / duration_s))
     rss["first start"] = daemon.rss_kb()
     await at(0.2)
-    await outage(1)
-    await at(kill_at)
-    print(f"[{time.monotonic() - began:5.0f} s] SIGKILL the daemon, start it again", flush=True)
-    churn.log.kill_at = time.time()
-    daemon.signal(signal.SIGKILL)
-    spooled = len(read_pending(root / ".nous" / "intake.spool"))
-    print(f"[{time.monotonic() - began:5.0f} s] the spool held {spooled} at the kill", flush=True)
+    await outage(1, kill=kill_in_outage)
+    if not kill_in_outage:
+        await at(0.45)
+        sigkill()
+    print(f"[{time.monotonic() - began:5.0f} s] start the daemon again", flush=True)
     mark = len(daemon.output())
     daemon.start()
     # Back once its watcher is armed (the log says "watching … (N files)"); changes made
@@ -335,13 +355,12 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=50.0, help="file changes per second")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument(
-        "--kill-at",
-        type=float,
-        default=0.45,
-        help="when the SIGKILL comes, as a fraction of the duration (the first outage is at 0.2)",
+        "--kill-in-outage",
+        action="store_true",
+        help="SIGKILL the daemon halfway through the first Neo4j outage instead of at 0.45",
     )
     args = parser.parse_args()
-    return asyncio.run(soak(args.duration, args.rate, args.keep, args.kill_at))
+    return asyncio.run(soak(args.duration, args.rate, args.keep, args.kill_in_outage))
 
 
 if __name__ == "__main__":
