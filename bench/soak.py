@@ -107,6 +107,9 @@ class Churn:
         path = self.root / rel
         step = self._step[index] % 4
         self._step[index] += 1
+        # The time before the change: an observation of it is never older (taken after, a
+        # descheduled churn could stamp a deletion later than the watcher saw it).
+        at = time.time()
         # Each round's first line names the round, so every content (and its hash) is unique.
         if step == 0:
             self._content[index] = f"note {index} round {self._step[index] // 4}\n"
@@ -118,9 +121,9 @@ class Churn:
                 handle.write(line)
         else:
             path.unlink()
-            self.log.delete(time.time(), rel)
+            self.log.delete(at, rel)
         if step != 3:
-            self.log.write(time.time(), rel, self._content[index])
+            self.log.write(at, rel, self._content[index])
         self.changes += 1
 
     async def run(self, until: float) -> None:
@@ -133,8 +136,9 @@ class Churn:
             if time.monotonic() >= next_intake:
                 self.intake += 1
                 rel = f"_intake/drop{self.intake:03}.md"
+                at = time.time()
                 (self.root / rel).write_text("# a note\n")
-                self.log.write(time.time(), rel, "# a note\n")
+                self.log.write(at, rel, "# a note\n")
                 self.changes += 1
                 next_intake += INTAKE_EVERY_S
             await asyncio.sleep(0.02)

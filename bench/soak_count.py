@@ -41,7 +41,7 @@ IN_FLIGHT_S = 1.0
 class Change:
     """One change the churn made."""
 
-    at: float  # time.time()
+    at: float  # time.time() just before the change was made
     path: str
     kind: str  # write | delete
     content_hash: str | None = None
@@ -127,7 +127,7 @@ def _match(
         return by_content.get((row["path"], row["content_hash"]))
     candidates = deletions.get(row["path"], [])
     at = _epoch(row["at"])
-    position = bisect.bisect_right(candidates, (at + 0.05, len(candidates) + 10**9))
+    position = bisect.bisect_right(candidates, (at, len(candidates) + 10**9))
     return candidates[position - 1][1] if position else None
 
 

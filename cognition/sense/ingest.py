@@ -112,9 +112,8 @@ class Ingestor:
         if self._spool is None:
             return ""
         spool = self._spool
-        text = (
-            f" · spool {len(spool)} ({spool.size_bytes / 1e6:.1f} of {spool.max_bytes / 1e6:g} MB)"
-        )
+        used, limit = spool.size_bytes / 2**20, spool.max_bytes / 2**20
+        text = f" · spool {len(spool)} ({used:.1f} of {limit:g} MiB)"
         if self._spool_full is not None:
             text += (
                 f" FULL since {self._spool_full:%H:%M:%S}, {self.stats.refused} refused"
