@@ -517,6 +517,8 @@ async def test_a_thousand_faults_crash_nothing(stub: LLMStub, client: LLMClient)
             {"recommended_template": None, "past_success_rate": 80.0},
         ),
         (MatchPatternReply, {"pattern_confidence": 85}, {"pattern_confidence": 0.85}),
+        (MatchPatternReply, {"pattern_confidence": -3}, {"pattern_confidence": 0.0}),
+        (MatchPatternReply, {"past_success_rate": 250}, {"past_success_rate": 100.0}),
         (
             EvaluateReply,
             {"recommended_option": "ACT - run it now"},
@@ -539,7 +541,8 @@ def test_replies_tolerate_harmless_slips(
         (ObserveReply, {"brief_summary": "x", "confidence_delta": float("nan")}),
         (ObserveReply, {"brief_summary": "x", "significance": "apocalyptic"}),
         (CategorizeReply, {"primary_intent": "update"}),
-        (MatchPatternReply, {"past_success_rate": 250}),
+        (MatchPatternReply, {"past_success_rate": "often"}),
+        (MatchPatternReply, {"pattern_confidence": float("nan")}),
         (EvaluateReply, {"recommended_option": "pray"}),
     ],
 )
