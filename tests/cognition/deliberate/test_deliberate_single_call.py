@@ -206,6 +206,8 @@ async def test_out_of_range_numbers_are_clamped_and_noted_without_a_second_reque
     assert evaluate.output["clamped"] == ["options[0].likelihood_of_success 150 clamped to 100"]
     observe = by_name["OBSERVE"]
     assert observe.confidence_delta < 0.9
-    assert observe.output["clamped"] == [f"confidence_delta 0.9 clamped to {observe.confidence_delta:g}"]
+    assert observe.output["clamped"] == [
+        f"confidence_delta 0.9 clamped to {observe.confidence_delta:g}"
+    ]
     assert "clamped" not in by_name["CATEGORIZE"].output
     assert client.state.steps_last_hour() == (5, 0)
