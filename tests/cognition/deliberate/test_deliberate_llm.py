@@ -283,7 +283,7 @@ async def test_no_server_at_all_gives_rules_for_every_step() -> None:
 
 async def test_a_slow_reply_falls_back_within_bounded_time(stub: LLMStub) -> None:
     stub.default = Script(OBSERVE=[Reply.json(GOOD["OBSERVE"], delay_s=5.0)])
-    async with LLMClient(settings_for(stub.base_url, timeout_s=0.3)) as llm:
+    async with LLMClient(settings_for(stub.base_url, timeout_s=0.3, timeout_ceiling_s=0.3)) as llm:
         started = time.perf_counter()
         deliberation = await LLMReasoner(llm, THRESHOLDS, deliberation="stepwise").deliberate(
             new_intake_file(), RENDERED
