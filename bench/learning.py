@@ -222,7 +222,7 @@ def report(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: in
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for i, (ours, theirs) in enumerate(zip(blocks(nous, size), blocks(base, size), strict=True)):
-        span = f"{i * size + 1}–{min((i + 1) * size, len(items))}"
+        span = f"{i * size + 1}-{min((i + 1) * size, len(items))}"
         for label, t in (("Nous", ours), ("baseline", theirs)):
             print(
                 f"| {span} | {label} | {t.actions} | {t.failed} | {t.escalations} | {t.waits} "
