@@ -10,7 +10,6 @@ from cognition.deliberate.confidence import (
     clamp_delta,
     conclude,
     decision_type,
-    pattern_key,
 )
 from cognition.frames.spec import SEED_FRAMES
 from cognition.schemas import DecisionContext, TemplateOption
@@ -23,6 +22,7 @@ from graph.models import (
     StepName,
     Urgency,
 )
+from graph.models.learn import pattern_key
 from graph.settings import ThresholdSettings
 
 AGENT = "test-thresholds"
