@@ -99,6 +99,7 @@ async def run_daemon(
 
     supervisor = Supervisor(stop, on_death=died)
     nous.watcher.on_gap(lambda: _rescan_soon(nous.index_sync))
+    nous.ingestor.on_spool_relief(lambda: _rescan_soon(nous.index_sync))
     supervisor.start(
         [
             Part("writer", lambda: nous.ingestor.run(stop)),
