@@ -370,7 +370,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="N",
         help="held-out split size (20, the seed's, up to 82); practice draws from the rest",
     )
-    parser.add_argument("--llm-timeout", type=float, help="llm.timeout_s for this run")
+    parser.add_argument(
+        "--llm-timeout", type=float, help="llm.timeout_s (the floor of every timeout) for this run"
+    )
     parser.add_argument("--crystallize-after", type=int, help="rsi.crystallize_after for this run")
     parser.add_argument("--trial-problems", type=int, help="rsi.trial_problems for this run")
     parser.add_argument(
