@@ -59,6 +59,10 @@ class RequestPacer:
             if granted.done() and not granted.cancelled():
                 self._release()  # granted in the same tick it was cancelled
             raise
+        # The turn starts now, when its holder runs again, not when it was granted: on a
+        # busy loop the two lie apart, and spacing grants would let the next request
+        # start less than the interval after this one.
+        self._last_start = loop.time()
         try:
             yield
         finally:
@@ -84,8 +88,7 @@ class RequestPacer:
                 self._timer = loop.call_later(delay, self._on_timer)
                 return
         _, _, granted = heapq.heappop(self._waiting)
-        self._busy = True
-        self._last_start = now
+        self._busy = True  # until the holder releases; its start is set when it runs
         granted.set_result(None)
 
     def _on_timer(self) -> None:
