@@ -53,6 +53,9 @@ from graph.settings_model import (
     GoalSettings as GoalSettings,
 )
 from graph.settings_model import (
+    ClaudeSettings as ClaudeSettings,
+)
+from graph.settings_model import (
     LLMSettings as LLMSettings,
 )
 from graph.settings_model import (

@@ -245,6 +245,21 @@ class RSISettings(BaseModel):
     max_heuristics: int = Field(50, ge=1)
 
 
+class ClaudeSettings(BaseModel):
+    """Claude Code's hooks (``nous hook EVENT``) and ``nous init claude``."""
+
+    model_config = _STRICT
+
+    hook_timeout_s: float = Field(
+        8.0, gt=0, le=60, description="a hook gives up (exit 0, nothing added) after this long"
+    )
+    session_start_tokens: int = Field(
+        1500, ge=0, description="what SessionStart adds: strategies, censors, escalations"
+    )
+    tool_output_chars: int = Field(2000, ge=100, description="a tool's output kept on its turn")
+    tool_input_chars: int = Field(500, ge=40, description="each tool input value kept on its turn")
+
+
 class Settings(BaseModel):
     """Everything Nous can be told, with every default in one place."""
 
@@ -266,6 +281,7 @@ class Settings(BaseModel):
     )
     goals: list[GoalSettings] = Field(default_factory=list)
     rsi: RSISettings = Field(default_factory=RSISettings)
+    claude: ClaudeSettings = Field(default_factory=ClaudeSettings)
 
 
 # Top-level settings that are not sections: NOUS_<NAME> sets them.

@@ -16,6 +16,7 @@ from cognition.monitor.assess import (
     assess,
     error_to_censor_text,
     is_transient,
+    tool_call_prefix,
 )
 from cognition.monitor.failures import FailureAnalysis, FailureType, analyze_failure
 from cognition.monitor.retry import (
@@ -51,5 +52,6 @@ __all__ = [
     "is_transient",
     "refine_prompt",
     "retry_strategy",
+    "tool_call_prefix",
     "undecided_message",
 ]

@@ -27,6 +27,7 @@ from graph.models.learn import (
     Pattern,
     Procedure,
     WorkingMemory,
+    Turn,
 )
 from graph.models.observe import (
     Category,
@@ -38,6 +39,7 @@ from graph.models.observe import (
 from graph.models.rsi import Desire, Heuristic, Reflection, RSICycle, Trajectory
 
 __all__ = [
+    "Turn",
     "ActionTarget",
     "Category",
     "Censor",

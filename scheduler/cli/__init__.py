@@ -18,6 +18,8 @@ from scheduler.cli import (
     censors,
     escalations,
     goals,
+    hook,
+    init,
     neo4j,
     rsi,
     run,
@@ -40,6 +42,8 @@ SUBCOMMANDS = (
     browser,
     neo4j,
     service,
+    hook,
+    init,
 )
 
 

@@ -1,0 +1,48 @@
+"""Building a hook's :class:`ClaudeSession` from settings: the hooks' part of the composition root.
+
+The driver goes straight to the configured Neo4j (``NEO4J_URI``, else the
+local address): a hook never probes Docker or starts a server, and when
+nothing answers it gives up at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from cognition.chat.layer import CognitiveLayer
+from cognition.chat.prompt_recall import PromptRecall
+from cognition.frames.engine import FrameEngine
+from cognition.sense.classify import ObservationClassifier
+from graph.server.finder import local_uri
+from graph.settings import Settings
+from graph.store.driver import GraphDriver
+from graph.store.heuristics import HeuristicStore
+from graph.store.memory import Memory
+from graph.store.turns import TurnStore
+from scheduler.claude.session import ClaudeSession
+
+
+@asynccontextmanager
+async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSession]:
+    """A started session over the agent's memory; the driver closed on the way out."""
+    neo4j = settings.neo4j
+    driver = GraphDriver(
+        neo4j.uri or local_uri(neo4j),
+        neo4j.user,
+        neo4j.password.get_secret_value(),
+        database=neo4j.database,
+    )
+    await driver.start()
+    try:
+        memory = Memory(driver, settings.agent_id)
+        classifier = ObservationClassifier(settings.sense)
+        layer = CognitiveLayer(
+            memory,
+            FrameEngine(memory),
+            context_builder=PromptRecall(memory, root, classifier.classify),
+        )
+        yield ClaudeSession(layer, TurnStore(memory), HeuristicStore(memory), settings.claude)
+    finally:
+        await driver.close()
