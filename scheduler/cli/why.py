@@ -13,6 +13,7 @@ import argparse
 from typing import Any
 
 from graph.store.memory import Memory
+from graph.store.turns import TurnStore, tool_results
 from scheduler.cli.common import CommandError, cell, common_options, show, with_memory
 
 BLOCKED = "blocked by censor:"
@@ -50,6 +51,10 @@ async def story(memory: Memory, target: str) -> dict[str, Any] | None:
         ("learned", "audit/lessons_for_decision"),
     ):
         story[key] = await memory.read(name, decision_id=decision_id)
+    story["turns"] = [
+        {**turn.model_dump(exclude={"tool_results"}), "tool_results": tool_results(turn)}
+        for turn in await TurnStore(memory).turns_for_decision(decision_id)
+    ]
     return story
 
 
@@ -108,6 +113,18 @@ def render(s: dict[str, Any]) -> str:
     out.append(f"├─ template {d.get('template') or '-'}{version}{target}")
     if d.get("prompt"):
         out.append(f"│    parameters/prompt: {_short(d['prompt'])}")
+    turns = s.get("turns", [])
+    if turns:
+        out.append(f"├─ Claude Code turns: {len(turns)}")
+    for t in turns:
+        out.append(
+            f"│    session {t.get('session_id')} · {t.get('status')} · {t.get('outcome') or '-'}:"
+            f" {_short(t.get('prompt'))}"
+        )
+        for r in t["tool_results"]:
+            failed = f" → error: {_short(r['error'])}" if r.get("error") else " → ok"
+            out.append(f"│       {r.get('tool_name')}{failed}")
+            out.append(f"│         input {_short(r.get('arguments'))}")
     out.append(f"├─ executions: {len(s['executions'])}")
     for x in s["executions"]:
         retry = f" (retry of attempt {x['retry_of_attempt']})" if x.get("retry_of_attempt") else ""

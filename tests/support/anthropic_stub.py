@@ -109,13 +109,15 @@ class MessagesRequest:
         return json.dumps({"system": self.body.get("system"), "messages": self.messages})
 
     def tool_results(self) -> list[dict[str, Any]]:
-        """The ``tool_result`` blocks of the last user message."""
-        if not self.messages:
-            return []
-        content = self.messages[-1].get("content")
-        if not isinstance(content, list):
-            return []
-        return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+        """Every ``tool_result`` block the request carries, oldest first."""
+        found: list[dict[str, Any]] = []
+        for message in self.messages:
+            content = message.get("content")
+            if isinstance(content, list):
+                found += [
+                    b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"
+                ]
+        return found
 
 
 TurnSource = ModelTurn | Callable[[MessagesRequest], ModelTurn]
