@@ -137,18 +137,21 @@ def merge_server(config: dict[str, Any], nous: str, *, remove: bool) -> list[str
 def init_claude(root: Path, *, timeout_s: float, remove: bool = False) -> list[str]:
     """Merge Nous into ``root``'s Claude Code files; the changes made, each naming its file."""
     nous = nous_command()
-    done: list[str] = []
     settings_path = root / ".claude" / "settings.json"
     mcp_path = root / ".mcp.json"
+    merged: list[tuple[Path, dict[str, Any], list[str]]] = []
     for path, merge in (
         (settings_path, lambda d: merge_hooks(d, nous, timeout_s, remove=remove)),
         (mcp_path, lambda d: merge_server(d, nous, remove=remove)),
     ):
         data = read_json(path)
         try:
-            changes = merge(data)
+            merged.append((path, data, merge(data)))
         except InitError as exc:
             raise InitError(f"{path}: {exc}") from None
+    # Written only when both merged: a refusal leaves both files as they were.
+    done: list[str] = []
+    for path, data, changes in merged:
         if changes:
             write_json(path, data)
             done += [f"{path}: {change}" for change in changes]
