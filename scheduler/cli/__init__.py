@@ -11,6 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from scheduler.claude import mcp_command
 from scheduler.cli import (
     audit,
     browser,
@@ -40,6 +41,7 @@ SUBCOMMANDS = (
     browser,
     neo4j,
     service,
+    mcp_command,
 )
 
 
