@@ -35,11 +35,13 @@ MAX_QUESTION_CHARS = 2000  # full-text search needs the words, not a whole docum
 
 @dataclass(frozen=True)
 class RecallAnswer:
-    """The recalled memory as sections of text, and how many items each section had."""
+    """The recalled memory as sections of text, how many items each section had, and the ids
+    of the past decisions it shows (what ``why`` takes)."""
 
     text: str
     items: dict[str, int]
     token_estimate: int
+    decision_ids: tuple[str, ...] = ()
 
 
 def recall_budget(tokens: int) -> ContextBudget:
@@ -88,7 +90,8 @@ async def recall_question(
         "lessons": len(context.lessons),
     }
     text = "\n\n".join(s.content for s in shown)
-    return RecallAnswer(text, items, sum(s.token_estimate for s in shown))
+    decision_ids = tuple(d.id for d in context.past_decisions)
+    return RecallAnswer(text, items, sum(s.token_estimate for s in shown), decision_ids)
 
 
 def _no_templates(observation: Observation, file: FileView | None) -> list[TemplateOption]:

@@ -139,7 +139,7 @@ def build_server(settings: Settings, gate: MemoryGate) -> FastMCP:
 def serve(args: argparse.Namespace) -> int:
     """Run the server on stdio until the client closes it (``nous mcp``)."""
     settings = settings_from(args)
-    channel = _claim_stdout()
+    channel = claim_stdout()
     logging.basicConfig(
         stream=sys.stderr,
         level=settings.log_level,
@@ -150,7 +150,7 @@ def serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _claim_stdout() -> TextIOWrapper:
+def claim_stdout() -> TextIOWrapper:
     """The JSON-RPC channel on a copy of stdout; descriptor 1 and ``sys.stdout`` go to stderr."""
     channel = TextIOWrapper(os.fdopen(os.dup(1), "wb"), encoding="utf-8")
     sys.stdout.flush()

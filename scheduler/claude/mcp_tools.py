@@ -65,7 +65,14 @@ class NousTools:
         counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
         about = f" about {relative}" if relative else ""
         heading = f"Nous recalls{about} ({counted or 'nothing'}; ~{found.token_estimate} tokens):"
-        return self._answer(heading, found.text or "Nothing in memory matches.", "recalled memory")
+        note = ""
+        if found.decision_ids:
+            # The rendered decisions carry no ids; a model needs them to ask `why`.
+            note = "Ids of the past decisions recalled, in order (for `why`): " + ", ".join(
+                found.decision_ids
+            )
+        body = found.text or "Nothing in memory matches."
+        return self._answer(heading, body, "recalled memory", note)
 
     async def why(self, target: str) -> str:
         """The whole story of a decision, by id or as the latest about a path."""
