@@ -59,6 +59,9 @@ from graph.settings_model import (
     LLMSettings as LLMSettings,
 )
 from graph.settings_model import (
+    McpSettings as McpSettings,
+)
+from graph.settings_model import (
     Neo4jSettings as Neo4jSettings,
 )
 from graph.settings_model import (

@@ -260,6 +260,23 @@ class ClaudeSettings(BaseModel):
     tool_input_chars: int = Field(500, ge=40, description="each tool input value kept on its turn")
 
 
+class McpSettings(BaseModel):
+    """``nous mcp``: how much one tool answer may carry back into a model's context."""
+
+    model_config = _STRICT
+
+    max_answer_chars: int = Field(
+        8000, ge=500, le=200_000, description="an answer's whole text, fence included"
+    )
+    recall_tokens: int = Field(
+        2000, ge=100, le=50_000, description="the recall tool's budget (characters / 4)"
+    )
+    list_limit: int = Field(20, ge=1, le=500, description="items a listing tool shows at most")
+    max_remember_chars: int = Field(
+        4000, ge=100, le=100_000, description="the longest fact or procedure `remember` keeps"
+    )
+
+
 class Settings(BaseModel):
     """Everything Nous can be told, with every default in one place."""
 
@@ -282,6 +299,7 @@ class Settings(BaseModel):
     goals: list[GoalSettings] = Field(default_factory=list)
     rsi: RSISettings = Field(default_factory=RSISettings)
     claude: ClaudeSettings = Field(default_factory=ClaudeSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
 
 
 # Top-level settings that are not sections: NOUS_<NAME> sets them.

@@ -11,6 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from scheduler.claude import mcp_command
 from scheduler.cli import (
     audit,
     browser,
@@ -44,6 +45,7 @@ SUBCOMMANDS = (
     service,
     hook,
     init,
+    mcp_command,
 )
 
 

@@ -1,50 +1,58 @@
-"""The real Claude Code CLI, a scripted model, a project with Nous's hooks, for one agent."""
+"""Fixtures for ``nous mcp``: a project folder, a client session, and seeded memory."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Protocol
 
 import pytest
+from mcp import ClientSession
 
-from tests.support.anthropic_stub import AnthropicStub
-from tests.support.claude_cli import claude_env, init_claude, require_claude
-
-
-@pytest.fixture
-def claude_bin() -> Path:
-    """The real CLI (skipped without one; failed under CI=true)."""
-    return require_claude()
-
-
-@pytest.fixture
-def model() -> Iterator[AnthropicStub]:
-    """The scripted Anthropic Messages server the CLI talks to."""
-    with AnthropicStub() as stub:
-        yield stub
+from graph.server.finder import Neo4jEndpoint
+from graph.store.memory import Memory
+from tests.scheduler.claude.mcp_client import EMPTY, mcp_session, server_command
+from tests.support.recall_seed import Seeder, seeding
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """An empty project folder."""
-    folder = tmp_path / "project"
-    folder.mkdir()
-    return folder
+    """The watched root the server runs in (its working directory)."""
+    root = tmp_path / "project"
+    (root / "knowledge").mkdir(parents=True)
+    (root / "knowledge" / "notes.md").write_text("# Notes\n")
+    return root
+
+
+class Opener(Protocol):
+    """Opens a client session with ``nous mcp``."""
+
+    def __call__(
+        self, *, config: Path = EMPTY, env: Mapping[str, str] | None = None
+    ) -> AbstractAsyncContextManager[ClientSession]: ...
 
 
 @pytest.fixture
-def cli_env(
-    tmp_path: Path, neo4j_env: dict[str, str], agent_id: str, model: AnthropicStub
-) -> dict[str, str]:
-    """The CLI's environment: a private HOME, the scripted model, the test's agent and Neo4j."""
-    home = tmp_path / "home"
-    home.mkdir()
-    return claude_env({**neo4j_env, "NOUS_AGENT_ID": agent_id}, home, model.base_url)
+def nous_mcp(neo4j_env: dict[str, str], agent_id: str, project: Path, tmp_path: Path) -> Opener:
+    """``async with nous_mcp() as session``: ``nous mcp`` for the test's agent, on the test Neo4j.
+
+    Opened inside the test, not as a fixture: the client's task group must be
+    entered and left by the same task. ``config`` and ``env`` replace the
+    settings file and the environment; the server's stderr goes to ``mcp.err``.
+    """
+
+    def open_session(
+        *, config: Path = EMPTY, env: Mapping[str, str] | None = None
+    ) -> AbstractAsyncContextManager[ClientSession]:
+        command = server_command(agent_id, config)
+        return mcp_session(command, env or neo4j_env, project, tmp_path / "mcp.err")
+
+    return open_session
 
 
 @pytest.fixture
-def hooked(project: Path, cli_env: dict[str, str]) -> Path:
-    """The project after `nous init claude` (hooks in .claude/settings.json, .mcp.json)."""
-    done = init_claude(project, cli_env)
-    assert done.returncode == 0, done.stderr
-    return project
+async def seeder(neo4j_endpoint: Neo4jEndpoint, memory: Memory) -> AsyncIterator[Seeder]:
+    """Fixture writes for the test's agent."""
+    async with seeding(neo4j_endpoint, memory) as instance:
+        yield instance

@@ -1,0 +1,58 @@
+"""What ``nous mcp``'s tools send back: text a model reads well, fenced, within a size limit.
+
+Every answer is a short heading Nous wrote, then what memory holds, fenced
+by :func:`cognition.text.fence` (stored text may be anything: a file's
+content, a model's reply, a prompt in disguise), then an optional note.
+Control characters are dropped from the memory's text; when the whole would
+pass ``mcp.max_answer_chars`` the memory's text is cut and the cut says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cognition.text import fence, plain_text
+
+CUT_NOTE = "[… {omitted:,} more characters not shown: answers are limited to {limit:,} characters]"
+ITEM_CHARS = 300  # one listed item's text; the listing is for finding, `why` tells the whole
+
+
+def answer(heading: str, body: str, *, label: str, limit: int, note: str = "") -> str:
+    """``heading``, then ``body`` fenced as data (``label``), then ``note``: at most ``limit``."""
+    heading = plain_text(heading, single_line=False)
+    body = plain_text(body, single_line=False)
+    note = plain_text(note, single_line=False)
+    full = _compose(heading, body, label, note)
+    if len(full) <= limit:
+        return full
+    keep = len(body)
+    # The fence and the cut note have a fixed cost; shrink the body until the whole fits.
+    while keep > 0:
+        overflow = len(_compose(heading, _cut(body, keep, limit), label, note)) - limit
+        if overflow <= 0:
+            break
+        keep = max(0, keep - overflow)
+    return _compose(heading, _cut(body, keep, limit), label, note)[:limit]
+
+
+def _cut(body: str, keep: int, limit: int) -> str:
+    head = body[:keep].rstrip()
+    return f"{head}\n{CUT_NOTE.format(omitted=len(body) - len(head), limit=limit)}"
+
+
+def _compose(heading: str, body: str, label: str, note: str) -> str:
+    parts = [heading, fence(body, label) if body else "(nothing)"]
+    if note:
+        parts.append(note)
+    return "\n".join(parts)
+
+
+def line(text: Any, limit: int = ITEM_CHARS) -> str:
+    """Stored text as one clean line (control characters and line breaks gone), clipped."""
+    return plain_text(None if text is None else str(text), limit) or "-"
+
+
+def listing(rows: Sequence[str], empty: str) -> str:
+    """Items as ``- item`` lines, or ``empty`` when there are none."""
+    return "\n".join(f"- {r}" for r in rows) if rows else empty

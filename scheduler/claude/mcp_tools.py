@@ -1,0 +1,224 @@
+"""The work behind ``nous mcp``'s tools: read or write memory, answer in text.
+
+:class:`NousTools` holds the settings (read once, at start) and the
+:class:`~scheduler.claude.mcp_memory.MemoryGate`; each method is one tool.
+Failures a client can act on (bad input, a path outside the root, Neo4j
+down) raise :class:`ToolError` with a message that names the problem; the
+MCP SDK hands it back as an error result and the server goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from mcp.server.fastmcp.exceptions import ToolError
+
+from cognition.text import plain_text
+from graph.errors import GraphError, PathOutsideRootError
+from graph.models import Fact, Procedure
+from graph.settings import Settings
+from graph.store.audit import AuditStore
+from graph.store.heuristics import HeuristicStore
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
+from graph.watch.files import check_relative_path
+from rsi.strategies import render_strategies
+from scheduler.claude.mcp_answers import answer, line, listing
+from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
+from scheduler.claude.mcp_recall import recall_question
+from scheduler.cli import why as why_command
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Kind = Literal["fact", "procedure"]
+
+
+class NousTools:
+    """One agent's memory as MCP tools: recall, why, censors, strategies, escalations, goals,
+    remember."""
+
+    def __init__(self, settings: Settings, gate: MemoryGate) -> None:
+        self.settings = settings
+        self.gate = gate
+        self.root = settings.watch.root
+        self.limit = settings.mcp.max_answer_chars
+
+    async def recall(self, question: str, path: str | None = None) -> str:
+        """What memory holds about a question (and a file), within the recall budget."""
+        question = question.strip()
+        if not question:
+            raise ToolError("recall: the question is empty; ask about something")
+        relative = self.relative_path(path) if path else None
+        found = await self._with_memory(
+            lambda memory: recall_question(
+                memory,
+                question,
+                path=relative,
+                root=self.root,
+                tokens=self.settings.mcp.recall_tokens,
+                sense=self.settings.sense,
+            )
+        )
+        counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
+        about = f" about {relative}" if relative else ""
+        heading = f"Nous recalls{about} ({counted or 'nothing'}; ~{found.token_estimate} tokens):"
+        note = ""
+        if found.decision_ids:
+            # The rendered decisions carry no ids; a model needs them to ask `why`.
+            note = "Ids of the past decisions recalled, in order (for `why`): " + ", ".join(
+                found.decision_ids
+            )
+        body = found.text or "Nothing in memory matches."
+        return self._answer(heading, body, "recalled memory", note)
+
+    async def why(self, target: str) -> str:
+        """The whole story of a decision, by id or as the latest about a path."""
+        target = target.strip()
+        if not target:
+            raise ToolError("why: give a decision id or a path")
+        if "/" in target or "\\" in target or target.startswith("~"):
+            target = self.relative_path(target)
+        story = await self._with_memory(lambda memory: why_command.story(memory, target))
+        if story is None:
+            raise ToolError(
+                f"why: no decision {target!r} and no decision about a path {target!r}"
+                f" for agent {self.gate.agent_id!r}"
+            )
+        heading = f"Why Nous decided as it did ({target}):"
+        return self._answer(heading, why_command.render(story), "a decision's story")
+
+    async def censors(self) -> str:
+        """The active censors, block first: what the agent will not do (again)."""
+        found = await self._with_memory(
+            lambda memory: LearningStore(memory).active_censors(self.settings.mcp.list_limit)
+        )
+        rows = [
+            f"{c.severity.upper()} {line(c.trigger_pattern)}: {line(c.reason)}"
+            f" (fired {c.fire_count}x; id {c.id})"
+            for c in found
+        ]
+        heading = f"Active censors of agent {self.gate.agent_id} ({len(rows)}, block first):"
+        return self._answer(heading, listing(rows, "No active censors."), "censors")
+
+    async def strategies(self) -> str:
+        """The learned strategies every prompt of the agent carries, by domain."""
+        heuristics = await self._with_memory(lambda memory: HeuristicStore(memory).active())
+        rendered = render_strategies(heuristics, self.settings.rsi.max_strategy_tokens)
+        shown = len(rendered.shown_ids)
+        heading = f"Strategies agent {self.gate.agent_id} carries ({shown} shown):"
+        return self._answer(heading, rendered.text, "learned strategies")
+
+    async def escalations(self) -> str:
+        """The escalations that wait for a person, newest first."""
+        found = await self._with_memory(
+            lambda memory: AuditStore(memory).open_escalations(self.settings.mcp.list_limit)
+        )
+        rows = [
+            f"{line(e.get('priority'))} priority, {line(e.get('path'))}: {line(e.get('reason'))}"
+            f" (id {e['id']}; decision {e.get('decision_id')})"
+            for e in found
+        ]
+        heading = f"Open escalations of agent {self.gate.agent_id} ({len(rows)}):"
+        note = "A person closes one with `nous escalations resolve ID --note TEXT`." if rows else ""
+        return self._answer(heading, listing(rows, "No open escalations."), "escalations", note)
+
+    async def goals(self) -> str:
+        """The agent's goals, open ones first, most important first."""
+        found = await self._with_memory(
+            lambda memory: AuditStore(memory).goals(self.settings.mcp.list_limit)
+        )
+        rows = [
+            f"{'done' if g.get('completed_at') else 'open'}, {line(g.get('priority'))}:"
+            f" {line(g.get('description'))} (id {g['id']})"
+            for g in found
+        ]
+        heading = f"Goals of agent {self.gate.agent_id} ({len(rows)}):"
+        return self._answer(heading, listing(rows, "No goals."), "goals")
+
+    async def remember(
+        self, kind: Kind, text: str, source: str, name: str | None = None, domain: str = ""
+    ) -> str:
+        """Keep a fact or a procedure (its steps, one a line) with where it came from."""
+        cap = self.settings.mcp.max_remember_chars
+        text = _clean(text, single_line=kind == "fact")
+        source = _clean(source, single_line=True)
+        if not text:
+            raise ToolError(f"remember: the {kind}'s text is empty")
+        if len(text) > cap:
+            raise ToolError(
+                f"remember: the {kind} has {len(text):,} characters, more than"
+                f" mcp.max_remember_chars ({cap:,}); keep one {kind} to what is worth recalling"
+            )
+        if not source:
+            raise ToolError("remember: say where it came from (source: a file, a URL, a person)")
+        source = source[:500]
+        agent = self.gate.agent_id
+        if kind == "fact":
+            fact = Fact(agent_id=agent, content=text)
+            node_id = await self._with_memory(lambda memory: _remember_fact(memory, fact, source))
+            return self._answer(f"Remembered fact {node_id} (from {line(source)}):", text, "fact")
+        steps = [s for s in (_clean(x, single_line=True) for x in text.splitlines()) if s]
+        title = _clean(name or steps[0], single_line=True)[:200]
+        procedure = Procedure(
+            agent_id=agent, name=title, domain=_clean(domain, True)[:80], core_patterns=steps
+        )
+        node_id = await self._with_memory(
+            lambda memory: _remember_procedure(memory, procedure, source)
+        )
+        heading = f"Remembered procedure {node_id} {title!r} (from {line(source)}):"
+        return self._answer(heading, "\n".join(steps), "procedure")
+
+    def relative_path(self, path: str) -> str:
+        """``path`` relative to the watched root (an absolute one must lie inside it)."""
+        raw = path.strip()
+        root = self.root.resolve()
+        if raw.startswith("/") or raw.startswith("~"):
+            absolute = Path(raw).expanduser().resolve()
+            if not absolute.is_relative_to(root):
+                raise ToolError(f"path {raw!r} is outside the watched root {root}")
+            raw = absolute.relative_to(root).as_posix()
+        while raw.startswith("./"):
+            raw = raw[2:]
+        try:
+            return check_relative_path(raw).as_posix()
+        except PathOutsideRootError as exc:
+            raise ToolError(f"path: {exc}") from None
+
+    def _answer(self, heading: str, body: str, label: str, note: str = "") -> str:
+        return answer(heading, body, label=label, limit=self.limit, note=note)
+
+    async def _with_memory(self, work: Callable[[Memory], Awaitable[T]]) -> T:
+        try:
+            memory = await self.gate.memory()
+            return await work(memory)
+        except MemoryUnavailable as exc:
+            raise ToolError(str(exc)) from None
+        except GraphError as exc:
+            gone = await self.gate.failed(exc)
+            log.warning("a tool's query failed: %s: %s", type(exc).__name__, exc)
+            raise ToolError(str(gone) if gone else f"Nous's memory failed: {exc}") from None
+
+
+def _clean(text: str | None, single_line: bool) -> str:
+    # Control characters and escape sequences are never worth keeping; line breaks are for steps.
+    return plain_text(text, single_line=single_line)
+
+
+async def _remember_fact(memory: Memory, fact: Fact, source: str) -> str:
+    store = LearningStore(memory)
+    node_id = await store.remember_fact(fact, source=source)
+    await store.emit("fact_remembered", {"fact_id": node_id, "source": source})
+    # Full-text indexes are eventually consistent: the next recall should find it.
+    await memory.await_text_indexes()
+    return node_id
+
+
+async def _remember_procedure(memory: Memory, procedure: Procedure, source: str) -> str:
+    store = LearningStore(memory)
+    node_id = await store.remember_procedure(procedure, source=source)
+    await store.emit("procedure_remembered", {"procedure_id": node_id, "source": source})
+    await memory.await_text_indexes()
+    return node_id
