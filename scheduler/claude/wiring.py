@@ -12,15 +12,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from cognition.chat.layer import CognitiveLayer
-from cognition.chat.prompt_recall import PromptRecall
 from cognition.frames.engine import FrameEngine
-from cognition.sense.classify import ObservationClassifier
 from graph.server.finder import local_uri
 from graph.settings import Settings
 from graph.store.driver import GraphDriver
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
 from graph.store.turns import TurnStore
+from scheduler.claude.prompt_recall import PromptRecall
 from scheduler.claude.session import ClaudeSession
 
 
@@ -37,11 +36,10 @@ async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSe
     await driver.start()
     try:
         memory = Memory(driver, settings.agent_id)
-        classifier = ObservationClassifier(settings.sense)
         layer = CognitiveLayer(
             memory,
             FrameEngine(memory),
-            context_builder=PromptRecall(memory, root, classifier.classify),
+            context_builder=PromptRecall(memory, root, settings.sense),
         )
         yield ClaudeSession(layer, TurnStore(memory), HeuristicStore(memory), settings.claude)
     finally:

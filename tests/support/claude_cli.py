@@ -85,6 +85,11 @@ def claude_env(base_env: dict[str, str], home: Path, base_url: str) -> dict[str,
         DISABLE_AUTOUPDATER="1",
         DISABLE_ERROR_REPORTING="1",
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+        # MCP servers connect before the first request (the default connects in the
+        # background), and their tools are offered at once rather than found by ToolSearch:
+        # a scripted model calls them in its first reply.
+        MCP_CONNECTION_NONBLOCKING="false",
+        ENABLE_TOOL_SEARCH="false",
     )
     return env
 
