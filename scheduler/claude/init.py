@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from scheduler.claude.payload import EVENTS, TOOL_EVENTS
+from scheduler.claude.events import EVENTS, TOOL_EVENTS
 
 SERVER_NAME = "nous"
 MAX_FILE_BYTES = 1024 * 1024

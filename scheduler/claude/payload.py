@@ -17,18 +17,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-EVENTS = (
-    "SessionStart",
-    "UserPromptSubmit",
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "Stop",
-    "SessionEnd",
-)
-TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
-# Events whose answer Claude Code reads as hookSpecificOutput.additionalContext.
-CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"})
+from scheduler.claude.events import CONTEXT_EVENTS
+
 MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
 """A payload larger than this is refused (a tool's output can be huge)."""
 

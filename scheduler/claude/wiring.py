@@ -35,12 +35,14 @@ async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSe
     )
     await driver.start()
     try:
-        memory = Memory(driver, settings.agent_id)
-        layer = CognitiveLayer(
-            memory,
-            FrameEngine(memory),
-            context_builder=PromptRecall(memory, root, settings.sense),
-        )
-        yield ClaudeSession(layer, TurnStore(memory), HeuristicStore(memory), settings.claude)
+        yield build_session(Memory(driver, settings.agent_id), settings, root)
     finally:
         await driver.close()
+
+
+def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSession:
+    """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
+    layer = CognitiveLayer(
+        memory, FrameEngine(memory), context_builder=PromptRecall(memory, root, settings.sense)
+    )
+    return ClaudeSession(layer, TurnStore(memory), HeuristicStore(memory), settings.claude)

@@ -15,8 +15,6 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from scheduler.cli.common import CommandError
-
 SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.run",
     "scheduler.cli.status",
@@ -43,25 +41,22 @@ cognition, which ``--help`` and a bad settings file must not wait for.
 """
 
 
-ALONE: dict[str, str] = {"hook": "scheduler.cli.hook"}
-"""Subcommands whose parser is built alone: a Claude Code hook is a process per event, and
-the other subcommands' modules would cost it more than its own work."""
-
-
-def build_parser(modules: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     """The parser of ``nous`` and every subcommand (``nous SUBCOMMAND --help``)."""
     parser = argparse.ArgumentParser(
         prog="nous",
         description="Run Nous, and look at and act on what it keeps in Neo4j.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
-    for name in modules:
+    for name in SUBCOMMANDS:
         importlib.import_module(name).register(commands)
     return parser
 
 
 def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` with ``parser`` and run the chosen handler; return its exit code."""
+    from scheduler.cli.common import CommandError
+
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
@@ -76,8 +71,13 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = No
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; return its exit code."""
     words = list(sys.argv[1:] if argv is None else argv)
-    alone = ALONE.get(words[0]) if words else None
-    return run_command(build_parser([alone] if alone else SUBCOMMANDS), words)
+    if words[:1] == ["hook"] and "-h" not in words and "--help" not in words:
+        # A Claude Code hook is a process per event: no other subcommand's modules, not even
+        # the settings, unless the daemon does not answer (see scheduler.claude.hooks).
+        from scheduler.claude.hooks import main as hook
+
+        return hook(words[1:])
+    return run_command(build_parser(), words)
 
 
 def entry_point() -> None:

@@ -39,7 +39,7 @@ def _settings(endpoint: Neo4jEndpoint | None, agent_id: str = "nous-hook-test") 
 
 def _hook(event: str, raw: bytes, settings: Settings, root: Path) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    code = run_hook(event, io.BytesIO(raw), out, err, load=lambda: settings, root=root)
+    code = run_hook(event, io.BytesIO(raw), out, err, root=root, ask=False, settings=settings)
     return code, out.getvalue(), err.getvalue()
 
 
