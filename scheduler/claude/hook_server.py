@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import stat
+import time
 from pathlib import Path
 
 from scheduler.claude.hook_socket import socket_path, usable
@@ -35,6 +36,8 @@ class HookServer:
         self.path = socket_path(root)
         self.timeout_s = timeout_s
         self.answered = 0
+        self.work_ms: list[float] = []
+        """How long each answered hook's work took inside the daemon (for the benchmark)."""
 
     async def serve(self, stop: asyncio.Event) -> None:
         """Listen until ``stop`` is set; hooks work alone where no socket can be made."""
@@ -82,7 +85,9 @@ class HookServer:
             payload = parse_payload(raw.encode(), event)
         except PayloadError as exc:
             return {"error": str(exc)}
+        started = time.perf_counter()
         answer = await self.session.answer(event, payload)
+        self.work_ms.append((time.perf_counter() - started) * 1000)
         self.answered += 1
         return {"answer": answer.render(event)}
 
