@@ -45,7 +45,9 @@ TARGET_RATIO = 3.0
 NOUS = Path(sys.executable).parent / "nous"
 
 
-async def wall_time(argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path) -> tuple[float, str]:
+async def wall_time(
+    argv: list[str], stdin: bytes, env: dict[str, str], cwd: Path
+) -> tuple[float, str]:
     """Seconds from spawn to exit of ``argv``, and what it printed."""
     start = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
@@ -121,7 +123,9 @@ async def run(size: int, count: int, batch: int) -> bool:
                 server = HookServer(build_session(memory, settings, root), root, 10.0)
                 stop = asyncio.Event()
                 serving = asyncio.create_task(server.serve(stop))
-                while not socket_path(root).exists():
+                for _ in range(1000):  # the socket appears once the server listens
+                    if socket_path(root).exists():
+                        break
                     await asyncio.sleep(0.01)
                 try:
                     daemon, daemon_ok = await measure_hooks(root, prompts, env)

@@ -26,8 +26,8 @@ from graph.models.learn import (
     Lesson,
     Pattern,
     Procedure,
-    WorkingMemory,
     Turn,
+    WorkingMemory,
 )
 from graph.models.observe import (
     Category,
@@ -39,7 +39,6 @@ from graph.models.observe import (
 from graph.models.rsi import Desire, Heuristic, Reflection, RSICycle, Trajectory
 
 __all__ = [
-    "Turn",
     "ActionTarget",
     "Category",
     "Censor",
@@ -69,6 +68,7 @@ __all__ = [
     "Reflection",
     "StepName",
     "Trajectory",
+    "Turn",
     "Urgency",
     "WorkingMemory",
     "new_id",

@@ -19,8 +19,8 @@ import stat
 import time
 from pathlib import Path
 
-from scheduler.claude.hook_socket import socket_path, usable
 from scheduler.claude.events import EVENTS
+from scheduler.claude.hook_socket import socket_path, usable
 from scheduler.claude.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_payload
 from scheduler.claude.session import ClaudeSession
 

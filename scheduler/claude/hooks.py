@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
-from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon
 from scheduler.claude.events import EVENTS
+from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon
 
 if TYPE_CHECKING:
     from graph.settings import Settings

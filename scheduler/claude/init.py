@@ -15,6 +15,7 @@ import os
 import shlex
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -140,10 +141,11 @@ def init_claude(root: Path, *, timeout_s: float, remove: bool = False) -> list[s
     settings_path = root / ".claude" / "settings.json"
     mcp_path = root / ".mcp.json"
     merged: list[tuple[Path, dict[str, Any], list[str]]] = []
-    for path, merge in (
+    merges: list[tuple[Path, Callable[[dict[str, Any]], list[str]]]] = [
         (settings_path, lambda d: merge_hooks(d, nous, timeout_s, remove=remove)),
         (mcp_path, lambda d: merge_server(d, nous, remove=remove)),
-    ):
+    ]
+    for path, merge in merges:
         data = read_json(path)
         try:
             merged.append((path, data, merge(data)))
@@ -183,7 +185,5 @@ def _our_server(server: object) -> bool:
         return False
     command = server.get("command")
     return (
-        isinstance(command, str)
-        and Path(command).name == "nous"
-        and server.get("args") == ["mcp"]
+        isinstance(command, str) and Path(command).name == "nous" and server.get("args") == ["mcp"]
     )

@@ -30,7 +30,7 @@ def mentioned_path(prompt: str, root: Path) -> str | None:
     """The first path the prompt names that is a file inside ``root``, relative to it."""
     base = root.resolve()
     for token in _PATHLIKE.findall(prompt)[:_MAX_CANDIDATES]:
-        candidate = token.strip(".,;:")
+        candidate = str(token).strip(".,;:")
         if candidate.startswith("/"):
             try:
                 candidate = Path(candidate).relative_to(base).as_posix()

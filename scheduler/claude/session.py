@@ -92,7 +92,10 @@ class ClaudeSession:
             ("Censors (what not to do again)", [censor_line(c) for c in censors]),
             (
                 "Escalations waiting for a person",
-                [f"- [{e['priority']}] {e['reason']} ({e['path'] or 'no path'})" for e in escalations],
+                [
+                    f"- [{e['priority']}] {e['reason']} ({e['path'] or 'no path'})"
+                    for e in escalations
+                ],
             ),
         ]
         text = "\n\n".join(
@@ -149,7 +152,9 @@ class ClaudeSession:
             result=None
             if failed
             else clip(
-                response_text(payload.tool_response), self.settings.tool_output_chars, keep_tail=True
+                response_text(payload.tool_response),
+                self.settings.tool_output_chars,
+                keep_tail=True,
             ),
             error=clip(payload.error or "tool failed", self.settings.tool_output_chars)
             if failed

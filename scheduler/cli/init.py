@@ -34,9 +34,7 @@ def _init(args: argparse.Namespace) -> int:
     if not root.is_dir():
         raise CommandError(f"--root {args.root}: not a folder", EXIT_USAGE)
     try:
-        changes = init_claude(
-            root, timeout_s=settings.claude.hook_timeout_s, remove=args.remove
-        )
+        changes = init_claude(root, timeout_s=settings.claude.hook_timeout_s, remove=args.remove)
     except InitError as exc:
         raise CommandError(str(exc), EXIT_USAGE) from None
     for line in changes or [f"{root}: nothing to change"]:

@@ -30,7 +30,7 @@ import json
 import socket
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
@@ -197,7 +197,7 @@ class AnthropicStub:
 
     @property
     def conversation(self) -> list[MessagesRequest]:
-        """The conversation requests received so far (see :attr:`MessagesRequest.is_conversation`)."""
+        """The conversation requests so far (see :attr:`MessagesRequest.is_conversation`)."""
         return [r for r in self.requests if r.is_conversation]
 
     def _record(self, request: MessagesRequest) -> None:
@@ -268,8 +268,14 @@ def _events(stub: AnthropicStub, turn: ModelTurn, body: dict[str, Any]) -> list[
             start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
         events += [
-            ("content_block_start", {"type": "content_block_start", "index": index, "content_block": start}),
-            ("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}),
+            (
+                "content_block_start",
+                {"type": "content_block_start", "index": index, "content_block": start},
+            ),
+            (
+                "content_block_delta",
+                {"type": "content_block_delta", "index": index, "delta": delta},
+            ),
             ("content_block_stop", {"type": "content_block_stop", "index": index}),
         ]
     events += [

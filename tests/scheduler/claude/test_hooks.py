@@ -1,4 +1,4 @@
-"""``nous hook EVENT`` on its own: bad payloads, hostile text, a silent Neo4j, the gate's restraint."""
+"""``nous hook EVENT`` alone: bad payloads, hostile text, a silent Neo4j, the gate's restraint."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""With Neo4j stopped, a real Claude Code session with Nous's hooks completes as if they were not there."""
+"""With Neo4j stopped, a real Claude Code session with Nous's hooks completes, nothing added."""
 
 from __future__ import annotations
 
