@@ -24,16 +24,15 @@ Usage::
 from __future__ import annotations
 
 import collections
-import contextlib
 import itertools
 import json
-import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
+
+from tests.support.http_stub import StubServer, TrackedHandler
 
 _ids = itertools.count(1)
 
@@ -142,10 +141,7 @@ class AnthropicStub:
             server = _Server(("127.0.0.1", 0), _Handler)
             server.stub = self
             self._server = server
-            self._thread = threading.Thread(
-                target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-            )
-            self._thread.start()
+            self._thread = server.serve_in_thread()
         return self
 
     def stop(self) -> None:
@@ -153,10 +149,7 @@ class AnthropicStub:
         server, thread = self._server, self._thread
         if server is None or thread is None:
             return
-        server.shutdown()
-        server.drop_connections()
-        server.server_close()
-        thread.join()
+        server.close_all(thread)
         self._server = self._thread = None
 
     def __enter__(self) -> AnthropicStub:
@@ -214,32 +207,8 @@ class AnthropicStub:
         return source(request) if callable(source) else source
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = False
-    block_on_close = True
+class _Server(StubServer):
     stub: AnthropicStub
-
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
-        super().__init__(address, handler)
-        self._connections: set[socket.socket] = set()
-        self._connections_lock = threading.Lock()
-
-    def track(self, connection: socket.socket, *, open_: bool) -> None:
-        with self._connections_lock:
-            if open_:
-                self._connections.add(connection)
-            else:
-                self._connections.discard(connection)
-
-    def drop_connections(self) -> None:
-        with self._connections_lock:
-            connections = list(self._connections)
-        for connection in connections:
-            with contextlib.suppress(OSError):
-                connection.shutdown(socket.SHUT_RDWR)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        return  # the CLI hanging up mid-reply is not a test failure
 
 
 def _message(stub: AnthropicStub, turn: ModelTurn, body: dict[str, Any]) -> dict[str, Any]:
@@ -292,24 +261,11 @@ def _events(stub: AnthropicStub, turn: ModelTurn, body: dict[str, Any]) -> list[
     return events
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    wbufsize = 64 * 1024
+class _Handler(TrackedHandler):
     server: _Server
 
-    def setup(self) -> None:
-        super().setup()
-        self.server.track(self.connection, open_=True)
-
-    def finish(self) -> None:
-        self.server.track(self.connection, open_=False)
-        super().finish()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
-
     def do_GET(self) -> None:
-        self.server.stub._record(MessagesRequest("GET", self.path, self._headers(), None))
+        self.server.stub._record(MessagesRequest("GET", self.path, self.lower_headers(), None))
         self._send(200, {"data": [], "has_more": False})
 
     def do_HEAD(self) -> None:
@@ -324,7 +280,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw) if raw else None
         except ValueError:
             body = None
-        request = MessagesRequest("POST", self.path, self._headers(), body)
+        request = MessagesRequest("POST", self.path, self.lower_headers(), body)
         stub._record(request)
         route = self.path.split("?")[0].rstrip("/")
         if route == "/v1/messages/count_tokens":
@@ -355,9 +311,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
-
-    def _headers(self) -> dict[str, str]:
-        return {k.lower(): v for k, v in self.headers.items()}
 
     def _send(self, status: int, payload: Any) -> None:
         data = json.dumps(payload).encode()
