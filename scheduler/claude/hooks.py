@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from graph.settings import Settings
     from scheduler.claude.payload import HookAnswer, HookInput
 
-FALLBACK_TIMEOUT_S = 8.0
+FALLBACK_TIMEOUT_S = 15.0
 """The hard limit until the settings are read (they may be what hangs)."""
 DAEMON_SHARE = 0.5
 """The part of the limit a hook waits for the daemon before doing the work itself."""
