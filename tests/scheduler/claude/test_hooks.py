@@ -15,9 +15,11 @@ from typing import TypeVar
 
 import pytest
 
-from graph.models import DecisionStatus
+from graph.models import DecisionStatus, Escalation
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import Settings, load_settings
+from graph.store.decisions import DecisionStore
+from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.claude.hooks import run_hook
 from tests.support.claude_cli import nous_program
@@ -165,3 +167,39 @@ def test_a_hung_neo4j_costs_at_most_the_hook_timeout(silent_neo4j: str, tmp_path
 async def _in_thread(call: Callable[[], T]) -> T:
     # run_hook runs its own event loop, so it cannot run on the test's.
     return await asyncio.to_thread(call)
+
+
+async def test_session_start_carries_strategies_censors_block_first_and_escalations(
+    memory: Memory, neo4j_endpoint: Neo4jEndpoint, tmp_path: Path
+) -> None:
+    async with seeding(neo4j_endpoint, memory) as seed:
+        await seed.nodes(
+            "censors",
+            {"trigger_pattern": "warned thing", "reason": "r1", "severity": "warn",
+             "status": "active", "fire_count": 1},
+            {"trigger_pattern": "blocked thing", "reason": "r2", "severity": "block",
+             "status": "active", "fire_count": 2},
+        )  # fmt: skip
+        await seed.nodes(
+            "heuristics",
+            {"domain": "code", "content": "Read the test before the code", "usage_count": 3,
+             "status": "active"},
+        )  # fmt: skip
+        decision_id = await seed.decision("notes/a.md", status=DecisionStatus.DECIDED)
+    await DecisionStore(memory).record_escalation(
+        Escalation(
+            agent_id=memory.agent_id,
+            decision_id=decision_id,
+            reason="needs a person",
+            priority="high",
+        )
+    )
+    settings = _settings(neo4j_endpoint, memory.agent_id)
+    raw = _payload("SessionStart", source="startup")
+    code, out, err = await _in_thread(lambda: _hook("SessionStart", raw, settings, tmp_path))
+    assert code == 0, err
+    context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    assert "Read the test before the code" in context
+    assert context.index("BLOCK: blocked thing") < context.index("WARN: warned thing")
+    assert "[high] needs a person (notes/a.md)" in context
+    assert await LearningStore(memory).open_episode(SESSION) is not None, "the episode started"

@@ -38,9 +38,12 @@ async def test_a_command_that_failed_twice_is_denied_by_its_block_censor(
     assert COMMAND in censors[0].trigger_pattern
 
     _attempt(model)
+    before = len(model.conversation)
     second = run_claude(claude_bin, hooked, cli_env, "Show me the config again")
     assert second.code == 0, second.stderr
     assert log.read_text().count("attempt") == 2, "a warn censor never denies"
+    warned = model.conversation[before + 1 :]
+    assert warned and "a Nous censor warns about this call" in warned[0].text()
     censors = await store.active_censors()
     assert [c.severity for c in censors] == ["block"], "the same failure again blocks"
     assert censors[0].fire_count == 2

@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from cognition.frames.spec import SEED_FRAMES
+from cognition.recall.gather import Recall
+from graph.models import Observation, ObservationType
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.turns import TurnStore, tool_results
@@ -49,6 +52,14 @@ async def test_the_session_is_in_the_graph_and_nous_why_tells_it(
     assert decision is not None and decision.outcome == "partial"
     censors = await store.active_censors()
     assert len(censors) == 1 and "cat nope.txt" in censors[0].trigger_pattern
+    # One memory: the daemon's own recall, deciding about a file, sees the session's censor.
+    recall = Recall(memory, hooked, lambda _o, _f: [])
+    event = Observation(
+        agent_id=memory.agent_id, type=ObservationType.FILE_MODIFIED, path="hello.txt"
+    )
+    task = next(f for f in SEED_FRAMES if f.name == "task")
+    seen = await recall.build([event], task)
+    assert censors[0].id in [c.id for c in seen.censors]
 
     why = subprocess.run(
         [str(nous_program()), "why", turn.decision_id],
