@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -61,16 +62,20 @@ async def test_the_session_is_in_the_graph_and_nous_why_tells_it(
     seen = await recall.build([event], task)
     assert censors[0].id in [c.id for c in seen.censors]
 
-    why = subprocess.run(
-        [str(nous_program()), "why", turn.decision_id],
-        env=cli_env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    why = _nous(cli_env, "why", turn.decision_id)
     assert why.returncode == 0, why.stderr
     assert "Claude Code turns: 1" in why.stdout
     assert "Create the file hello.txt" in why.stdout
     assert "Bash" in why.stdout and "No such file" in why.stdout, why.stdout
     assert "censors it filed or fired: 0" in why.stdout or censors[0].id in why.stdout
+
+    audit = _nous(cli_env, "audit", "claude_turns", "--json")
+    assert audit.returncode == 0, audit.stderr
+    [row] = json.loads(audit.stdout)
+    assert (row["session_id"], row["tool_calls"]) == (run.session_id, 2)
+
+
+def _nous(env: dict[str, str], *argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(nous_program()), *argv], env=env, capture_output=True, text=True, timeout=120
+    )
