@@ -22,6 +22,7 @@ from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.claude.hooks import run_hook
+from scheduler.claude.prompt_recall import mentioned_path
 from tests.support.claude_cli import nous_program
 from tests.support.recall_seed import seeding
 
@@ -203,3 +204,15 @@ async def test_session_start_carries_strategies_censors_block_first_and_escalati
     assert context.index("BLOCK: blocked thing") < context.index("WARN: warned thing")
     assert "[high] needs a person (notes/a.md)" in context
     assert await LearningStore(memory).open_episode(SESSION) is not None, "the episode started"
+
+
+def test_a_prompt_names_only_files_inside_the_project(tmp_path: Path) -> None:
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "plan.md").write_text("plan\n")
+    outside = tmp_path.parent / "secret.txt"
+    outside.write_text("no\n")
+    (tmp_path / "link").symlink_to(tmp_path.parent)
+    assert mentioned_path("fix notes/plan.md, then", tmp_path) == "notes/plan.md"
+    assert mentioned_path(f"see {tmp_path}/notes/plan.md", tmp_path) == "notes/plan.md"
+    for prompt in ("read ../secret.txt", f"read {outside}", "read link/secret.txt", "/etc/passwd"):
+        assert mentioned_path(prompt, tmp_path) is None, prompt
