@@ -260,6 +260,9 @@ class McpSettings(BaseModel):
     max_remember_chars: int = Field(
         4000, ge=100, le=100_000, description="the longest fact or procedure `remember` keeps"
     )
+    tool_timeout_s: float = Field(
+        20.0, gt=0, le=600, description="a tool's work in Neo4j, at most; then it answers an error"
+    )
 
 
 class Settings(BaseModel):

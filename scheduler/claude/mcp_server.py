@@ -145,6 +145,9 @@ def serve(args: argparse.Namespace) -> int:
         level=settings.log_level,
         format="%(asctime)s nous-mcp %(levelname)s %(name)s: %(message)s",
     )
+    if settings.log_level != "DEBUG":
+        # The SDK logs every request at INFO; a client's session would drown the rest.
+        logging.getLogger("mcp.server.lowlevel.server").setLevel(logging.WARNING)
     server = build_server(settings, MemoryGate(settings.neo4j, settings.agent_id))
     anyio.run(_run_stdio, server, channel)
     return EXIT_OK

@@ -27,6 +27,7 @@ NAMES = [
     "browser",
     "neo4j",
     "service",
+    "mcp",
 ]
 DATA = {"status", "why", "escalations", "censors", "goals", "desires", "heuristics"}
 DATA |= {"calibration", "audit"}
@@ -35,7 +36,7 @@ DATA |= {"calibration", "audit"}
 def test_nous_is_a_console_script() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["nous"] == "scheduler.cli:entry_point"
-    assert len(SUBCOMMANDS) == 12  # desires and heuristics share a module
+    assert len(SUBCOMMANDS) == 13  # desires and heuristics share a module
 
 
 @pytest.mark.parametrize("name", NAMES)
