@@ -21,9 +21,10 @@ ITEM_CHARS = 300  # one listed item's text; the listing is for finding, `why` te
 
 def answer(heading: str, body: str, *, label: str, limit: int, note: str = "") -> str:
     """``heading``, then ``body`` fenced as data (``label``), then ``note``: at most ``limit``."""
-    heading = plain_text(heading, single_line=False)
+    # Heading and note are Nous's words around the data; a quarter of the answer each at most.
+    heading = plain_text(heading, limit // 4, single_line=False)
     body = plain_text(body, single_line=False)
-    note = plain_text(note, single_line=False)
+    note = plain_text(note, limit // 4, single_line=False)
     full = _compose(heading, body, label, note)
     if len(full) <= limit:
         return full

@@ -41,6 +41,7 @@ from scheduler.cli import why as why_command
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+MAX_PATH_CHARS = 1024  # what a client passes as an id or a path is echoed in errors: kept short
 
 
 class NousTools:
@@ -86,6 +87,8 @@ class NousTools:
         target = target.strip()
         if not target:
             raise ToolError("why: give a decision id or a path")
+        if len(target) > MAX_PATH_CHARS:
+            raise ToolError(f"why: a target of {len(target):,} characters is no id or path")
         if "/" in target or "\\" in target or target.startswith("~"):
             target = self.relative_path(target)
         story = await self._with_memory(lambda memory: why_command.story(memory, target))
@@ -150,6 +153,8 @@ class NousTools:
     def relative_path(self, path: str) -> str:
         """``path`` relative to the watched root (an absolute one must lie inside it)."""
         raw = path.strip()
+        if len(raw) > MAX_PATH_CHARS:
+            raise ToolError(f"path: {len(raw):,} characters is longer than any path Nous keeps")
         root = self.root.resolve()
         if raw.startswith("/") or raw.startswith("~"):
             absolute = Path(raw).expanduser().resolve()
