@@ -167,3 +167,17 @@ async def test_neo4j_going_away_and_coming_back_is_answered_then_reconnected(
             assert "No goals." in await call(session, "goals")
     finally:
         await relay.cut()
+
+
+def test_bad_settings_stop_the_server_before_it_speaks(
+    tmp_path: Path, neo4j_env: dict[str, str]
+) -> None:
+    config = tmp_path / "nous.yaml"
+    config.write_text("mcp:\n  max_answer_chars: 10\n")
+    done = subprocess.run(
+        server_command("nobody", config), capture_output=True, text=True, env=neo4j_env,
+        cwd=tmp_path, timeout=60, input="",
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert str(config) in done.stderr and "mcp.max_answer_chars" in done.stderr
