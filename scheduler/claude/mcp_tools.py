@@ -51,7 +51,7 @@ class NousTools:
     def __init__(self, settings: Settings, gate: MemoryGate) -> None:
         self.settings = settings
         self.gate = gate
-        self.root = settings.watch.root
+        self.root = settings.watch.root.expanduser().resolve()
         self.limit = settings.mcp.max_answer_chars
 
     async def recall(self, question: str, path: str | None = None) -> str:
