@@ -265,7 +265,10 @@ class McpSettings(BaseModel):
         8000, ge=500, le=200_000, description="an answer's whole text, fence included"
     )
     recall_tokens: int = Field(
-        2000, ge=100, le=50_000, description="the recall tool's budget (characters / 4)"
+        1500,
+        ge=100,
+        le=50_000,
+        description="the recall tool's budget (characters / 4); its answer fits max_answer_chars",
     )
     list_limit: int = Field(20, ge=1, le=500, description="items a listing tool shows at most")
     max_remember_chars: int = Field(
