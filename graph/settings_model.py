@@ -280,11 +280,17 @@ class McpSettings(BaseModel):
         8000, ge=500, le=200_000, description="an answer's whole text, fence included"
     )
     recall_tokens: int = Field(
-        2000, ge=100, le=50_000, description="the recall tool's budget (characters / 4)"
+        1500,
+        ge=100,
+        le=50_000,
+        description="the recall tool's budget (characters / 4); its answer fits max_answer_chars",
     )
     list_limit: int = Field(20, ge=1, le=500, description="items a listing tool shows at most")
     max_remember_chars: int = Field(
         4000, ge=100, le=100_000, description="the longest fact or procedure `remember` keeps"
+    )
+    tool_timeout_s: float = Field(
+        20.0, gt=0, le=600, description="a tool's work in Neo4j, at most; then it answers an error"
     )
 
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cognition.text import fence, plain_text
+from graph.models import Censor
 
 CUT_NOTE = "[… {omitted:,} more characters not shown: answers are limited to {limit:,} characters]"
 ITEM_CHARS = 300  # one listed item's text; the listing is for finding, `why` tells the whole
@@ -20,9 +21,10 @@ ITEM_CHARS = 300  # one listed item's text; the listing is for finding, `why` te
 
 def answer(heading: str, body: str, *, label: str, limit: int, note: str = "") -> str:
     """``heading``, then ``body`` fenced as data (``label``), then ``note``: at most ``limit``."""
-    heading = plain_text(heading, single_line=False)
+    # Heading and note are Nous's words around the data; a quarter of the answer each at most.
+    heading = plain_text(heading, limit // 4, single_line=False)
     body = plain_text(body, single_line=False)
-    note = plain_text(note, single_line=False)
+    note = plain_text(note, limit // 4, single_line=False)
     full = _compose(heading, body, label, note)
     if len(full) <= limit:
         return full
@@ -56,3 +58,25 @@ def line(text: Any, limit: int = ITEM_CHARS) -> str:
 def listing(rows: Sequence[str], empty: str) -> str:
     """Items as ``- item`` lines, or ``empty`` when there are none."""
     return "\n".join(f"- {r}" for r in rows) if rows else empty
+
+
+def censor_line(c: Censor) -> str:
+    """A censor: severity, trigger, reason, how often it fired, id."""
+    return (
+        f"{c.severity.upper()} {line(c.trigger_pattern)}: {line(c.reason)}"
+        f" (fired {c.fire_count}x; id {c.id})"
+    )
+
+
+def escalation_line(e: dict[str, Any]) -> str:
+    """An open escalation (a row of ``audit/open_escalations``)."""
+    return (
+        f"{line(e.get('priority'))} priority, {line(e.get('path'))}: {line(e.get('reason'))}"
+        f" (id {e['id']}; decision {e.get('decision_id')})"
+    )
+
+
+def goal_line(g: dict[str, Any]) -> str:
+    """A goal (a row of ``audit/goals``): open or done, priority, description, id."""
+    state = "done" if g.get("completed_at") else "open"
+    return f"{state}, {line(g.get('priority'))}: {line(g.get('description'))} (id {g['id']})"

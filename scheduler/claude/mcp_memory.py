@@ -2,23 +2,23 @@
 
 ``nous mcp`` runs as long as its client does, and Neo4j may be down when it
 starts or go away while it runs. So the server never connects at start:
-each tool asks the :class:`MemoryGate` for the memory, which finds the
-running Neo4j (never starting one, like every ``nous`` subcommand), and a
-tool whose Neo4j is gone drops the connection so that the next call tries
-again. Failures come out as :class:`MemoryUnavailable`, whose message a
-tool hands back to the model as it is.
+each tool asks the :class:`MemoryGate` for the memory, which connects the
+way every ``nous`` subcommand does (:func:`scheduler.compose.connected`:
+the running Neo4j, never a new one), and a tool whose Neo4j is gone drops
+the connection so that the next call tries again. Failures come out as
+:class:`MemoryUnavailable`, whose message a tool hands back to the model.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import AsyncExitStack
 
 from graph.errors import GraphError, MemoryUnavailableError
-from graph.server.finder import find_or_start
-from graph.settings import Neo4jSettings
-from graph.store.driver import GraphDriver
+from graph.settings import Settings, child_environment
 from graph.store.memory import Memory
+from scheduler.compose import connected
 
 log = logging.getLogger(__name__)
 
@@ -30,34 +30,32 @@ class MemoryUnavailable(Exception):
 class MemoryGate:
     """One agent's memory for a long-running server, (re)connected when a tool needs it."""
 
-    def __init__(self, settings: Neo4jSettings, agent_id: str) -> None:
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.agent_id = agent_id
-        self._driver: GraphDriver | None = None
+        self.agent_id = settings.agent_id
+        self._memory: Memory | None = None
+        self._connection: AsyncExitStack | None = None
         self._lock = asyncio.Lock()
 
     async def memory(self) -> Memory:
         """The agent's memory; :class:`MemoryUnavailable` when no Neo4j answers."""
         async with self._lock:
-            if self._driver is None:
-                self._driver = await self._connect()
-            return Memory(self._driver, self.agent_id)
+            if self._memory is None:
+                self._memory = await self._connect()
+            return self._memory
 
-    async def _connect(self) -> GraphDriver:
+    async def _connect(self) -> Memory:
+        connection = AsyncExitStack()
         try:
-            # The finder probes sockets and may wait on a starting server: keep it off the loop.
-            endpoint = await asyncio.to_thread(find_or_start, self.settings, allow_start=False)
+            parts = await connection.enter_async_context(
+                connected(self.settings, child_environment())
+            )
         except GraphError as exc:
+            await connection.aclose()
             raise MemoryUnavailable(_unavailable(exc)) from None
-        driver = GraphDriver(
-            endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database
-        )
-        try:
-            await driver.start()
-        except GraphError as exc:
-            raise MemoryUnavailable(_unavailable(exc)) from None
-        log.info("connected to Neo4j at %s as agent %s", endpoint.uri, self.agent_id)
-        return driver
+        self._connection = connection
+        log.info("connected to Neo4j at %s as agent %s", parts.endpoint.uri, self.agent_id)
+        return parts.memory
 
     async def failed(self, exc: GraphError) -> MemoryUnavailable | None:
         """After a tool's query failed: drop a lost connection (the next call reconnects).
@@ -72,10 +70,10 @@ class MemoryGate:
 
     async def close(self) -> None:
         """Close the connection, if there is one; safe to call twice."""
-        driver, self._driver = self._driver, None
-        if driver is not None:
+        connection, self._connection, self._memory = self._connection, None, None
+        if connection is not None:
             try:
-                await driver.close()
+                await connection.aclose()
             except Exception as exc:  # a dead connection may fail to close; it is gone anyway
                 log.debug("closing the Neo4j driver failed: %s", type(exc).__name__)
 

@@ -35,6 +35,7 @@ from graph.settings import Settings
 from scheduler.claude.mcp_memory import MemoryGate
 from scheduler.claude.mcp_tools import NousTools
 from scheduler.cli.common import EXIT_OK, settings_from
+from scheduler.logs import configure_logging
 
 SERVER_NAME = "nous"
 INSTRUCTIONS = (
@@ -140,12 +141,11 @@ def serve(args: argparse.Namespace) -> int:
     """Run the server on stdio until the client closes it (``nous mcp``)."""
     settings = settings_from(args)
     channel = claim_stdout()
-    logging.basicConfig(
-        stream=sys.stderr,
-        level=settings.log_level,
-        format="%(asctime)s nous-mcp %(levelname)s %(name)s: %(message)s",
-    )
-    server = build_server(settings, MemoryGate(settings.neo4j, settings.agent_id))
+    configure_logging(settings.log_level)  # to stderr, which descriptor 1 now is too
+    if settings.log_level != "DEBUG":
+        # The SDK logs every request at INFO; a client's session would drown the rest.
+        logging.getLogger("mcp.server.lowlevel.server").setLevel(logging.WARNING)
+    server = build_server(settings, MemoryGate(settings))
     anyio.run(_run_stdio, server, channel)
     return EXIT_OK
 

@@ -9,16 +9,16 @@ MCP SDK hands it back as an error result and the server goes on.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from mcp.server.fastmcp.exceptions import ToolError
 
-from cognition.text import plain_text
 from graph.errors import GraphError, PathOutsideRootError
-from graph.models import Fact, Procedure
+from graph.models import Fact
 from graph.settings import Settings
 from graph.store.audit import AuditStore
 from graph.store.heuristics import HeuristicStore
@@ -26,14 +26,22 @@ from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.watch.files import check_relative_path
 from rsi.strategies import render_strategies
-from scheduler.claude.mcp_answers import answer, line, listing
+from scheduler.claude.mcp_answers import (
+    answer,
+    censor_line,
+    escalation_line,
+    goal_line,
+    line,
+    listing,
+)
 from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
 from scheduler.claude.mcp_recall import recall_question
+from scheduler.claude.mcp_remember import Kind, keep, told
 from scheduler.cli import why as why_command
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-Kind = Literal["fact", "procedure"]
+MAX_PATH_CHARS = 1024  # what a client passes as an id or a path is echoed in errors: kept short
 
 
 class NousTools:
@@ -43,7 +51,7 @@ class NousTools:
     def __init__(self, settings: Settings, gate: MemoryGate) -> None:
         self.settings = settings
         self.gate = gate
-        self.root = settings.watch.root
+        self.root = settings.watch.root.expanduser().resolve()
         self.limit = settings.mcp.max_answer_chars
 
     async def recall(self, question: str, path: str | None = None) -> str:
@@ -79,6 +87,8 @@ class NousTools:
         target = target.strip()
         if not target:
             raise ToolError("why: give a decision id or a path")
+        if len(target) > MAX_PATH_CHARS:
+            raise ToolError(f"why: a target of {len(target):,} characters is no id or path")
         if "/" in target or "\\" in target or target.startswith("~"):
             target = self.relative_path(target)
         story = await self._with_memory(lambda memory: why_command.story(memory, target))
@@ -95,13 +105,9 @@ class NousTools:
         found = await self._with_memory(
             lambda memory: LearningStore(memory).active_censors(self.settings.mcp.list_limit)
         )
-        rows = [
-            f"{c.severity.upper()} {line(c.trigger_pattern)}: {line(c.reason)}"
-            f" (fired {c.fire_count}x; id {c.id})"
-            for c in found
-        ]
-        heading = f"Active censors of agent {self.gate.agent_id} ({len(rows)}, block first):"
-        return self._answer(heading, listing(rows, "No active censors."), "censors")
+        rows = [censor_line(c) for c in found]
+        title = f"Active censors of agent {self.gate.agent_id}, block first"
+        return self._listing(title, rows, "No active censors.")
 
     async def strategies(self) -> str:
         """The learned strategies every prompt of the agent carries, by domain."""
@@ -116,64 +122,39 @@ class NousTools:
         found = await self._with_memory(
             lambda memory: AuditStore(memory).open_escalations(self.settings.mcp.list_limit)
         )
-        rows = [
-            f"{line(e.get('priority'))} priority, {line(e.get('path'))}: {line(e.get('reason'))}"
-            f" (id {e['id']}; decision {e.get('decision_id')})"
-            for e in found
-        ]
-        heading = f"Open escalations of agent {self.gate.agent_id} ({len(rows)}):"
-        note = "A person closes one with `nous escalations resolve ID --note TEXT`." if rows else ""
-        return self._answer(heading, listing(rows, "No open escalations."), "escalations", note)
+        note = "A person closes one with `nous escalations resolve ID --note TEXT`."
+        title = f"Open escalations of agent {self.gate.agent_id}"
+        return self._listing(title, [escalation_line(e) for e in found], "No open escalations.",
+                             note)  # fmt: skip
 
     async def goals(self) -> str:
         """The agent's goals, open ones first, most important first."""
         found = await self._with_memory(
             lambda memory: AuditStore(memory).goals(self.settings.mcp.list_limit)
         )
-        rows = [
-            f"{'done' if g.get('completed_at') else 'open'}, {line(g.get('priority'))}:"
-            f" {line(g.get('description'))} (id {g['id']})"
-            for g in found
-        ]
-        heading = f"Goals of agent {self.gate.agent_id} ({len(rows)}):"
-        return self._answer(heading, listing(rows, "No goals."), "goals")
+        title = f"Goals of agent {self.gate.agent_id}"
+        return self._listing(title, [goal_line(g) for g in found], "No goals.")
 
     async def remember(
         self, kind: Kind, text: str, source: str, name: str | None = None, domain: str = ""
     ) -> str:
         """Keep a fact or a procedure (its steps, one a line) with where it came from."""
         cap = self.settings.mcp.max_remember_chars
-        text = _clean(text, single_line=kind == "fact")
-        source = _clean(source, single_line=True)
-        if not text:
-            raise ToolError(f"remember: the {kind}'s text is empty")
-        if len(text) > cap:
-            raise ToolError(
-                f"remember: the {kind} has {len(text):,} characters, more than"
-                f" mcp.max_remember_chars ({cap:,}); keep one {kind} to what is worth recalling"
-            )
-        if not source:
-            raise ToolError("remember: say where it came from (source: a file, a URL, a person)")
-        source = source[:500]
-        agent = self.gate.agent_id
-        if kind == "fact":
-            fact = Fact(agent_id=agent, content=text)
-            node_id = await self._with_memory(lambda memory: _remember_fact(memory, fact, source))
-            return self._answer(f"Remembered fact {node_id} (from {line(source)}):", text, "fact")
-        steps = [s for s in (_clean(x, single_line=True) for x in text.splitlines()) if s]
-        title = _clean(name or steps[0], single_line=True)[:200]
-        procedure = Procedure(
-            agent_id=agent, name=title, domain=_clean(domain, True)[:80], core_patterns=steps
+        node, source = told(
+            self.gate.agent_id, kind, text, source, name=name, domain=domain, max_chars=cap
         )
-        node_id = await self._with_memory(
-            lambda memory: _remember_procedure(memory, procedure, source)
-        )
-        heading = f"Remembered procedure {node_id} {title!r} (from {line(source)}):"
-        return self._answer(heading, "\n".join(steps), "procedure")
+        node_id = await self._with_memory(lambda memory: keep(memory, node, source))
+        origin = f"(from {line(source)})"
+        if isinstance(node, Fact):
+            return self._answer(f"Remembered fact {node_id} {origin}:", node.content, "fact")
+        heading = f"Remembered procedure {node_id} {node.name!r} {origin}:"
+        return self._answer(heading, "\n".join(node.core_patterns), "procedure")
 
     def relative_path(self, path: str) -> str:
         """``path`` relative to the watched root (an absolute one must lie inside it)."""
         raw = path.strip()
+        if len(raw) > MAX_PATH_CHARS:
+            raise ToolError(f"path: {len(raw):,} characters is longer than any path Nous keeps")
         root = self.root.resolve()
         if raw.startswith("/") or raw.startswith("~"):
             absolute = Path(raw).expanduser().resolve()
@@ -190,35 +171,26 @@ class NousTools:
     def _answer(self, heading: str, body: str, label: str, note: str = "") -> str:
         return answer(heading, body, label=label, limit=self.limit, note=note)
 
+    def _listing(self, title: str, rows: list[str], empty: str, note: str = "") -> str:
+        body = listing(rows, empty)
+        return self._answer(f"{title} ({len(rows)}):", body, title.lower(), note if rows else "")
+
     async def _with_memory(self, work: Callable[[Memory], Awaitable[T]]) -> T:
+        timeout = self.settings.mcp.tool_timeout_s
         try:
-            memory = await self.gate.memory()
-            return await work(memory)
+            async with asyncio.timeout(timeout):
+                memory = await self.gate.memory()
+                return await work(memory)
         except MemoryUnavailable as exc:
             raise ToolError(str(exc)) from None
+        except TimeoutError:
+            # A connection that hangs is dropped: the next call starts afresh.
+            await self.gate.close()
+            raise ToolError(
+                f"Nous's memory did not answer within mcp.tool_timeout_s ({timeout:g} s);"
+                " the connection was dropped: call the tool again"
+            ) from None
         except GraphError as exc:
             gone = await self.gate.failed(exc)
             log.warning("a tool's query failed: %s: %s", type(exc).__name__, exc)
             raise ToolError(str(gone) if gone else f"Nous's memory failed: {exc}") from None
-
-
-def _clean(text: str | None, single_line: bool) -> str:
-    # Control characters and escape sequences are never worth keeping; line breaks are for steps.
-    return plain_text(text, single_line=single_line)
-
-
-async def _remember_fact(memory: Memory, fact: Fact, source: str) -> str:
-    store = LearningStore(memory)
-    node_id = await store.remember_fact(fact, source=source)
-    await store.emit("fact_remembered", {"fact_id": node_id, "source": source})
-    # Full-text indexes are eventually consistent: the next recall should find it.
-    await memory.await_text_indexes()
-    return node_id
-
-
-async def _remember_procedure(memory: Memory, procedure: Procedure, source: str) -> str:
-    store = LearningStore(memory)
-    node_id = await store.remember_procedure(procedure, source=source)
-    await store.emit("procedure_remembered", {"procedure_id": node_id, "source": source})
-    await memory.await_text_indexes()
-    return node_id

@@ -10,10 +10,13 @@ import subprocess
 import sys
 from asyncio.subprocess import PIPE
 from pathlib import Path
+from urllib.parse import urlsplit
 
+from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
 from tests.scheduler.claude.conftest import Opener
 from tests.scheduler.claude.mcp_client import call, call_failing, server_command
+from tests.scheduler.claude.tcp_relay import Relay
 from tests.support.recall_seed import Seeder
 
 HOSTILE = (
@@ -140,3 +143,41 @@ async def test_unreachable_neo4j_gives_a_clear_error_and_the_server_stays_up(
             assert "bolt://127.0.0.1:9" in error and "nous neo4j start" in error
         # Input is still checked first, and the server still answers.
         assert "question is empty" in await call_failing(session, "recall", question="")
+
+
+async def test_neo4j_going_away_and_coming_back_is_answered_then_reconnected(
+    nous_mcp: Opener, neo4j_env: dict[str, str], neo4j_endpoint: Neo4jEndpoint, tmp_path: Path
+) -> None:
+    target = urlsplit(neo4j_endpoint.uri)
+    relay = Relay(target.hostname or "127.0.0.1", target.port or 7687)
+    await relay.start()
+    config = tmp_path / "nous.yaml"
+    config.write_text("mcp:\n  tool_timeout_s: 3\n")
+    env = {**neo4j_env, "NEO4J_URI": f"bolt://127.0.0.1:{relay.port}"}
+    try:
+        async with nous_mcp(config=config, env=env) as session:
+            assert "No goals." in await call(session, "goals")
+            await relay.cut()
+            error = await call_failing(session, "goals")
+            assert "Nous's memory" in error and (
+                "is unavailable" in error
+                or "did not answer within mcp.tool_timeout_s (3 s)" in error
+            ), error
+            await relay.start()
+            assert "No goals." in await call(session, "goals")
+    finally:
+        await relay.cut()
+
+
+def test_bad_settings_stop_the_server_before_it_speaks(
+    tmp_path: Path, neo4j_env: dict[str, str]
+) -> None:
+    config = tmp_path / "nous.yaml"
+    config.write_text("mcp:\n  max_answer_chars: 10\n")
+    done = subprocess.run(
+        server_command("nobody", config), capture_output=True, text=True, env=neo4j_env,
+        cwd=tmp_path, timeout=60, input="",
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert str(config) in done.stderr and "mcp.max_answer_chars" in done.stderr

@@ -105,6 +105,8 @@ async def test_why_and_recall_refuse_what_is_not_there_or_outside_the_root(
         assert "outside the watched root" in outside
         empty = await call_failing(session, "recall", question="   ")
         assert "question is empty" in empty
+        huge = await call_failing(session, "why", target="x/" * 50_000)
+        assert "100,000 characters" in huge and len(huge) < 200
         # The server is still there after each refusal.
         assert "No goals." in await call(session, "goals")
 
