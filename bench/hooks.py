@@ -11,7 +11,7 @@ from spawn to exit is measured, in two ways:
 - **alone**: no daemon; the hook process loads the settings, connects to
   Neo4j and runs seed 004's ``pre_turn`` itself;
 - **daemon**: a :class:`scheduler.claude.hook_server.HookServer` over the
-  same memory listens on the root's ``.nous/hooks.sock``, as the daemon's
+  same memory listens on the root's socket, as the daemon's
   ``hooks`` part does, and the hook process only forwards the payload.
 
 Beside them, in the same run, ``python -c pass`` with the same interpreter,

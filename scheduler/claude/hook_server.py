@@ -29,7 +29,7 @@ _REQUEST_LIMIT = MAX_PAYLOAD_BYTES * 2 + 4096  # the payload is JSON text inside
 
 
 class HookServer:
-    """Answers Claude Code hooks on ``root/.nous/hooks.sock`` while the daemon runs."""
+    """Answers Claude Code hooks on the root's socket while the daemon runs."""
 
     def __init__(self, session: ClaudeSession, root: Path, timeout_s: float) -> None:
         self.session = session
@@ -45,7 +45,12 @@ class HookServer:
             log.info("hook socket path too long (%s); hooks will work alone", self.path)
             await stop.wait()
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        folder = self.path.parent
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if folder.lstat().st_uid != os.getuid() or stat.S_IMODE(folder.lstat().st_mode) & 0o077:
+            log.warning("%s is not this user's private folder; hooks will work alone", folder)
+            await stop.wait()
+            return
         with contextlib.suppress(FileNotFoundError):
             if stat.S_ISSOCK(self.path.lstat().st_mode):
                 self.path.unlink()  # left by a daemon that did not stop cleanly

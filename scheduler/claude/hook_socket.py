@@ -1,4 +1,4 @@
-"""The running daemon answers hooks: a unix socket in the root's ``.nous`` folder.
+"""The running daemon answers hooks: a unix socket named after the project's root.
 
 A hook is a process per event; importing the driver, pydantic and the
 cognitive layer costs it several times what a bare interpreter costs, more
@@ -8,6 +8,11 @@ the answer (:func:`ask_daemon`, standard library only). With no daemon, a
 stale socket, or a daemon that does not answer in time, the hook does the
 work itself.
 
+The socket lives outside the watched tree, in a folder of the user's own
+under the temporary directory (``nous-UID/``, mode 0700), named by a hash of
+the root's resolved path: a socket inside the root kept watchfiles from
+noticing the root's deletion, and a unix socket's address must stay short.
+
 One request per connection: a line of JSON ``{"event": ..., "payload": ...}``
 (the payload as Claude Code sent it, at most ``MAX_PAYLOAD_BYTES``), one
 line of JSON back: ``{"answer": TEXT}`` (what the hook prints, possibly "")
@@ -16,14 +21,15 @@ or ``{"error": TEXT}``. The daemon answers for its own agent.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import socket
+import tempfile
 from pathlib import Path
 
-SOCKET_NAME = "hooks.sock"
-STATE_FOLDER = ".nous"  # graph.settings_model.state_dir's folder, named here to stay light
 MAX_PATH_BYTES = 100
-"""Unix socket paths are limited to about 108 bytes; a root deeper than this gets no socket."""
+"""Unix socket paths are limited to about 108 bytes; a longer one is not used."""
 CONNECT_TIMEOUT_S = 0.2
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
 
@@ -32,9 +38,15 @@ class DaemonUnavailable(Exception):
     """No daemon answered the hook (no socket, a stale one, a timeout, a bad answer)."""
 
 
+def socket_folder() -> Path:
+    """The user's own folder for hook sockets (``$TMPDIR/nous-UID``)."""
+    return Path(tempfile.gettempdir()) / f"nous-{os.getuid()}"
+
+
 def socket_path(root: Path) -> Path:
     """Where the daemon watching ``root`` listens for hooks."""
-    return root / STATE_FOLDER / SOCKET_NAME
+    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:24]
+    return socket_folder() / f"hooks-{key}.sock"
 
 
 def usable(path: Path) -> bool:

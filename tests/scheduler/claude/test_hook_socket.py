@@ -1,4 +1,4 @@
-"""A running daemon answers hooks through ``.nous/hooks.sock``; without one the hook works alone."""
+"""A running daemon answers hooks through its socket; without one the hook works alone."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import shutil
 import socket
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,12 +15,16 @@ import pytest
 from graph.models import DecisionStatus
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import load_settings
+from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.hook_socket import socket_path
 from scheduler.claude.wiring import build_session
+from tests.scheduler.test_resilience import Daemon, start_daemon
 from tests.support.claude_cli import nous_program
 from tests.support.recall_seed import seeding
+
+__all__ = ["start_daemon"]  # the fixture, used here
 
 EMPTY = Path(__file__).resolve().parents[2] / "support" / "empty.yaml"
 SESSION = "0b6f3a0e-9d3c-4a61-8f0e-5a1e2c3d4b5f"
@@ -89,9 +93,26 @@ async def test_the_daemon_answers_the_hook(
 
 async def test_a_stale_socket_means_the_hook_works_alone(root: Path) -> None:
     path = socket_path(root)
-    path.parent.mkdir()
+    path.parent.mkdir(mode=0o700, exist_ok=True)
     with socket.socket(socket.AF_UNIX) as dead:
         dead.bind(str(path))  # bound, never listening: what a killed daemon leaves
     code, out, err = await _hook(root, "UserPromptSubmit", {"prompt": "hello"})
     assert (code, out) == (0, "")
     assert "does not answer" in err and "nothing added" in err
+    path.unlink()
+
+
+async def test_the_running_daemon_answers_for_its_root(
+    start_daemon: Callable[..., Daemon], tmp_path: Path, memory: Memory
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    daemon = start_daemon(project)
+    daemon.wait_for("observations 0 ", timeout_s=120)
+    assert socket_path(project).exists(), "the daemon listens for the project's hooks"
+    code, _out, err = await _hook(project, "SessionStart", {"source": "startup"})
+    assert code == 0, err
+    # The hook process could not reach Neo4j: the episode is the daemon's doing.
+    assert await LearningStore(memory).open_episode(SESSION) is not None
+    assert daemon.stop() == 0
+    assert not socket_path(project).exists()
