@@ -3,8 +3,7 @@
 Each Claude Code hook is a process of its own, so what a session needs from
 one hook to the next lives here: the open :class:`Turn` (its decision, its
 episode, the tool results so far). Also the censor gate's lookup (the active
-censors learned from a call like the one about to run) and the open
-escalations a session starts with.
+censors learned from a call like the one about to run).
 """
 
 from __future__ import annotations
@@ -88,10 +87,6 @@ class TurnStore:
         """Active censors whose trigger starts with ``prefix`` (a tool call's description)."""
         rows = await self.memory.read("chat/censors_for_call", prefix=prefix, limit=limit)
         return [from_properties(Censor, r["censor"]) for r in rows]
-
-    async def open_escalations(self, limit: int = 10) -> list[dict[str, Any]]:
-        """Escalations waiting for a person, newest first (id, priority, reason, path, message)."""
-        return await self.memory.read("audit/open_escalations", limit=limit)
 
     def _turn(self, properties: Mapping[str, Any]) -> Turn:
         return from_properties(Turn, dict(properties), agent_id=self.memory.agent_id)

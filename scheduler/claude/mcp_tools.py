@@ -91,7 +91,10 @@ class NousTools:
             raise ToolError(f"why: a target of {len(target):,} characters is no id or path")
         if "/" in target or "\\" in target or target.startswith("~"):
             target = self.relative_path(target)
-        story = await self._with_memory(lambda memory: why_command.story(memory, target))
+        # The id, else the latest decision about the path (made relative to the root above).
+        story = await self._with_memory(
+            lambda memory: AuditStore(memory).decision_story(target, [target])
+        )
         if story is None:
             raise ToolError(
                 f"why: no decision {target!r} and no decision about a path {target!r}"

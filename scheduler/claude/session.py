@@ -20,6 +20,7 @@ from cognition.monitor import tool_call_prefix
 from cognition.text import CHARS_PER_TOKEN, clip, fence, plain_text
 from graph.models import Censor, Turn
 from graph.settings_model import ClaudeSettings
+from graph.store.audit import AuditStore
 from graph.store.heuristics import HeuristicStore
 from graph.store.turns import TurnStore, tool_results
 from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
@@ -27,6 +28,7 @@ from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
 _PROMPT_CHARS = 500
 _RESPONSE_CHARS = 500
 _LINE_CHARS = 300
+ESCALATION_LIMIT = 10
 
 
 def clipped_input(tool_input: dict[str, Any], limit: int) -> dict[str, Any]:
@@ -58,11 +60,13 @@ class ClaudeSession:
         layer: CognitiveLayer,
         turns: TurnStore,
         heuristics: HeuristicStore,
+        audit: AuditStore,
         settings: ClaudeSettings,
     ) -> None:
         self.layer = layer
         self.turns = turns
         self.heuristics = heuristics
+        self.audit = audit
         self.settings = settings
 
     async def answer(self, event: str, payload: HookInput) -> HookAnswer:
@@ -86,7 +90,7 @@ class ClaudeSession:
         await self.layer.episodes.start(payload.session_id)
         strategies = await self.heuristics.active()
         censors = await self.layer.store.active_censors()
-        escalations = await self.turns.open_escalations()
+        escalations = await self.audit.open_escalations(ESCALATION_LIMIT)
         sections = [
             ("Strategies Nous has learned", [f"- {h.content}" for h in strategies]),
             ("Censors (what not to do again)", [censor_line(c) for c in censors]),

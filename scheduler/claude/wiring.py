@@ -15,6 +15,7 @@ from cognition.chat.layer import CognitiveLayer
 from cognition.frames.engine import FrameEngine
 from graph.server.finder import local_uri
 from graph.settings import Settings
+from graph.store.audit import AuditStore
 from graph.store.driver import GraphDriver
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
@@ -45,4 +46,6 @@ def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSessi
     layer = CognitiveLayer(
         memory, FrameEngine(memory), context_builder=PromptRecall(memory, root, settings.sense)
     )
-    return ClaudeSession(layer, TurnStore(memory), HeuristicStore(memory), settings.claude)
+    return ClaudeSession(
+        layer, TurnStore(memory), HeuristicStore(memory), AuditStore(memory), settings.claude
+    )

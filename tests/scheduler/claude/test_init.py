@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scheduler.claude.init import init_claude, is_ours
 from scheduler.claude.events import EVENTS
+from scheduler.claude.init import init_claude, is_ours
 from scheduler.cli import main
 
 USER_HOOK = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint.sh"}]}
