@@ -33,6 +33,7 @@ class HookServer:
 
     def __init__(self, session: ClaudeSession, root: Path, timeout_s: float) -> None:
         self.session = session
+        self.root = str(root.resolve())
         self.path = socket_path(root)
         self.timeout_s = timeout_s
         self.answered = 0
@@ -85,7 +86,9 @@ class HookServer:
         event = request.get("event") if isinstance(request, dict) else None
         raw = request.get("payload") if isinstance(request, dict) else None
         if event not in EVENTS or not isinstance(raw, str):
-            return {"error": "expected {event, payload}"}
+            return {"error": "expected {event, root, payload}"}
+        if request.get("root") != self.root:
+            return {"error": f"this daemon watches {self.root}"}
         try:
             payload = parse_payload(raw.encode(), event)
         except PayloadError as exc:

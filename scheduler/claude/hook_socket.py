@@ -13,7 +13,7 @@ under the temporary directory (``nous-UID/``, mode 0700), named by a hash of
 the root's resolved path: a socket inside the root kept watchfiles from
 noticing the root's deletion, and a unix socket's address must stay short.
 
-One request per connection: a line of JSON ``{"event": ..., "payload": ...}``
+One request per connection: a line of JSON ``{"event", "root", "payload"}``
 (the payload as Claude Code sent it, at most ``MAX_PAYLOAD_BYTES``), one
 line of JSON back: ``{"answer": TEXT}`` (what the hook prints, possibly "")
 or ``{"error": TEXT}``. The daemon answers for its own agent.
@@ -21,11 +21,11 @@ or ``{"error": TEXT}``. The daemon answers for its own agent.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import socket
 import tempfile
+import zlib
 from pathlib import Path
 
 MAX_PATH_BYTES = 100
@@ -45,8 +45,10 @@ def socket_folder() -> Path:
 
 def socket_path(root: Path) -> Path:
     """Where the daemon watching ``root`` listens for hooks."""
-    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:24]
-    return socket_folder() / f"hooks-{key}.sock"
+    # crc32, not hashlib: hashlib loads OpenSSL, a quarter of the hook's start-up. Two roots
+    # sharing a name is harmless: the daemon answers only for the root the request names.
+    key = zlib.crc32(str(root.resolve()).encode())
+    return socket_folder() / f"hooks-{key:08x}.sock"
 
 
 def usable(path: Path) -> bool:
@@ -59,7 +61,9 @@ def ask_daemon(root: Path, event: str, payload: bytes, timeout_s: float) -> str:
     path = socket_path(root)
     if not usable(path) or not path.exists():
         raise DaemonUnavailable("no daemon socket")
-    request = json.dumps({"event": event, "payload": payload.decode("utf-8", "replace")})
+    request = json.dumps(
+        {"event": event, "root": str(root.resolve()), "payload": payload.decode("utf-8", "replace")}
+    )
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(CONNECT_TIMEOUT_S)
