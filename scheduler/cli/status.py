@@ -23,6 +23,7 @@ from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import Settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
+from rsi.confine import describe as describe_sandbox
 from scheduler.cli.common import (
     EXIT_NOT_FOUND,
     EXIT_OK,
@@ -61,6 +62,7 @@ def _status(args: argparse.Namespace) -> int:
 async def gather(settings: Settings) -> dict[str, Any]:
     """Everything ``nous status`` reports, as data."""
     llm = asyncio.create_task(llm_state(settings))
+    sandbox = asyncio.create_task(asyncio.to_thread(describe_sandbox))  # probes once: a run
     report: dict[str, Any] = {"agent_id": settings.agent_id}
     try:
         endpoint = await asyncio.to_thread(find_or_start, settings.neo4j, allow_start=False)
@@ -70,6 +72,7 @@ async def gather(settings: Settings) -> dict[str, Any]:
         report["neo4j"] = {"up": True, "where": endpoint.describe()}
         report.update(await _from_graph(endpoint, settings))
     report["llm"] = await llm
+    report["sandbox"] = await sandbox
     return report
 
 
@@ -167,6 +170,7 @@ def render(report: dict[str, Any]) -> str:
     lines = [f"nous status: agent '{report['agent_id']}'"]
     lines.append(f"  neo4j      {neo4j.get('where') or 'not answering: ' + neo4j['error']}")
     lines.append(f"  llm        {_llm_text(report['llm'])}")
+    lines.append(f"  sandbox    {report['sandbox']}")
     if "graph_error" in report:
         lines.append(f"  graph      {report['graph_error']}")
     if "daemon" in report:

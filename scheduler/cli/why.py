@@ -4,12 +4,16 @@ What it considered, the frame it was made in, what recall showed it, the
 five steps (reasoner, confidence delta, reasoning), the template and its
 prompt, every execution and retry with its failure type, the outcome, the
 lessons and censors it taught, the censor that stopped it, the escalations
-it raised and the heuristics it applied. For a path, its latest decision.
+it raised and the heuristics it applied. For a path, its latest decision:
+the path may be relative to the current folder (the way a shell completes
+it) or to the watched root.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
 from graph.store.memory import Memory
@@ -27,20 +31,49 @@ def register(commands: Any) -> None:
         parents=[common_options()],
         help="the whole story of a decision (by id, or the latest about a path)",
         description="Everything that explains one decision, as a tree. TARGET is a decision id "
-        "or a path relative to the watched root (its latest decision).",
+        "or a path (its latest decision), relative to the current folder or to the watched root.",
     )
     parser.add_argument("target", metavar="DECISION_ID|PATH")
+    parser.add_argument("--root", type=Path, help="the watched root (default: watch.root)")
     parser.set_defaults(handler=with_memory(_why))
 
 
-async def story(memory: Memory, target: str) -> dict[str, Any] | None:
-    """Everything about the decision ``target`` names, or None when there is none."""
+def path_candidates(target: str, root: Path, cwd: Path) -> list[str]:
+    """The root-relative paths ``target`` may mean, in the order they are tried.
+
+    First the path relative to ``cwd`` (or absolute), when it lies inside ``root``;
+    then ``target`` read as relative to the root. ``..`` is resolved without
+    following links, so a link inside the root keeps its own path.
+    """
+    base = root.expanduser().resolve()
+    candidates: list[str] = []
+    here = Path(os.path.normpath(cwd / Path(target).expanduser()))
+    if here.is_relative_to(base) and here != base:
+        candidates.append(here.relative_to(base).as_posix())
+    if not Path(target).is_absolute():
+        in_root = os.path.normpath(target).replace(os.sep, "/")
+        if in_root not in (".", "..") and not in_root.startswith("../"):
+            candidates.append(in_root)
+    return list(dict.fromkeys(candidates))
+
+
+async def story(
+    memory: Memory, target: str, *, root: Path | None = None, cwd: Path | None = None
+) -> dict[str, Any] | None:
+    """Everything about the decision ``target`` names (an id, or a path's latest), or None.
+
+    A path is tried relative to ``cwd`` (the current folder) and then to ``root``.
+    """
     rows = await memory.read("audit/decision", decision_id=target)
     if not rows:
-        latest = await memory.read("audit/latest_decision_for_path", path=target.lstrip("./"))
-        if not latest:
+        here = Path.cwd() if cwd is None else cwd
+        for path in path_candidates(target, here if root is None else root, here):
+            latest = await memory.read("audit/latest_decision_for_path", path=path)
+            if latest:
+                rows = await memory.read("audit/decision", decision_id=latest[0]["id"])
+                break
+        if not rows:
             return None
-        rows = await memory.read("audit/decision", decision_id=latest[0]["id"])
     decision_id = rows[0]["decision"]["id"]
     story = dict(rows[0])
     for key, name in (
@@ -54,11 +87,16 @@ async def story(memory: Memory, target: str) -> dict[str, Any] | None:
 
 
 async def _why(args: argparse.Namespace, memory: Memory) -> int:
-    found = await story(memory, args.target)
+    root = (args.root or args.settings.watch.root).expanduser().resolve()
+    found = await story(memory, args.target, root=root, cwd=Path.cwd())
     if found is None:
+        tried = path_candidates(args.target, root, Path.cwd())
+        where = f" (tried {', '.join(tried)} under {root})" if tried else f" inside {root}"
+        if not tried:
+            where += " (the path lies outside the watched root)"
         raise CommandError(
             f"no decision {args.target!r} and no decision about a path {args.target!r}"
-            f" for agent {memory.agent_id!r}"
+            f"{where} for agent {memory.agent_id!r}"
         )
     return show(args, found, render(found))
 
