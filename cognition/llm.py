@@ -242,6 +242,7 @@ class LLMClient:
         model, raw, error = self._settings.model, "", ""
         prompt_tokens = completion_tokens = attempts = 0
         sent_as: ReplyFormat | None = None
+        value: T | None = None
         while attempts < (2 if repair else 1):
             attempts += 1
             try:
@@ -255,33 +256,23 @@ class LLMClient:
             completion_tokens += used_out
             value, error = parse_reply(raw, schema)
             if value is not None:
-                return LLMReply(
-                    value=value,
-                    raw=raw,
-                    model=model,
-                    latency_ms=(time.perf_counter() - started) * 1000,
-                    prompt_tokens=prompt_tokens,
-                    completion_tokens=completion_tokens,
-                    attempts=attempts,
-                    error=None,
-                    call_id=call_id,
-                    reply_format=sent_as,
-                )
+                break
             log.debug("%s: reply %d unusable: %s", step, attempts, error)
             messages += [
                 {"role": "assistant", "content": raw},
                 {"role": "user", "content": repair_prompt(error, schema)},
             ]
-        log.info("%s: no usable reply after %d attempt(s)", step, attempts)
+        if value is None:
+            log.info("%s: no usable reply after %d attempt(s)", step, attempts)
         return LLMReply(
-            value=None,
+            value=value,
             raw=raw,
             model=model,
             latency_ms=(time.perf_counter() - started) * 1000,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
             attempts=attempts,
-            error=error,
+            error=None if value is not None else error,
             call_id=call_id,
             reply_format=sent_as,
         )

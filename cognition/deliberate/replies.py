@@ -12,6 +12,7 @@ client's one repair attempt (then the rules) takes over.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
@@ -269,6 +270,16 @@ class StepOutcome(Generic[R]):
     call_id: str | None = None
 
 
+REPLY_MODELS: dict[StepName, type[StepReply]] = {
+    StepName.OBSERVE: ObserveReply,
+    StepName.CATEGORIZE: CategorizeReply,
+    StepName.MATCH_PATTERN: MatchPatternReply,
+    StepName.EVALUATE: EvaluateReply,
+    StepName.DECIDE: DecideReply,
+}
+"""Each step's reply model: the schema an LLM's reply must fit."""
+
+
 @dataclass(frozen=True, slots=True)
 class Trace:
     """The five outcomes of one deliberation, in order."""
@@ -278,6 +289,10 @@ class Trace:
     match: StepOutcome[MatchPatternReply]
     evaluate: StepOutcome[EvaluateReply]
     decide: StepOutcome[DecideReply]
+
+    def outcomes(self) -> list[StepOutcome[Any]]:
+        """The five outcomes as a list, in order."""
+        return [self.observe, self.categorize, self.match, self.evaluate, self.decide]
 
 
 def input_summary(step: StepName, context: DecisionContext, *, detail: str = "") -> str:
@@ -301,13 +316,7 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
     is the model that produced any of them. A partial fallback therefore
     reads ``reasoner=rules`` with a model set, and each step says which.
     """
-    outcomes: list[StepOutcome[Any]] = [
-        trace.observe,
-        trace.categorize,
-        trace.match,
-        trace.evaluate,
-        trace.decide,
-    ]
+    outcomes = trace.outcomes()
     decided = f"{verdict.decision_type.value} (confidence {verdict.confidence:.2f})"
     rationale = trace.decide.reply.rationale
     steps: list[ReasoningStep] = []
@@ -363,4 +372,25 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
         escalation_reason=verdict.escalation_reason,
         escalation_priority=verdict.escalation_priority,
         parameters=trace.decide.reply.parameter_values(),
+    )
+
+
+def rules_outcome(
+    name: StepName,
+    reply: R,
+    summary: str,
+    *,
+    started: float,
+    error: str | None = None,
+    tokens: int = 0,
+) -> StepOutcome[R]:
+    """A step the rules produced; ``started`` is its ``time.perf_counter()`` start."""
+    return StepOutcome(
+        name=name,
+        reply=reply,
+        reasoner=ReasonerKind.RULES,
+        input_summary=summary,
+        latency_ms=(time.perf_counter() - started) * 1000,
+        tokens=tokens,
+        error=error,
     )

@@ -19,7 +19,6 @@ import logging
 from datetime import timedelta
 
 from cognition.act.actor import ActOutcome
-from cognition.act.plan import censor_trigger
 from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.monitor import is_transient
 from graph.models import (
@@ -33,6 +32,7 @@ from graph.models import (
 )
 from graph.models.observe import Category, Urgency
 from graph.store.decisions import DecisionStore
+from graph.store.learning import censor_trigger
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from cognition.context.render import CHARS_PER_TOKEN, section_budgets
+from cognition.frames.budget import section_budgets
 from cognition.recall.file_head import read_file_view
 from cognition.schemas import (
     DecisionContext,
@@ -28,6 +28,7 @@ from cognition.schemas import (
     RecalledText,
     TemplateOption,
 )
+from cognition.text import CHARS_PER_TOKEN
 from graph.models import DecisionType, Episode, Fact, Lesson, Observation, Procedure
 from graph.models.frame import ContextBudget, FrameSpec
 from graph.models.learn import pattern_key

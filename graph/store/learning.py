@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from graph.models import Censor, Decision, Event, Lesson, Pattern, new_id, utc_now
 from graph.store.episodes import EpisodeStore
 from graph.store.mapping import from_properties, to_properties
+from graph.store.memory import path_pattern
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,14 @@ def calibration_bucket(confidence: float) -> int:
     """The bucket of a confidence: 0 for 0.0-0.1 … 9 for 0.9-1.0 (1.0 included)."""
     # The epsilon keeps 0.3 (stored as 0.29999…) in bucket 3.
     return min(9, max(0, math.floor(confidence * 10 + 1e-9)))
+
+
+def censor_trigger(template: str, path: str | None) -> str:
+    """The trigger a failed action's censor is filed under: template and path pattern.
+
+    Planning looks a censor up by it before acting; learning files one under it.
+    """
+    return f"{template} on {path_pattern(path) or 'no path'}"
 
 
 class LearningStore(EpisodeStore):

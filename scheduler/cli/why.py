@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from graph.store.audit import AuditStore
 from graph.store.memory import Memory
 from scheduler.cli.common import CommandError, cell, common_options, show, with_memory
 
@@ -28,13 +29,12 @@ def register(commands: Any) -> None:
     """Add ``nous why``."""
     parser = commands.add_parser(
         "why",
-        parents=[common_options()],
+        parents=[common_options(root=True)],
         help="the whole story of a decision (by id, or the latest about a path)",
         description="Everything that explains one decision, as a tree. TARGET is a decision id "
         "or a path (its latest decision), relative to the current folder or to the watched root.",
     )
     parser.add_argument("target", metavar="DECISION_ID|PATH")
-    parser.add_argument("--root", type=Path, help="the watched root (default: watch.root)")
     parser.set_defaults(handler=with_memory(_why))
 
 
@@ -57,40 +57,11 @@ def path_candidates(target: str, root: Path, cwd: Path) -> list[str]:
     return list(dict.fromkeys(candidates))
 
 
-async def story(
-    memory: Memory, target: str, *, root: Path | None = None, cwd: Path | None = None
-) -> dict[str, Any] | None:
-    """Everything about the decision ``target`` names (an id, or a path's latest), or None.
-
-    A path is tried relative to ``cwd`` (the current folder) and then to ``root``.
-    """
-    rows = await memory.read("audit/decision", decision_id=target)
-    if not rows:
-        here = Path.cwd() if cwd is None else cwd
-        for path in path_candidates(target, here if root is None else root, here):
-            latest = await memory.read("audit/latest_decision_for_path", path=path)
-            if latest:
-                rows = await memory.read("audit/decision", decision_id=latest[0]["id"])
-                break
-        if not rows:
-            return None
-    decision_id = rows[0]["decision"]["id"]
-    story = dict(rows[0])
-    for key, name in (
-        ("steps", "audit/decision_steps"),
-        ("executions", "audit/executions_for_decision"),
-        ("escalations", "audit/escalations_for_decision"),
-        ("learned", "audit/lessons_for_decision"),
-    ):
-        story[key] = await memory.read(name, decision_id=decision_id)
-    return story
-
-
 async def _why(args: argparse.Namespace, memory: Memory) -> int:
-    root = (args.root or args.settings.watch.root).expanduser().resolve()
-    found = await story(memory, args.target, root=root, cwd=Path.cwd())
+    root = args.settings.watch.root.expanduser().resolve()  # --root, when given
+    tried = path_candidates(args.target, root, Path.cwd())
+    found = await AuditStore(memory).decision_story(args.target, tried)
     if found is None:
-        tried = path_candidates(args.target, root, Path.cwd())
         where = f" (tried {', '.join(tried)} under {root})" if tried else f" inside {root}"
         if not tried:
             where += " (the path lies outside the watched root)"
@@ -99,6 +70,11 @@ async def _why(args: argparse.Namespace, memory: Memory) -> int:
             f"{where} for agent {memory.agent_id!r}"
         )
     return show(args, found, render(found))
+
+
+def _when(row: dict[str, Any], tail: str) -> str:
+    """One observation or past decision under its heading: time, type, path, then ``tail``."""
+    return f"│    {cell(row.get('at'))} {row.get('type')} {row.get('path') or '-'}{tail}"
 
 
 def render(s: dict[str, Any]) -> str:
@@ -111,11 +87,7 @@ def render(s: dict[str, Any]) -> str:
         f"  at {cell(d.get('at'))} · status {d.get('status')} · path {d.get('path') or '-'}",
     ]
     out.append(f"├─ considered {len(s['observations'])} observation(s)")
-    out += [
-        f"│    {cell(o.get('at'))} {o.get('type')} {o.get('path') or '-'}"
-        f" ({o.get('urgency')}, {o.get('category')})"
-        for o in s["observations"]
-    ]
+    out += [_when(o, f" ({o.get('urgency')}, {o.get('category')})") for o in s["observations"]]
     out.append(f"├─ frame {d.get('frame') or '-'}")
     pattern = s.get("pattern")
     pattern_text = (
@@ -125,11 +97,7 @@ def render(s: dict[str, Any]) -> str:
     )
     out.append(f"├─ recall showed {len(s['recalled'])} past decision(s)")
     out.append(f"│    pattern {pattern_text}")
-    out += [
-        f"│    {cell(p.get('at'))} {p.get('type')} {p.get('path') or '-'}"
-        f" → {_success(p.get('outcome_success'))}"
-        for p in s["recalled"]
-    ]
+    out += [_when(p, f" → {_success(p.get('outcome_success'))}") for p in s["recalled"]]
     out.append(f"├─ reasoning: {len(s['steps'])} steps")
     for step in s["steps"]:
         delta = step.get("confidence_delta") or 0.0
