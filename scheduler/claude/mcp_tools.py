@@ -37,7 +37,8 @@ from scheduler.claude.mcp_answers import (
 from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
 from scheduler.claude.mcp_recall import recall_question
 from scheduler.claude.mcp_remember import Kind, keep, told
-from scheduler.cli import why as why_command
+from scheduler.cli.why import path_candidates
+from scheduler.cli.why import render as render_story
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -89,19 +90,20 @@ class NousTools:
             raise ToolError("why: give a decision id or a path")
         if len(target) > MAX_PATH_CHARS:
             raise ToolError(f"why: a target of {len(target):,} characters is no id or path")
-        if "/" in target or "\\" in target or target.startswith("~"):
-            target = self.relative_path(target)
-        # The id, else the latest decision about the path (made relative to the root above).
+        # As `nous why` reads it, with the project root as the current folder: a client's
+        # relative paths are the project's.
+        tried = path_candidates(target, self.root, self.root)
         story = await self._with_memory(
-            lambda memory: AuditStore(memory).decision_story(target, [target])
+            lambda memory: AuditStore(memory).decision_story(target, tried)
         )
         if story is None:
+            where = f"tried {', '.join(tried)}" if tried else "a path outside the watched root"
             raise ToolError(
                 f"why: no decision {target!r} and no decision about a path {target!r}"
-                f" for agent {self.gate.agent_id!r}"
+                f" ({where}; root {self.root}) for agent {self.gate.agent_id!r}"
             )
         heading = f"Why Nous decided as it did ({target}):"
-        return self._answer(heading, why_command.render(story), "a decision's story")
+        return self._answer(heading, render_story(story), "a decision's story")
 
     async def censors(self) -> str:
         """The active censors, block first: what the agent will not do (again)."""
