@@ -51,7 +51,7 @@ from __future__ import annotations
 from cognition.deliberate.confidence import (
     MIN_PATTERN_SAMPLES,
     Conclusion,
-    find_pattern,
+    act_history,
     known_template,
 )
 from cognition.deliberate.replies import (
@@ -99,9 +99,7 @@ _GENERAL_QUESTIONS = (
 
 def history_of(context: DecisionContext, template: str) -> tuple[int, int]:
     """(successes, outcomes) of acting with ``template`` on observations like the primary."""
-    primary = context.primary
-    key = pattern_key(primary.category, primary.type, DecisionType.ACT, template)
-    pattern = find_pattern(context.patterns, key)
+    pattern = act_history(context, template)
     if pattern is not None and pattern.total > 0:
         return min(pattern.successes, pattern.total), pattern.total
     known = [

@@ -170,12 +170,14 @@ class LearningStore(EpisodeStore):
         )
         return str(rows[0]["id"])
 
-    async def fire_censor(self, censor_id: str) -> Censor | None:
-        """Count one firing; warn becomes block at ``BLOCK_AFTER_FIRES``. None if no such censor."""
+    async def fire_censor(self, censor_id: str, *, may_block: bool = True) -> Censor | None:
+        """Count one firing; warn becomes block at ``BLOCK_AFTER_FIRES`` (unless ``may_block``
+        is false: the firing is counted, the severity kept). None if no such censor."""
         rows = await self.memory.write(
             "learn/fire_censor",
             censor_id=censor_id,
-            block_after=BLOCK_AFTER_FIRES,
+            # A count no censor reaches: fired, never blocked by this firing.
+            block_after=BLOCK_AFTER_FIRES if may_block else 2**62,
             now=utc_now(),
         )
         return from_properties(Censor, rows[0]["censor"]) if rows else None
