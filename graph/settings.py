@@ -59,6 +59,9 @@ from graph.settings_model import (
     GoalSettings as GoalSettings,
 )
 from graph.settings_model import (
+    IntakeSettings as IntakeSettings,
+)
+from graph.settings_model import (
     LLMSettings as LLMSettings,
 )
 from graph.settings_model import (

@@ -131,6 +131,16 @@ class SenseSettings(BaseModel):
     queue_limit: int = Field(100_000, ge=1)
 
 
+class IntakeSettings(BaseModel):
+    """The intake spool (``.nous/intake.spool``): observations on disk until Neo4j has them."""
+
+    model_config = _STRICT
+
+    spool: bool = True
+    spool_max_bytes: int = Field(64 * 1024 * 1024, ge=64 * 1024)
+    in_memory: int = Field(2000, ge=1, description="held in memory; the rest wait in the spool")
+
+
 class ScheduleSettings(BaseModel):
     """When the jobs run."""
 
@@ -313,6 +323,7 @@ class Settings(BaseModel):
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     watch: WatchSettings = Field(default_factory=WatchSettings)
     sense: SenseSettings = Field(default_factory=SenseSettings)
+    intake: IntakeSettings = Field(default_factory=IntakeSettings)
     schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
     reasoner: Literal["auto", "llm", "rules"] = "auto"
     llm: LLMSettings = Field(default_factory=LLMSettings)

@@ -105,6 +105,7 @@ async def run_daemon(
         build_session(nous.memory, settings, nous.root), nous.root, settings.claude.hook_timeout_s
     )
     nous.watcher.on_gap(lambda: _rescan_soon(nous.index_sync))
+    nous.ingestor.on_spool_relief(lambda: _rescan_soon(nous.index_sync))
     supervisor.start(
         [
             Part("writer", lambda: nous.ingestor.run(stop)),
