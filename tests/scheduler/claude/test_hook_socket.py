@@ -20,11 +20,9 @@ from graph.store.memory import Memory
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.hook_socket import socket_path
 from scheduler.claude.wiring import build_session
-from tests.scheduler.test_resilience import Daemon, start_daemon
 from tests.support.claude_cli import nous_program
+from tests.support.daemon import Daemon
 from tests.support.recall_seed import seeding
-
-__all__ = ["start_daemon"]  # the fixture, used here
 
 EMPTY = Path(__file__).resolve().parents[2] / "support" / "empty.yaml"
 SESSION = "0b6f3a0e-9d3c-4a61-8f0e-5a1e2c3d4b5f"
