@@ -50,13 +50,22 @@ from graph.settings_model import (
     BudgetSettings as BudgetSettings,
 )
 from graph.settings_model import (
+    ClaudeSettings as ClaudeSettings,
+)
+from graph.settings_model import (
     ExecutorSettings as ExecutorSettings,
 )
 from graph.settings_model import (
     GoalSettings as GoalSettings,
 )
 from graph.settings_model import (
+    IntakeSettings as IntakeSettings,
+)
+from graph.settings_model import (
     LLMSettings as LLMSettings,
+)
+from graph.settings_model import (
+    McpSettings as McpSettings,
 )
 from graph.settings_model import (
     Neo4jSettings as Neo4jSettings,

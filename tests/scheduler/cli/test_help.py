@@ -30,6 +30,9 @@ NAMES = [
     "browser",
     "neo4j",
     "service",
+    "init",
+    "hook",
+    "mcp",
 ]
 DATA = {"status", "why", "escalations", "censors", "goals", "desires", "heuristics"}
 DATA |= {"calibration", "audit", "rsi report"}
@@ -38,7 +41,7 @@ DATA |= {"calibration", "audit", "rsi report"}
 def test_nous_is_a_console_script() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["nous"] == "scheduler.cli:entry_point"
-    assert len(SUBCOMMANDS) == 13  # desires and heuristics share a module
+    assert len(SUBCOMMANDS) == 16  # desires and heuristics share a module
 
 
 @pytest.mark.parametrize("name", NAMES)
