@@ -47,6 +47,9 @@ from graph.settings_model import (
     BudgetSettings as BudgetSettings,
 )
 from graph.settings_model import (
+    EmbeddingSettings as EmbeddingSettings,
+)
+from graph.settings_model import (
     ExecutorSettings as ExecutorSettings,
 )
 from graph.settings_model import (

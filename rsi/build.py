@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from cognition.embeddings import Embeddings
+from cognition.embeddings import Embeddings, EndpointEmbedder
 from cognition.llm import LLMClient
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
@@ -40,19 +40,23 @@ async def build_self_improvement(
     root: Path,
     *,
     chat_model: str = "",
+    embeddings: Embeddings | None = None,
 ) -> SelfImprovement:
     """The parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
 
     ``llm`` None means no model: the rules reflect, nothing is practised or
-    crystallised. Embeddings for de-duplication ask ``rsi.embedding_model``,
-    else ``chat_model``. Reads the active heuristics once (writing the files
-    if they are out of date); does no other I/O.
+    crystallised. De-duplication compares by ``embeddings``, the daemon's one
+    embedding client (the one recall's vectors come from, with its cache);
+    without it, by ``rsi.embedding_model`` at the LLM's endpoint when that is
+    set, else the model judges. Reads the active heuristics once (writing the
+    files if they are out of date); does no other I/O.
     """
     store = HeuristicStore(memory)
     events = LearningStore(memory)
     book = StrategyBook(store, settings.max_strategy_tokens, state_dir=root / ".nous")
     await book.refresh()
-    model = settings.embedding_model or chat_model
+    if embeddings is None and llm is not None and settings.embedding_model:
+        embeddings = Embeddings(EndpointEmbedder(llm, settings.embedding_model))
     crystallizer = Crystallizer(
         store,
         events,
@@ -60,7 +64,7 @@ async def build_self_improvement(
         settings,
         system_prompt=book.text,
         on_change=book.refresh,
-        embeddings=Embeddings(llm, model) if llm is not None and model else None,
+        embeddings=embeddings if llm is not None else None,
     )
 
     async def crystallise(result: CycleResult) -> int:

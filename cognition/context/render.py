@@ -11,8 +11,9 @@ Budgets (tokens, estimated as characters / 4). :func:`section_budgets`
 maps the frame's :class:`ContextBudget` onto these sections:
 
 * identity, censors, frame, working memory, facts and procedures take the
-  field of the same name; past decisions take ``decisions``; episodes and
-  lessons share ``episodes`` (60 % / 40 %: both are what past work taught).
+  field of the same name; past decisions take ``decisions``; episodes,
+  lessons and memories similar by meaning share ``episodes`` (50 % / 30 % /
+  20 %: all are what past work taught).
 * Sections seed 004's budget lacks take a fixed share of ``total``:
   observations 15 %, templates 4 %, goals 3 %, pattern statistics 3 %.
 * Identity and censors are never scaled. When the fixed shares do not fit in
@@ -64,6 +65,7 @@ SECTION_ORDER = (
     "procedures",
     "episodes",
     "lessons",
+    "similar",
 )
 
 FIXED_SHARES = {
@@ -72,7 +74,8 @@ FIXED_SHARES = {
     "goals": 0.03,
     "patterns": 0.03,
 }
-_EPISODE_SHARE = 0.6  # of the "episodes" field; lessons get the rest
+_EPISODE_SHARE = 0.5  # of the "episodes" field
+_SIMILAR_SHARE = 0.2  # of the "episodes" field: recall by meaning; lessons get the rest
 
 _HEADINGS = {
     "identity": "Identity",
@@ -88,6 +91,7 @@ _HEADINGS = {
     "procedures": "Procedures",
     "episodes": "Episodes",
     "lessons": "Lessons",
+    "similar": "Similar by meaning",
 }
 _NOUNS = {
     "censors": "censors",
@@ -101,6 +105,7 @@ _NOUNS = {
     "procedures": "procedures",
     "episodes": "episodes",
     "lessons": "lessons",
+    "similar": "similar memories",
 }
 
 
@@ -131,7 +136,8 @@ def section_budgets(budget: ContextBudget) -> dict[str, int]:
         **scaled,
         **fixed,
         "episodes": int(episodes * _EPISODE_SHARE),
-        "lessons": episodes - int(episodes * _EPISODE_SHARE),
+        "lessons": episodes - int(episodes * _EPISODE_SHARE) - int(episodes * _SIMILAR_SHARE),
+        "similar": int(episodes * _SIMILAR_SHARE),
     }
     return {name: out[name] for name in SECTION_ORDER}
 
@@ -178,6 +184,7 @@ def _parts(name: str, ctx: DecisionContext, identity: str) -> list[Part]:
         "procedures": ctx.procedures,
         "episodes": ctx.episodes,
         "lessons": ctx.lessons,
+        "similar": ctx.similar,
     }[name]
     return [Part(f"- {plain_text(r.text)}") for r in recalled]
 

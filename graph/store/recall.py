@@ -88,6 +88,39 @@ class RecalledMemory:
     lessons: list[TextHit[Lesson]]
 
 
+@dataclass(frozen=True)
+class Hit:
+    """A node found by one method of hybrid recall: its label, id, shown text and score.
+
+    ``score`` is the method's own (cosine, Lucene, or minus the graph rank); only the
+    order within one method matters to the fusion.
+    """
+
+    label: str
+    id: str
+    text: str
+    score: float
+    at: str | None = None
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class VectorRequest:
+    """What :meth:`RecallStore.similar` searches: a vector, or the vector of the File at ``path``.
+
+    ``exact`` names the labels to search over the agent's own vectors; ``k`` the
+    candidates asked of each other label's vector index.
+    """
+
+    model: str
+    labels: Sequence[str]
+    limit: int
+    vector: Sequence[float] | None = None
+    path: str | None = None
+    exact: Sequence[str] = ()
+    k: Mapping[str, int] = field(default_factory=dict)
+
+
 LIMITS = ("decisions", "patterns", "goals", "censors", "facts", "procedures", "episodes",
           "lessons")  # fmt: skip
 
@@ -127,6 +160,47 @@ class RecallStore:
             lessons=[self._hit(Lesson, r) for r in row["lessons"]],
         )
 
+    async def similar(self, request: VectorRequest) -> list[Hit]:
+        """Nodes nearest the vector (``recall/similar``), best first across labels."""
+        rows = await self.memory.read(
+            "recall/similar",
+            vector=list(request.vector) if request.vector is not None else None,
+            path=request.path,
+            model=request.model,
+            labels=list(request.labels),
+            exact=list(request.exact),
+            k={label: int(request.k.get(label, request.limit)) for label in request.labels},
+            limit=request.limit,
+        )
+        return [_hit(r, float(r["score"])) for r in rows]
+
+    async def words(self, query: str, labels: Sequence[str], limit: int) -> list[Hit]:
+        """Nodes whose text matches the Lucene ``query`` (``recall/words``), best first."""
+        if not query:
+            return []
+        rows = await self.memory.read("recall/words", query=query, labels=list(labels), limit=limit)
+        return [_hit(r, float(r["score"])) for r in rows]
+
+    async def near(
+        self,
+        *,
+        path: str | None,
+        path_pattern: str | None,
+        session_id: str | None,
+        limit: int,
+    ) -> list[Hit]:
+        """What lies near in the graph (``recall/near``): same file, pattern, session."""
+        if path is None and path_pattern is None and session_id is None:
+            return []
+        rows = await self.memory.read(
+            "recall/near",
+            path=path,
+            path_pattern=path_pattern,
+            session_id=session_id,
+            limit=limit,
+        )
+        return [_hit(r, -float(r["rank"])) for r in rows]
+
     def _similar(self, row: dict[str, Any]) -> SimilarDecision:
         return SimilarDecision(str(row.pop("similarity")), self._as(Decision, row))
 
@@ -138,3 +212,14 @@ class RecallStore:
 
     def _as(self, model: type[N], row: Mapping[str, Any]) -> N:
         return from_properties(model, row, agent_id=self.memory.agent_id)
+
+
+def _hit(row: Mapping[str, Any], score: float) -> Hit:
+    return Hit(
+        label=str(row["label"]),
+        id=str(row["id"] or ""),
+        text=str(row["text"] or ""),
+        score=score,
+        at=row["at"],
+        path=row["path"],
+    )

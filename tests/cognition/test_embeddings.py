@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from cognition.embeddings import Embeddings
+from cognition.embeddings import Embeddings, EndpointEmbedder
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from graph.settings import LLMSettings
@@ -17,7 +17,7 @@ from tests.support.llm_stub import LLMStub, stub_embedding
 async def test_vectors_come_back_in_order() -> None:
     with LLMStub() as stub:
         async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
-            vectors = await Embeddings(llm, "embedder").embed(["a b", "c d"])
+            vectors = await Embeddings(EndpointEmbedder(llm, "embedder")).embed(["a b", "c d"])
         [request] = stub.embedding_requests
     assert vectors == [stub_embedding("a b"), stub_embedding("c d")]
     assert request.body == {
@@ -31,24 +31,24 @@ async def test_an_endpoint_without_embeddings_is_asked_once() -> None:
     with LLMStub() as stub:
         stub.embeddings = False
         async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
-            embeddings = Embeddings(llm, "embedder")
+            embeddings = Embeddings(EndpointEmbedder(llm, "embedder"))
             assert await embeddings.embed(["a"]) is None
             assert await embeddings.embed(["b"]) is None
-        assert len(stub.embedding_requests) == 1 and embeddings.served is False
+        assert len(stub.embedding_requests) == 1 and embeddings.provider.served is False
 
 
 async def test_an_unreachable_endpoint_raises() -> None:
     settings = LLMSettings(base_url="http://127.0.0.1:9/v1", timeout_s=2.0)
     async with LLMClient(settings) as llm:
         with pytest.raises(LLMUnavailableError):
-            await Embeddings(llm, "embedder").embed(["a"])
+            await Embeddings(EndpointEmbedder(llm, "embedder")).embed(["a"])
 
 
 async def test_an_embeddings_request_waits_for_the_clients_one_turn() -> None:
     with LLMStub() as stub:
         async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
             async with llm.turn("decision"):  # a chat request in flight holds the turn
-                waiting = asyncio.create_task(Embeddings(llm, "embedder").embed(["a"]))
+                waiting = asyncio.create_task(Embeddings(EndpointEmbedder(llm, "embedder")).embed(["a"]))
 
                 async def queued() -> bool:
                     return llm.waiting_requests == 1

@@ -1,0 +1,199 @@
+"""Hybrid recall: a free-text question answered by words, meaning and graph proximity, fused.
+
+Three methods search at once: full-text (``recall/words``, per-agent Lucene
+indexes), vectors (``recall/similar``, Neo4j's vector indexes, or the agent's
+own vectors compared one by one when it is small beside a big agent), and
+graph proximity (``recall/near``: the same file, path pattern or session).
+Their rankings are fused by reciprocal rank fusion (each method adds
+``1 / (60 + rank)``), each item saying which methods found it, and the list
+is cut to a token budget. :func:`recall_text` is the one entry point for a
+free-text query (an MCP ``recall``, a prompt, a question).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cognition.embeddings import Embeddings, Vector
+from cognition.text import estimate_tokens
+from graph.settings import EmbeddingSettings
+from graph.store.embeddings import EMBEDDED_LABELS, EmbeddingStore, Space
+from graph.store.lucene import agent_query, lucene_query
+from graph.store.memory import Memory, path_pattern
+from graph.store.recall import Hit, RecallStore, VectorRequest
+
+RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al.): damps the top ranks
+WORD_LABELS = ("Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor")
+SPACE_TTL_S = 30.0  # vector counts move slowly; re-read the space at most this often
+ITEM_CHARS = 400  # of one item's text, shown
+
+
+@dataclass(frozen=True)
+class RecalledItem:
+    """One fused result: its score and which methods found it (words, meaning, graph)."""
+
+    label: str
+    id: str
+    text: str
+    score: float
+    found_by: tuple[str, ...]
+    at: str | None = None
+    path: str | None = None
+
+
+def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[RecalledItem]:
+    """Reciprocal rank fusion of each method's hits (each list best first), best first."""
+    scores: dict[tuple[str, str], float] = {}
+    found: dict[tuple[str, str], list[str]] = {}
+    first: dict[tuple[str, str], Hit] = {}
+    for method, hits in rankings.items():
+        seen: set[tuple[str, str]] = set()
+        for rank, hit in enumerate(sorted(hits, key=lambda h: -h.score)):
+            key = (hit.label, hit.id)
+            if key in seen:
+                continue
+            seen.add(key)
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank + 1)
+            found.setdefault(key, []).append(method)
+            first.setdefault(key, hit)
+    ordered = sorted(scores, key=lambda key: -scores[key])
+    return [
+        RecalledItem(
+            label=first[key].label,
+            id=first[key].id,
+            text=first[key].text,
+            score=scores[key],
+            found_by=tuple(found[key]),
+            at=first[key].at,
+            path=first[key].path,
+        )
+        for key in ordered
+    ]
+
+
+def within_budget(items: Sequence[RecalledItem], budget_tokens: int) -> list[RecalledItem]:
+    """The best items whose texts (clipped to ``ITEM_CHARS``) fit ``budget_tokens``."""
+    kept: list[RecalledItem] = []
+    used = 0
+    for item in items:
+        cost = estimate_tokens(item.text[:ITEM_CHARS]) + 8  # the label, id and method tags
+        if used + cost > budget_tokens:
+            break
+        kept.append(item)
+        used += cost
+    return kept
+
+
+class HybridRecall:
+    """Hybrid recall over one agent's memory; vectors only where ``embeddings`` is set."""
+
+    def __init__(
+        self, memory: Memory, embeddings: Embeddings | None, settings: EmbeddingSettings
+    ) -> None:
+        self.store = RecallStore(memory)
+        self.embeddings = embeddings
+        self.settings = settings
+        self._space: Space | None = None
+        self._space_read = -math.inf
+        self._vectors = EmbeddingStore(memory)
+
+    async def recall(
+        self,
+        query: str,
+        *,
+        path: str | None = None,
+        session_id: str | None = None,
+        budget_tokens: int = 800,
+        limit: int = 10,
+        vector: Vector | None = None,
+    ) -> list[RecalledItem]:
+        """Fuse words, meaning and graph proximity for ``query``; cut to ``budget_tokens``."""
+        if vector is None and self.embeddings is not None and query.strip():
+            vector = await self.embeddings.query(query)
+        words = agent_query(lucene_query([query]), self.store.memory.agent_id)
+        found_words, found_meaning, found_near = await asyncio.gather(
+            self.store.words(words, WORD_LABELS, limit),
+            self.similar(vector=vector, limit=limit) if vector is not None else _none(),
+            self.store.near(
+                path=path, path_pattern=path_pattern(path), session_id=session_id, limit=limit
+            ),
+        )
+        fused = fuse({"words": found_words, "meaning": found_meaning, "graph": found_near})
+        return within_budget(fused, budget_tokens)
+
+    async def similar(
+        self, *, vector: Vector | None = None, path: str | None = None, limit: int = 10
+    ) -> list[Hit]:
+        """The agent's nodes nearest ``vector`` (or the File at ``path``'s vector), best first."""
+        if self.embeddings is None:
+            return []
+        space = await self.space()
+        labels = [label for label in EMBEDDED_LABELS if space.mine.get(label, 0) > 0]
+        if not labels or space.model != self.embeddings.model:
+            return []
+        exact, k = self.plan(space, labels, limit)
+        request = VectorRequest(
+            model=self.embeddings.model,
+            labels=labels,
+            limit=limit,
+            vector=vector,
+            path=path if vector is None else None,
+            exact=exact,
+            k=k,
+        )
+        hits = await self.store.similar(request)
+        return hits[: limit * 2]
+
+    def plan(
+        self, space: Space, labels: Sequence[str], limit: int
+    ) -> tuple[list[str], dict[str, int]]:
+        """Per label: exact search over the agent's own vectors, or how many ANN candidates.
+
+        The vector index knows no agents: asked for k, it returns the k nearest
+        of every agent's. With the agent holding a share s of the label, about
+        k·s of them are its own, so k = 2·limit/s. Where s is small and the
+        agent has few vectors, comparing them one by one reads no other agent's.
+        """
+        exact: list[str] = []
+        k: dict[str, int] = {}
+        for label in labels:
+            mine = space.mine.get(label, 0)
+            share = mine / max(space.nodes.get(label, mine), mine, 1)
+            wanted = math.ceil(2 * limit / max(share, 1e-9))
+            if share < 0.5 and mine <= self.settings.exact_max:
+                exact.append(label)
+            else:
+                k[label] = max(limit, min(wanted, self.settings.max_k))
+        return exact, k
+
+    async def space(self) -> Space:
+        """The agent's embedding space, re-read at most every ``SPACE_TTL_S`` seconds."""
+        now = time.monotonic()
+        if self._space is None or now - self._space_read > SPACE_TTL_S:
+            self._space = await self._vectors.space()
+            self._space_read = now
+        return self._space
+
+
+async def recall_text(
+    memory: Memory,
+    embeddings: Embeddings | None,
+    settings: EmbeddingSettings,
+    query: str,
+    *,
+    path: str | None = None,
+    session_id: str | None = None,
+    budget_tokens: int = 800,
+) -> list[RecalledItem]:
+    """Hybrid recall for one free-text query (what an MCP ``recall`` tool calls)."""
+    return await HybridRecall(memory, embeddings, settings).recall(
+        query, path=path, session_id=session_id, budget_tokens=budget_tokens
+    )
+
+
+async def _none() -> list[Hit]:
+    return []
