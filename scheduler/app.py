@@ -46,6 +46,7 @@ from scheduler.recover import build_reconciler
 from scheduler.rsi_job import RSIJob, register_rsi_job
 from scheduler.self_improvement import register_prune_job
 from scheduler.supervisor import Part, Supervisor, quiet_on_cancel, run_jobs
+from scheduler.vector_job import register_vector_job
 
 log = logging.getLogger(__name__)
 
@@ -172,6 +173,7 @@ async def run_daemon(
     jobs += register_rsi_job(scheduler, settings.rsi, RSIJob(improvement.engine, settings.rsi))
     if settings.rsi.enabled:
         jobs.append(register_prune_job(scheduler, settings.rsi, improvement))
+    jobs += register_vector_job(scheduler, settings.embeddings, nous.runtime.vectors)
     guide = serve_guide(settings)
     # Seed 001: the banner says whether the LLM endpoint answers, checked now.
     llm = None if settings.reasoner == "rules" else await nous.runtime.llm.healthy()

@@ -28,13 +28,16 @@ from cognition.act.fillable import can_fill
 from cognition.act.internal import handle_failure
 from cognition.act.templates import TemplateRegistry, load_templates
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
+from cognition.embeddings import build_embeddings
 from cognition.errors import TemplateError
 from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
 from cognition.llm import LLMClient
 from cognition.loop import DecisionLoop, LoopSettings
 from cognition.recall.gather import Recall
+from cognition.recall.hybrid import HybridRecall
 from cognition.recall.investigate import Investigator
+from cognition.recall.vectors import ModelChangedError, VectorJob
 from cognition.schemas import FileView, TemplateOption
 from cognition.sense.classify import ObservationBatcher
 from graph.errors import SettingsError
@@ -65,6 +68,7 @@ class LoopRuntime:
     templates: TemplateRegistry
     store: LearningStore
     rsi: SelfImprovement
+    vectors: VectorJob | None = None  # None: embeddings.provider is off
 
     async def close(self) -> None:
         """End the daemon's episode, say so in the event stream, close the LLM client."""
@@ -106,10 +110,18 @@ async def build_loop(
     frames = FrameEngine(memory)
     await frames.seed()
     llm = LLMClient(settings.llm)
+    # One embedding client (and cache) for recall's vectors and RSI's de-duplication.
+    embeddings = build_embeddings(settings.embeddings, llm)
+    vectors = VectorJob(memory, embeddings, settings.embeddings, root) if embeddings else None
+    if vectors is not None:
+        try:
+            await vectors.check_model()
+        except ModelChangedError as exc:
+            raise SettingsError(str(exc)) from None
     # The constitution and strategies: first in every request of the loop and of RSI. Read
     # (and the strategies files written) before the episode opens and the client starts.
     rsi = await build_self_improvement(
-        settings.rsi, memory, llm, root, chat_model=settings.llm.model
+        settings.rsi, memory, llm, root, chat_model=settings.llm.model, embeddings=embeddings
     )
     store = LearningStore(memory)
     episodes = Episodes(store)
@@ -134,6 +146,7 @@ async def build_loop(
         root,
         templates_for=lambda o, f: template_options(templates, o, f, reasoner_supplies=llm_fills),
         max_content_bytes=MAX_CONTENT_BYTES,
+        meaning=HybridRecall(memory, embeddings, settings.embeddings) if embeddings else None,
     )
     loop = DecisionLoop(
         decisions=decisions,
@@ -172,7 +185,9 @@ async def build_loop(
         },
         session_id=session_id,
     )
-    return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store, rsi)
+    return LoopRuntime(
+        loop, llm, budget, attribution, episodes, episode_id, templates, store, rsi, vectors
+    )
 
 
 def executors(

@@ -24,7 +24,14 @@ from cognition.errors import LLMUnavailableError
 from cognition.recall.file_head import read_file_view
 from graph.errors import GraphError
 from graph.settings import EmbeddingSettings
-from graph.store.embeddings import EMBEDDED_LABELS, EPOCH, EmbeddingStore, Pending, VectorRow
+from graph.store.embeddings import (
+    EMBEDDED_LABELS,
+    EPOCH,
+    INDEX_DIMENSIONS,
+    EmbeddingStore,
+    Pending,
+    VectorRow,
+)
 from graph.store.memory import Memory
 
 log = logging.getLogger(__name__)
@@ -67,6 +74,13 @@ class VectorJob:
         """
         space = await self.store.space()
         model, dims = self.embeddings.model, self.embeddings.dimensions
+        if dims != INDEX_DIMENSIONS:
+            raise ModelChangedError(
+                f"embeddings: model {model!r} makes {dims}-dimension vectors, but the vector "
+                f"indexes hold {INDEX_DIMENSIONS} (embeddings.dimensions must be "
+                f"{INDEX_DIMENSIONS}; choose a {INDEX_DIMENSIONS}-dimension model or "
+                "embeddings.provider: off)"
+            )
         if space.model is None or (space.model == model and space.dimensions in (None, dims)):
             return
         raise ModelChangedError(

@@ -26,6 +26,7 @@ EMBEDDED_LABELS = (
     "File",
 )
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+INDEX_DIMENSIONS = 384  # the vector indexes' dimension (cypher/schema/010_embeddings.cypher)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from scheduler.cli import (
     browser,
     calibration,
     censors,
+    embeddings,
     escalations,
     goals,
     neo4j,
@@ -40,6 +41,7 @@ SUBCOMMANDS = (
     browser,
     neo4j,
     service,
+    embeddings,
 )
 
 
