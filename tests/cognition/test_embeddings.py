@@ -48,7 +48,9 @@ async def test_an_embeddings_request_waits_for_the_clients_one_turn() -> None:
     with LLMStub() as stub:
         async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
             async with llm.turn("decision"):  # a chat request in flight holds the turn
-                waiting = asyncio.create_task(Embeddings(EndpointEmbedder(llm, "embedder")).embed(["a"]))
+                waiting = asyncio.create_task(
+                    Embeddings(EndpointEmbedder(llm, "embedder")).embed(["a"])
+                )
 
                 async def queued() -> bool:
                     return llm.waiting_requests == 1
