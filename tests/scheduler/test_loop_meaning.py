@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cognition.context.render import render_context
+from cognition.embeddings import EMBEDDED_MODEL
 from cognition.frames.spec import SEED_FRAMES
+from graph.errors import SettingsError
+from graph.store.embeddings import EmbeddingStore
 from graph.store.memory import Memory
 from tests.scheduler.test_loop import _rig
 
@@ -55,3 +60,13 @@ async def test_with_embeddings_off_everything_else_works(tmp_path: Path, memory:
         [obs] = await memory.observations_for_path("_intake/idea.md")
         context = await rig.runtime.loop.recall.build([obs], TASK)
         assert context.similar == [] and context.past_decisions
+
+
+async def test_the_daemon_refuses_to_start_on_another_models_vectors(
+    tmp_path: Path, memory: Memory
+) -> None:
+    await EmbeddingStore(memory).reset_space("old-embedder-v1", 384)
+    with pytest.raises(SettingsError) as refused:
+        async for _ in _rig(tmp_path, memory):
+            pass
+    assert "old-embedder-v1" in str(refused.value) and EMBEDDED_MODEL in str(refused.value)
