@@ -1,9 +1,10 @@
 """Hybrid recall: a free-text question answered by words, meaning and graph proximity, fused.
 
-Three methods search at once: full-text (``recall/words``, per-agent Lucene
-indexes), vectors (``recall/similar``, Neo4j's vector indexes, or the agent's
-own vectors compared one by one when it is small beside a big agent), and
-graph proximity (``recall/near``: the same file, path pattern or session).
+Three methods search in one round trip (``recall/hybrid``): full-text (one
+Lucene index over every recalled label, asked for this agent's hits only),
+vectors (Neo4j's vector index, or the agent's own vectors compared one by
+one when it is small beside a big agent), and graph proximity (the same
+file, path pattern or session).
 Their rankings are fused by reciprocal rank fusion (each method adds
 ``1 / (60 + rank)``), each item saying which methods found it, and the list
 is cut to a token budget. :func:`recall_text` is the one entry point for a
@@ -12,22 +13,21 @@ free-text query (an MCP ``recall``, a prompt, a question).
 
 from __future__ import annotations
 
-import asyncio
 import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cognition.embeddings import Embeddings, Vector
 from cognition.text import estimate_tokens
 from graph.settings import EmbeddingSettings
-from graph.store.embeddings import EMBEDDED_LABELS, EmbeddingStore, Space
+from graph.store.embeddings import EmbeddingStore, Space
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory, path_pattern
-from graph.store.recall import Hit, RecallStore, VectorRequest
+from graph.store.recall import Hit, HybridRequest, RecallStore
 
 RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al.): damps the top ranks
-WORD_LABELS = ("Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor")
 SPACE_TTL_S = 30.0  # vector counts move slowly; re-read the space at most this often
 ITEM_CHARS = 400  # of one item's text, shown
 
@@ -115,60 +115,58 @@ class HybridRecall:
         if vector is None and self.embeddings is not None and query.strip():
             vector = await self.embeddings.query(query)
         words = agent_query(lucene_query([query]), self.store.memory.agent_id)
-        found_words, found_meaning, found_near = await asyncio.gather(
-            self.store.words(words, WORD_LABELS, limit),
-            self.similar(vector=vector, limit=limit) if vector is not None else _none(),
-            self.store.near(
-                path=path, path_pattern=path_pattern(path), session_id=session_id, limit=limit
-            ),
+        found = await self.store.hybrid(
+            await self._request(
+                query=words,
+                vector=vector,
+                path=path,
+                path_pattern=path_pattern(path),
+                session_id=session_id,
+                words_limit=limit,
+                meaning_limit=limit if vector is not None else 0,
+                graph_limit=limit,
+            )
         )
-        fused = fuse({"words": found_words, "meaning": found_meaning, "graph": found_near})
+        fused = fuse({"words": found.words, "meaning": found.meaning, "graph": found.graph})
         return within_budget(fused, budget_tokens)
 
     async def similar(
         self, *, vector: Vector | None = None, path: str | None = None, limit: int = 10
     ) -> list[Hit]:
         """The agent's nodes nearest ``vector`` (or the File at ``path``'s vector), best first."""
-        if self.embeddings is None:
+        if self.embeddings is None or limit <= 0:
             return []
-        space = await self.space()
-        labels = [label for label in EMBEDDED_LABELS if space.mine.get(label, 0) > 0]
-        if not labels or space.model != self.embeddings.model:
-            return []
-        exact, k = self.plan(space, labels, limit)
-        request = VectorRequest(
-            model=self.embeddings.model,
-            labels=labels,
-            limit=limit,
-            vector=vector,
-            path=path if vector is None else None,
-            exact=exact,
-            k=k,
+        request = await self._request(
+            vector=vector, path=path, meaning_limit=limit, words_limit=0, graph_limit=0
         )
-        hits = await self.store.similar(request)
-        return hits[: limit * 2]
+        if request.meaning_limit == 0:
+            return []
+        return (await self.store.hybrid(request)).meaning
 
-    def plan(
-        self, space: Space, labels: Sequence[str], limit: int
-    ) -> tuple[list[str], dict[str, int]]:
-        """Per label: exact search over the agent's own vectors, or how many ANN candidates.
+    async def _request(self, **fields: Any) -> HybridRequest:
+        """The store request, with the vector search planned (or left out: no vectors)."""
+        model = self.embeddings.model if self.embeddings is not None else ""
+        space = await self.space() if self.embeddings is not None else None
+        if space is None or space.mine == 0 or space.model != model:
+            fields["meaning_limit"] = 0  # no vectors of this model: nothing to compare
+            return HybridRequest(model=model, **fields)
+        exact, k = self.plan(space, int(fields["meaning_limit"]))
+        return HybridRequest(model=model, exact=exact, k=k, **fields)
+
+    def plan(self, space: Space, limit: int) -> tuple[bool, int]:
+        """Exact search over the agent's own vectors, or how many candidates to ask the index.
 
         The vector index knows no agents: asked for k, it returns the k nearest
-        of every agent's. With the agent holding a share s of the label, about
-        k·s of them are its own, so k = 2·limit/s. Where s is small and the
-        agent has few vectors, comparing them one by one reads no other agent's.
+        of every agent's. With the agent holding a share s of it, about k·s are
+        its own, so k = 2·limit/s. Where s is under a half and the agent has at
+        most ``exact_max`` vectors, comparing its own one by one reads no other
+        agent's and costs what its size costs.
         """
-        exact: list[str] = []
-        k: dict[str, int] = {}
-        for label in labels:
-            mine = space.mine.get(label, 0)
-            share = mine / max(space.nodes.get(label, mine), mine, 1)
-            wanted = math.ceil(2 * limit / max(share, 1e-9))
-            if share < 0.5 and mine <= self.settings.exact_max:
-                exact.append(label)
-            else:
-                k[label] = max(limit, min(wanted, self.settings.max_k))
-        return exact, k
+        share = space.mine / max(space.vectors, space.mine, 1)
+        if share < 0.5 and space.mine <= self.settings.exact_max:
+            return True, limit
+        wanted = math.ceil(2 * limit / max(share, 1e-9))
+        return False, max(limit, min(wanted, self.settings.max_k))
 
     async def space(self) -> Space:
         """The agent's embedding space, re-read at most every ``SPACE_TTL_S`` seconds."""
@@ -193,7 +191,3 @@ async def recall_text(
     return await HybridRecall(memory, embeddings, settings).recall(
         query, path=path, session_id=session_id, budget_tokens=budget_tokens
     )
-
-
-async def _none() -> list[Hit]:
-    return []

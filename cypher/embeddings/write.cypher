@@ -1,8 +1,9 @@
 // purpose: store a batch of vectors (one label): each node gets its embedding (as a float
 //   vector, through db.create.setNodeVectorProperty), the model and dimension it came from,
 //   when, and (a File) the content hash and excerpt it was made from. A row without a vector
-//   (a binary or unreadable file) records the hash only, so it is not tried again. The agent's
-//   EmbeddingSpace counts the label's vectors.
+//   (a binary or unreadable file) records the hash only, so it is not tried again. A node with
+//   a vector carries the label Embedded (the one vector index's label); the agent's
+//   EmbeddingSpace counts its vectors, in all and per label.
 // params: $agent_id, $label, $model, $dimensions, $rows: [{eid, vector (list or null),
 //   hash (or null), excerpt (or null)}]
 // returns: written (vectors stored)
@@ -16,11 +17,13 @@ WITH n, row
 CALL (n, row) {
   WITH n, row WHERE row.vector IS NOT NULL
   CALL db.create.setNodeVectorProperty(n, "embedding", row.vector)
-  SET n.embedding_model = $model, n.embedding_dims = $dimensions, n.embedded_at = datetime()
+  SET n:Embedded, n.embedding_model = $model, n.embedding_dims = $dimensions,
+      n.embedded_at = datetime()
   RETURN CASE WHEN n.embedding_model = $model THEN 1 ELSE 0 END AS stored
 }
 WITH sum(stored) AS written
 MERGE (s:EmbeddingSpace {agent_id: $agent_id})
   ON CREATE SET s.model = $model, s.dimensions = $dimensions, s.at = datetime()
-SET s["count_" + $label] = coalesce(s["count_" + $label], 0) + written
+SET s["count_" + $label] = coalesce(s["count_" + $label], 0) + written,
+    s.vectors = coalesce(s.vectors, 0) + written
 RETURN written

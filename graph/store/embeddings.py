@@ -53,12 +53,13 @@ class VectorRow:
 
 @dataclass(frozen=True)
 class Space:
-    """The agent's recorded embedding model and dimension, and vector counts per label."""
+    """The agent's recorded embedding model and dimension; its vectors and every agent's."""
 
     model: str | None
     dimensions: int | None
-    mine: Mapping[str, int] = field(default_factory=dict)
-    nodes: Mapping[str, int] = field(default_factory=dict)
+    mine: int = 0
+    vectors: int = 0
+    per_label: Mapping[str, int] = field(default_factory=dict)
 
 
 class EmbeddingStore:
@@ -99,12 +100,17 @@ class EmbeddingStore:
         return int(result[0]["written"]) if result else 0
 
     async def space(self) -> Space:
-        """The agent's embedding space, and every agent's node counts per label."""
+        """The agent's embedding space, and how many vectors every agent holds together."""
         [row] = await self.memory.read("embeddings/space")
         mine = row["mine"] or {}
         counts = {label: int(mine.get(f"count_{label}", 0) or 0) for label in EMBEDDED_LABELS}
-        nodes = {k: int(v) for k, v in (row["nodes"] or {}).items()}
-        return Space(row["model"], row["dimensions"], counts, nodes)
+        return Space(
+            row["model"],
+            row["dimensions"],
+            mine=int(mine.get("vectors", 0) or 0),
+            vectors=int(row["vectors"] or 0),
+            per_label=counts,
+        )
 
     async def status(self, model: str) -> list[dict[str, Any]]:
         """Coverage per label: nodes, nodes with text, vectors, vectors of ``model``."""
@@ -113,13 +119,11 @@ class EmbeddingStore:
     async def clear(self, *, chunk: int = 5000) -> int:
         """Remove every vector of the agent (in chunks); return how many nodes lost one."""
         total = 0
-        for label in EMBEDDED_LABELS:
-            while True:
-                [row] = await self.memory.write("embeddings/clear", label=label, limit=chunk)
-                total += int(row["cleared"])
-                if int(row["cleared"]) < chunk:
-                    break
-        return total
+        while True:
+            [row] = await self.memory.write("embeddings/clear", limit=chunk)
+            total += int(row["cleared"])
+            if int(row["cleared"]) < chunk:
+                return total
 
     async def reset_space(self, model: str, dimensions: int) -> None:
         """Record ``model`` and ``dimensions`` as the agent's, with no vectors counted."""

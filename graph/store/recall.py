@@ -105,20 +105,35 @@ class Hit:
 
 
 @dataclass(frozen=True)
-class VectorRequest:
-    """What :meth:`RecallStore.similar` searches: a vector, or the vector of the File at ``path``.
+class HybridRequest:
+    """What :meth:`RecallStore.hybrid` searches, each method's limit (0: not searched).
 
-    ``exact`` names the labels to search over the agent's own vectors; ``k`` the
-    candidates asked of each other label's vector index.
+    ``query`` is a Lucene query from :func:`graph.store.lucene.agent_query`;
+    ``vector`` the query's vector, or None to use the vector of the File at
+    ``path``; ``exact`` compares the agent's own vectors one by one, else the
+    vector index is asked for ``k`` candidates.
     """
 
     model: str
-    labels: Sequence[str]
-    limit: int
+    query: str = ""
     vector: Sequence[float] | None = None
     path: str | None = None
-    exact: Sequence[str] = ()
-    k: Mapping[str, int] = field(default_factory=dict)
+    path_pattern: str | None = None
+    session_id: str | None = None
+    exact: bool = False
+    k: int = 10
+    words_limit: int = 10
+    meaning_limit: int = 10
+    graph_limit: int = 10
+
+
+@dataclass(frozen=True)
+class HybridHits:
+    """Each method's hits, best first."""
+
+    words: list[Hit]
+    meaning: list[Hit]
+    graph: list[Hit]
 
 
 LIMITS = ("decisions", "patterns", "goals", "censors", "facts", "procedures", "episodes",
@@ -160,46 +175,27 @@ class RecallStore:
             lessons=[self._hit(Lesson, r) for r in row["lessons"]],
         )
 
-    async def similar(self, request: VectorRequest) -> list[Hit]:
-        """Nodes nearest the vector (``recall/similar``), best first across labels."""
-        rows = await self.memory.read(
-            "recall/similar",
+    async def hybrid(self, request: HybridRequest) -> HybridHits:
+        """Words, meaning and graph proximity in one round trip (``recall/hybrid``)."""
+        [row] = await self.memory.read(
+            "recall/hybrid",
+            query=request.query,
             vector=list(request.vector) if request.vector is not None else None,
             path=request.path,
+            path_pattern=request.path_pattern,
+            session_id=request.session_id,
             model=request.model,
-            labels=list(request.labels),
-            exact=list(request.exact),
-            k={label: int(request.k.get(label, request.limit)) for label in request.labels},
-            limit=request.limit,
+            exact=request.exact,
+            k=max(request.k, 1),
+            words_limit=request.words_limit,
+            meaning_limit=request.meaning_limit,
+            graph_limit=request.graph_limit,
         )
-        return [_hit(r, float(r["score"])) for r in rows]
-
-    async def words(self, query: str, labels: Sequence[str], limit: int) -> list[Hit]:
-        """Nodes whose text matches the Lucene ``query`` (``recall/words``), best first."""
-        if not query:
-            return []
-        rows = await self.memory.read("recall/words", query=query, labels=list(labels), limit=limit)
-        return [_hit(r, float(r["score"])) for r in rows]
-
-    async def near(
-        self,
-        *,
-        path: str | None,
-        path_pattern: str | None,
-        session_id: str | None,
-        limit: int,
-    ) -> list[Hit]:
-        """What lies near in the graph (``recall/near``): same file, pattern, session."""
-        if path is None and path_pattern is None and session_id is None:
-            return []
-        rows = await self.memory.read(
-            "recall/near",
-            path=path,
-            path_pattern=path_pattern,
-            session_id=session_id,
-            limit=limit,
+        return HybridHits(
+            words=[_hit(r) for r in row["words"]],
+            meaning=[_hit(r) for r in row["meaning"]],
+            graph=[_hit(r) for r in row["graph"]],
         )
-        return [_hit(r, -float(r["rank"])) for r in rows]
 
     def _similar(self, row: dict[str, Any]) -> SimilarDecision:
         return SimilarDecision(str(row.pop("similarity")), self._as(Decision, row))
@@ -214,12 +210,12 @@ class RecallStore:
         return from_properties(model, row, agent_id=self.memory.agent_id)
 
 
-def _hit(row: Mapping[str, Any], score: float) -> Hit:
+def _hit(row: Mapping[str, Any]) -> Hit:
     return Hit(
         label=str(row["label"]),
         id=str(row["id"] or ""),
         text=str(row["text"] or ""),
-        score=score,
+        score=float(row["score"]),
         at=row["at"],
         path=row["path"],
     )

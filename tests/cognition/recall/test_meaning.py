@@ -21,7 +21,7 @@ from graph.store.driver import GraphDriver
 from graph.store.embeddings import EmbeddingStore, Space, VectorRow
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory
-from graph.store.recall import Hit, RecallStore
+from graph.store.recall import Hit, HybridRequest, RecallStore
 from graph.watch.files import PathFilter
 from graph.watch.rescan import rescan
 from tests.support.recall_seed import T0, Seeder, seeding
@@ -66,11 +66,9 @@ async def test_a_paraphrase_is_found_by_hybrid_recall_and_missed_by_words(
     assert await job.run() == 0  # nothing is embedded twice
 
     question = "why did the release break?"
-    store = RecallStore(memory)
-    by_words = await store.words(
-        agent_query(lucene_query([question]), memory.agent_id), ["Episode"], 10
-    )
-    assert ids[0] not in [h.id for h in by_words]
+    words = agent_query(lucene_query([question]), memory.agent_id)
+    by_words = await RecallStore(memory).hybrid(HybridRequest(model=EMBEDDED_MODEL, query=words))
+    assert ids[0] not in [h.id for h in by_words.words]
 
     found = await HybridRecall(memory, embeddings, SETTINGS).recall(question, limit=3)
     assert found and found[0].id == ids[0], found
@@ -160,25 +158,23 @@ async def test_vectors_of_another_model_are_not_recalled(
 
 
 async def test_the_vector_index_serves_the_query(driver: GraphDriver) -> None:
-    plan = await driver.explain("recall/similar")
+    plan = await driver.explain("recall/hybrid")
     text = str(plan)
-    assert "db.index.vector.queryNodes" in text
+    assert "db.index.vector.queryNodes" in text and "db.index.fulltext.queryNodes" in text
     assert "NodeIndexSeek" in text  # the exact branch seeks the agent's own vectors
 
 
 def test_a_small_agent_is_searched_exactly_and_a_big_one_through_the_index() -> None:
     hybrid = HybridRecall.__new__(HybridRecall)
     hybrid.settings = EmbeddingSettings(exact_max=20_000, max_k=2000)
-    space = Space(
-        EMBEDDED_MODEL,
-        384,
-        mine={"Decision": 1000, "Fact": 900_000, "Lesson": 50_000},
-        nodes={"Decision": 1_001_000, "Fact": 1_000_000, "Lesson": 500_000},
-    )
-    exact, k = hybrid.plan(space, ["Decision", "Fact", "Lesson"], 10)
-    assert exact == ["Decision"]  # 0.1 % of the label: its own 1000 vectors, one by one
-    assert k["Fact"] == 23  # 90 %: 2 * 10 / 0.9, rounded up
-    assert k["Lesson"] == 200  # 10 % and too many to compare: over-fetch 2 * 10 / 0.1
+
+    def plan(mine: int, vectors: int) -> tuple[bool, int]:
+        return hybrid.plan(Space(EMBEDDED_MODEL, 384, mine=mine, vectors=vectors), 10)
+
+    assert plan(4_000, 354_000) == (True, 10)  # 1 %: its own 4,000 vectors, one by one
+    assert plan(300_000, 354_000) == (False, 24)  # 85 %: 2 * 10 / 0.85, rounded up
+    assert plan(30_000, 330_000) == (False, 220)  # 9 % and too many to compare: over-fetch
+    assert plan(30_000, 30_000_000) == (False, 2000)  # capped at max_k
 
 
 def test_rank_fusion_rewards_agreement_and_keeps_the_budget() -> None:
