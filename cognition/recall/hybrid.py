@@ -5,10 +5,11 @@ Lucene index over every recalled label, asked for this agent's hits only),
 vectors (Neo4j's vector index, or the agent's own vectors compared one by
 one when it is small beside a big agent), and graph proximity (the same
 file, path pattern or session).
-Their rankings are fused by reciprocal rank fusion (each method adds
-``1 / (60 + rank)``), each item saying which methods found it, and the list
-is cut to a token budget. :func:`recall_text` is the one entry point for a
-free-text query (an MCP ``recall``, a prompt, a question).
+Their rankings are fused by weighted reciprocal rank fusion (each method
+adds ``weight / (60 + rank)``; see :data:`WEIGHTS`), each item saying which
+methods found it, and the list is cut to a token budget. :func:`recall_text`
+is the one entry point for a free-text query (an MCP ``recall``, a prompt, a
+question).
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ from graph.store.memory import Memory, path_pattern
 from graph.store.recall import Hit, HybridRequest, RecallStore
 
 RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al.): damps the top ranks
+# Each method's weight in the fusion. Words weigh less: on questions put in other words
+# (bench.recall_quality) the best full-text hits are mostly noise, and at equal weight they
+# pushed the answers found by meaning out of the top five. At 0.7 a hit found by words
+# alone ranks below the ten best by meaning or by the graph (0.7 / 61 < 1 / 70), while a
+# hit that words and meaning both find still rises above one found by meaning alone.
+WEIGHTS = {"meaning": 1.0, "graph": 1.0, "words": 0.7}
 SPACE_TTL_S = 30.0  # vector counts move slowly; re-read the space at most this often
 ITEM_CHARS = 400  # of one item's text, shown
 
@@ -46,7 +53,11 @@ class RecalledItem:
 
 
 def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[RecalledItem]:
-    """Reciprocal rank fusion of each method's hits (each list best first), best first."""
+    """Weighted reciprocal rank fusion of each method's hits (each list best first).
+
+    An item scores the sum, over the methods that found it, of
+    ``WEIGHTS[method] / (k + rank)``; best first.
+    """
     scores: dict[tuple[str, str], float] = {}
     found: dict[tuple[str, str], list[str]] = {}
     first: dict[tuple[str, str], Hit] = {}
@@ -57,7 +68,7 @@ def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[Recalled
             if key in seen:
                 continue
             seen.add(key)
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank + 1)
+            scores[key] = scores.get(key, 0.0) + WEIGHTS.get(method, 1.0) / (k + rank + 1)
             found.setdefault(key, []).append(method)
             first.setdefault(key, hit)
     ordered = sorted(scores, key=lambda key: -scores[key])
@@ -116,7 +127,7 @@ class HybridRecall:
             vector = await self.embeddings.query(query)
         words = agent_query(lucene_query([query]), self.store.memory.agent_id)
         found = await self.store.hybrid(
-            await self._request(
+            await self.request(
                 query=words,
                 vector=vector,
                 path=path,
@@ -136,14 +147,14 @@ class HybridRecall:
         """The agent's nodes nearest ``vector`` (or the File at ``path``'s vector), best first."""
         if self.embeddings is None or limit <= 0:
             return []
-        request = await self._request(
+        request = await self.request(
             vector=vector, path=path, meaning_limit=limit, words_limit=0, graph_limit=0
         )
         if request.meaning_limit == 0:
             return []
         return (await self.store.hybrid(request)).meaning
 
-    async def _request(self, **fields: Any) -> HybridRequest:
+    async def request(self, **fields: Any) -> HybridRequest:
         """The store request, with the vector search planned (or left out: no vectors)."""
         model = self.embeddings.model if self.embeddings is not None else ""
         space = await self.space() if self.embeddings is not None else None

@@ -180,7 +180,7 @@ def test_a_small_agent_is_searched_exactly_and_a_big_one_through_the_index() -> 
 def test_rank_fusion_rewards_agreement_and_keeps_the_budget() -> None:
     a, b, c = (Hit("Fact", x, f"text {x}", 1.0) for x in "abc")
     fused = fuse({"words": [a, b], "meaning": [b, c], "graph": []})
-    assert [f.id for f in fused] == ["b", "a", "c"]
+    assert [f.id for f in fused] == ["b", "c", "a"]  # agreement first; words alone weigh less
     assert fused[0].found_by == ("words", "meaning")
     items = [RecalledItem("Fact", str(i), "x" * 400, 1.0, ("words",)) for i in range(10)]
     assert len(within_budget(items, 250)) == 2  # 108 tokens each
