@@ -27,7 +27,7 @@ from pathlib import Path
 from bench.common import bench_settings, verdict
 from graph.models import new_id
 from graph.settings import child_environment
-from scheduler.app import build
+from scheduler.compose import build
 from scheduler.jobs import IndexSync, StatusLine, watch_into
 
 SETTLE_S = 3.0

@@ -44,6 +44,9 @@ from graph.settings_model import (
     DEFAULT_NOISE_PATTERNS as DEFAULT_NOISE_PATTERNS,
 )
 from graph.settings_model import (
+    STATE_DIR as STATE_DIR,
+)
+from graph.settings_model import (
     BudgetSettings as BudgetSettings,
 )
 from graph.settings_model import (
@@ -78,6 +81,9 @@ from graph.settings_model import (
 )
 from graph.settings_model import (
     WatchSettings as WatchSettings,
+)
+from graph.settings_model import (
+    state_dir as state_dir,
 )
 from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
 

@@ -13,6 +13,15 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 DEFAULT_CONFIG_FILE = Path("nous.yaml")
 
+STATE_DIR = ".nous"
+"""Nous's own folder, under the watched root; :func:`state_dir` is the one way to it."""
+
+
+def state_dir(root: Path) -> Path:
+    """The watched root's ``.nous`` folder: strategies files, logs, the spool."""
+    return root / STATE_DIR
+
+
 # Seed 001's ignore list, plus Nous's own state folder and editor droppings
 # that would otherwise reach the classifier only to be thrown away as noise.
 DEFAULT_IGNORE_PATTERNS: list[str] = [
@@ -30,8 +39,8 @@ DEFAULT_IGNORE_PATTERNS: list[str] = [
     "*.db-journal",
     "node_modules",
     "node_modules/**",
-    ".nous",
-    ".nous/**",
+    STATE_DIR,
+    f"{STATE_DIR}/**",
 ]
 
 # Seed 000's path table, in its order: the first category whose pattern is a
@@ -73,7 +82,9 @@ class Neo4jSettings(BaseModel):
     database: str = "neo4j"
     version: str = Field("5.26.30", description="Neo4j Community from Maven Central")
     browser_version: str | None = Field("5.24.0", description="Neo4j Browser jar; None skips it")
-    home: Path = Field(Path(".nous/neo4j"), description="data, logs and conf of the local server")
+    home: Path = Field(
+        Path(STATE_DIR, "neo4j"), description="data, logs and conf of the local server"
+    )
     cache_dir: Path = Field(
         Path("~/.cache/nous"), description="jars fetched from Maven Central, shared by every home"
     )

@@ -152,3 +152,20 @@ class Pruner:
             if self._on_change is not None:
                 await self._on_change()
         return report
+
+
+def format_prune(report: PruneReport) -> str:
+    """What was retired and why, one line each, then the active count."""
+    done = set(report.pruned_ids)
+    lines = [
+        f"retired {c.heuristic.id} [{c.heuristic.domain}] {c.reason}: {c.detail}\n"
+        f"  {c.heuristic.content}"
+        for c in report.choices
+        if c.heuristic.id in done
+    ]
+    if not lines:
+        lines.append("nothing to retire")
+    lines.append(
+        f"{len(done)} retired; {report.active_after} active heuristics (run {report.run_id})"
+    )
+    return "\n".join(lines)

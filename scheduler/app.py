@@ -1,10 +1,11 @@
-"""The composition root: every part of Nous is built here from the settings and connected.
+"""The daemon's lifecycle: start the parts, run until asked to stop, stop them in order.
 
-``run_daemon`` finds (or starts) a Neo4j, applies the schema, builds the
-memory, the classifier, the ingestor and the watcher, registers the jobs with
-APScheduler's ``AsyncIOScheduler`` and runs until SIGINT or SIGTERM. On a
-signal it stops the watcher, lets the writer finish the batch in hand and
-flush the queue, and returns 0.
+``run_daemon`` has the parts built (:mod:`scheduler.compose`), reconciles
+what an earlier run left behind, registers the jobs (:mod:`scheduler.jobs`),
+prints the banner (:mod:`scheduler.banner`) and runs the writer, the
+watcher and the jobs under a supervisor until SIGINT or SIGTERM. On a signal
+it stops the watcher, lets the writer finish the batch in hand and flush the
+queue, and returns 0.
 """
 
 from __future__ import annotations
@@ -14,39 +15,29 @@ import logging
 import signal
 import sys
 from collections.abc import Awaitable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TextIO
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from cognition.act.attribution import ActiveExecutions
 from cognition.act.reconcile import Reconciler
-from cognition.act.templates import TemplateRegistry
-from cognition.sense.classify import ObservationClassifier
-from cognition.sense.ingest import Ingestor
-from graph.models import new_id
-from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import Settings
-from graph.store.driver import GraphDriver
-from graph.store.memory import Memory
-from graph.store.migrate import apply_migrations
-from graph.watch.files import PathFilter
-from graph.watch.watcher import FileWatcher
-from scheduler.compose import (
-    ATTRIBUTION_SLACK_S,
-    LoopRuntime,
-    build_loop,
-    load_action_templates,
-)
+from scheduler.banner import print_banner
+from scheduler.compose import Nous, build, build_reconciler
 from scheduler.guide.serve import GuideServer
-from scheduler.jobs import IndexSync, StatusLine, register_jobs, watch_into
+from scheduler.jobs import (
+    DECISION_LOOP,
+    IndexSync,
+    OneAtATime,
+    RSIJob,
+    StatusLine,
+    register_jobs,
+    register_prune_job,
+    register_rsi_job,
+    register_vector_job,
+    watch_into,
+)
 from scheduler.operations import operations_summary
-from scheduler.recover import build_reconciler
-from scheduler.rsi_job import RSIJob, register_rsi_job
-from scheduler.self_improvement import register_prune_job
 from scheduler.supervisor import Part, Supervisor, quiet_on_cancel, run_jobs
-from scheduler.vector_job import register_vector_job
 
 log = logging.getLogger(__name__)
 
@@ -55,78 +46,6 @@ SHUTDOWN_FLUSH_S = 30.0
 WATCH_ARM_WAIT_S = 5.0
 # Tasks started and not awaited (a rescan after a watcher gap) are kept here until done.
 _BACKGROUND: set[asyncio.Task[object]] = set()
-
-
-@dataclass
-class Nous:
-    """Every long-lived part of a running daemon, built by :func:`build`."""
-
-    settings: Settings
-    root: Path
-    endpoint: Neo4jEndpoint
-    driver: GraphDriver
-    memory: Memory
-    ingestor: Ingestor
-    watcher: FileWatcher
-    index_sync: IndexSync
-    runtime: LoopRuntime
-
-
-async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
-    """Find Neo4j, apply the schema and build the parts (nothing runs yet).
-
-    The action templates are validated first, so a bad template file stops
-    the daemon before anything else starts.
-    """
-    root = settings.watch.root.expanduser().resolve()
-    templates = load_action_templates(settings)
-    endpoint = await asyncio.to_thread(find_or_start, settings.neo4j, environ=environ)
-    driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
-    await driver.start()
-    try:
-        await apply_migrations(driver)
-        return await _assemble(settings, root, templates, endpoint, driver, environ)
-    except BaseException:
-        await driver.close()
-        raise
-
-
-async def _assemble(
-    settings: Settings,
-    root: Path,
-    templates: TemplateRegistry,
-    endpoint: Neo4jEndpoint,
-    driver: GraphDriver,
-    environ: Mapping[str, str],
-) -> Nous:
-    memory = Memory(driver, settings.agent_id)
-    attribution = ActiveExecutions(grace_s=settings.watch.debounce_ms / 1000 + ATTRIBUTION_SLACK_S)
-    ingestor = Ingestor(
-        memory,
-        ObservationClassifier(settings.sense),
-        batch_size=settings.sense.write_batch_size,
-        queue_limit=settings.sense.queue_limit,
-        attribute=attribution.attribute,
-    )
-    watcher = FileWatcher(root, settings.watch, settings.agent_id)
-    index_sync = IndexSync(
-        root,
-        memory,
-        ingestor,
-        PathFilter(settings.watch.ignore_patterns),
-        max_hash_bytes=settings.watch.max_hash_bytes,
-    )
-    runtime = await build_loop(
-        settings,
-        memory,
-        root,
-        index_sync,
-        environ,
-        session_id=new_id(),
-        templates=templates,
-        attribution=attribution,
-    )
-    return Nous(settings, root, endpoint, driver, memory, ingestor, watcher, index_sync, runtime)
 
 
 async def run_daemon(
@@ -161,18 +80,14 @@ async def run_daemon(
     reconciler = build_reconciler(settings, nous.memory, nous.runtime)
     recovered = await reconciler.reconcile()
     scheduler = AsyncIOScheduler()
-    jobs = register_jobs(
-        scheduler,
-        settings.schedule,
-        nous.index_sync,
-        status,
-        decide=quiet_on_cancel(nous.runtime.loop.tick),
-    )
+    decide = OneAtATime(DECISION_LOOP, quiet_on_cancel(nous.runtime.loop.tick))
+    status.lag = decide.lag
+    jobs = register_jobs(scheduler, settings.schedule, nous.index_sync, status, decide=decide)
     # Self-improvement shares the decision loop's one LLM client and strategy book.
     improvement = nous.runtime.rsi
     jobs += register_rsi_job(scheduler, settings.rsi, RSIJob(improvement.engine, settings.rsi))
     if settings.rsi.enabled:
-        jobs.append(register_prune_job(scheduler, settings.rsi, improvement))
+        jobs.append(register_prune_job(scheduler, settings.rsi, improvement.pruner))
     jobs += register_vector_job(scheduler, settings.embeddings, nous.runtime.vectors)
     guide = serve_guide(settings)
     # Seed 001: the banner says whether the LLM endpoint answers, checked now.
@@ -231,44 +146,6 @@ def serve_guide(settings: Settings) -> GuideServer | None:
         return None
 
 
-def print_banner(
-    nous: Nous,
-    jobs: list[str],
-    *,
-    out: TextIO,
-    guide: GuideServer | None = None,
-    llm: bool | None = None,
-) -> None:
-    """Where the memory is, how to look at it, what is watched and what runs."""
-    browser = nous.endpoint.browser_url or "not served by this Neo4j (use any Neo4j Browser)"
-    lines = [
-        f"nous: agent '{nous.settings.agent_id}'",
-        f"  memory   {nous.endpoint.describe()}",
-        f"  browser  {browser}",
-        f"  guide    {f':play {guide.url}' if guide else 'not served'}; `nous why PATH` explains",
-        f"  llm      {_llm_found(nous.settings, llm)}",
-        f"  watching {nous.root} ({len(nous.settings.watch.ignore_patterns)} ignore patterns)",
-        f"  thinking {_reasoning(nous.settings)}",
-        *(
-            [f"  llm      {nous.runtime.llm.state.describe()}"]
-            if nous.settings.reasoner != "rules"
-            else []
-        ),
-        f"  actions  {len(nous.runtime.templates)} templates; {_acting(nous.settings)}",
-        f"  strategy {_strategies(nous)}",
-        f"  jobs     {', '.join(jobs)}",
-        "  stop     Ctrl-C (Neo4j keeps running; `python -m graph.neo4j stop` stops it)",
-    ]
-    print("\n".join(lines), file=out)
-    out.flush()
-
-
-def _strategies(nous: Nous) -> str:
-    carried = nous.runtime.rsi.strategies.current
-    where = nous.root / ".nous" / "strategies.md"
-    return f"{len(carried.strategy_ids)} learned strategies carried in every prompt ({where})"
-
-
 async def _finish(
     supervisor: Supervisor, reconciler: Reconciler, scheduler: AsyncIOScheduler, nous: Nous
 ) -> None:
@@ -294,28 +171,6 @@ def _rescan_soon(index_sync: IndexSync) -> None:
     task = asyncio.get_running_loop().create_task(index_sync.run(), name="nous-gap-rescan")
     _BACKGROUND.add(task)
     task.add_done_callback(_BACKGROUND.discard)
-
-
-def _reasoning(settings: Settings) -> str:
-    if settings.reasoner == "rules":
-        return "rules reasoner (no LLM)"
-    mode = "LLM only" if settings.reasoner == "llm" else "LLM when it answers, else rules"
-    return (
-        f"{mode} ({settings.llm.deliberation}): {settings.llm.base_url} model {settings.llm.model}"
-    )
-
-
-def _llm_found(settings: Settings, answered: bool | None) -> str:
-    if answered is None:
-        return "not used (rules reasoner)"
-    answer = "answers" if answered else "does not answer (the rules reasoner stands in)"
-    return f"{settings.llm.base_url} model {settings.llm.model}: {answer}"
-
-
-def _acting(settings: Settings) -> str:
-    budget = settings.budget
-    how = "dry run (nothing executed)" if settings.executors.dry_run else "executors live"
-    return f"{how}; at most {budget.actions_per_hour}/hour, {budget.max_concurrent} at once"
 
 
 async def _wait_or_stop(

@@ -1,34 +1,34 @@
-"""Building the decision loop from the settings: reasoners, templates, executors, learning.
+"""The composition root: every part of Nous is built here from the settings and connected.
 
-Kept apart from :mod:`scheduler.app` so that the daemon's composition reads
-in two parts: the memory and its ingestion there, the thinking loop here.
+The daemon (:func:`build`: the memory, ingestion, the watcher, the decision
+loop, self-improvement and the reconciler) and the short-lived processes
+(:func:`connected`: ``nous`` subcommands, ``nous rsi``) get their parts
+here and nowhere else, so a cycle run by hand crystallises and carries
+strategies exactly as a scheduled one does. Nothing here runs a part:
+:mod:`scheduler.app` runs the lifecycle and :mod:`scheduler.jobs` schedules.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from cognition.act.actor import Actor
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
-from cognition.act.conditions import FileFacts
-from cognition.act.executors import (
-    ClaudeCodeExecutor,
-    ClaudeFlowExecutor,
-    DryRunExecutor,
-    ExecutionRequest,
-    Executor,
-    InternalExecutor,
-)
-from cognition.act.fillable import can_fill
+from cognition.act.executors import InternalExecutor, executors_for
+from cognition.act.fillable import template_options
 from cognition.act.internal import handle_failure
+from cognition.act.reconcile import LoopParts, Reconciler
 from cognition.act.templates import TemplateRegistry, load_templates
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
-from cognition.embeddings import build_embeddings
+from cognition.embeddings import Embeddings, EndpointEmbedder, build_embeddings
 from cognition.errors import TemplateError
 from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
@@ -38,21 +38,86 @@ from cognition.recall.gather import Recall
 from cognition.recall.hybrid import HybridRecall
 from cognition.recall.investigate import Investigator
 from cognition.recall.vectors import ModelChangedError, VectorJob
-from cognition.schemas import FileView, TemplateOption
-from cognition.sense.classify import ObservationBatcher
+from cognition.sense.classify import ObservationBatcher, ObservationClassifier
+from cognition.sense.ingest import Ingestor
 from graph.errors import SettingsError
-from graph.models import ActionTarget, Observation
-from graph.settings import Settings
+from graph.models import new_id
+from graph.server.finder import Neo4jEndpoint, find_or_start
+from graph.settings import RSISettings, Settings, state_dir
 from graph.store.decisions import DecisionStore
+from graph.store.driver import GraphDriver
+from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
-from rsi.build import SelfImprovement, build_self_improvement
+from graph.store.migrate import apply_migrations
+from graph.store.recovery import RecoveryStore
+from graph.watch.files import PathFilter
+from graph.watch.watcher import FileWatcher
+from rsi.crystallize import Crystallizer
+from rsi.engine import CycleResult, RSIEngine
+from rsi.prune import Pruner
+from rsi.strategies import StrategyBook
 from scheduler.jobs import IndexSync
 
 # The most of a file recall reads; the largest frame budget shows far less of it.
 MAX_CONTENT_BYTES = 64 * 1024
 # Changes reach the graph one debounce after they happen; attribute late ones too.
 ATTRIBUTION_SLACK_S = 1.5
+
+
+@dataclass
+class Connected:
+    """What a short-lived process (a ``nous`` subcommand) gets: the memory, and the LLM client."""
+
+    settings: Settings
+    endpoint: Neo4jEndpoint
+    memory: Memory
+    llm: LLMClient | None
+    root: Path
+
+
+@asynccontextmanager
+async def connected(
+    settings: Settings,
+    environ: Mapping[str, str],
+    *,
+    start_neo4j: bool = False,
+    migrate: bool = False,
+    llm: bool = False,
+) -> AsyncIterator[Connected]:
+    """Find Neo4j (start one with ``start_neo4j``), open the memory; close it all after.
+
+    ``migrate`` applies the schema first (as the daemon does); ``llm`` opens
+    the LLM client. Raises :class:`~graph.errors.GraphError` when Neo4j
+    cannot be found or reached.
+    """
+    endpoint = await asyncio.to_thread(
+        find_or_start, settings.neo4j, allow_start=start_neo4j, environ=environ
+    )
+    driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
+    client = LLMClient(settings.llm) if llm else None
+    try:
+        await driver.start()
+        if migrate:
+            await apply_migrations(driver)
+        if client is not None:
+            await client.start()
+        root = settings.watch.root.expanduser().resolve()
+        yield Connected(settings, endpoint, Memory(driver, settings.agent_id), client, root)
+    finally:
+        if client is not None:
+            await client.close()
+        await driver.close()
+
+
+@dataclass
+class SelfImprovement:
+    """The strategies every request carries, what changes them, and the cycle."""
+
+    strategies: StrategyBook
+    crystallizer: Crystallizer
+    pruner: Pruner
+    engine: RSIEngine
 
 
 @dataclass
@@ -81,6 +146,68 @@ class LoopRuntime:
             )
         finally:
             await self.llm.close()
+
+
+@dataclass
+class Nous:
+    """Every long-lived part of a running daemon, built by :func:`build`."""
+
+    settings: Settings
+    root: Path
+    endpoint: Neo4jEndpoint
+    driver: GraphDriver
+    memory: Memory
+    ingestor: Ingestor
+    watcher: FileWatcher
+    index_sync: IndexSync
+    runtime: LoopRuntime
+
+
+async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
+    """Find Neo4j, apply the schema and build the daemon's parts (nothing runs yet).
+
+    The action templates are validated first, so a bad template file stops
+    the daemon before anything else starts.
+    """
+    root = settings.watch.root.expanduser().resolve()
+    templates = load_action_templates(settings)
+    endpoint = await asyncio.to_thread(find_or_start, settings.neo4j, environ=environ)
+    driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
+    await driver.start()
+    try:
+        await apply_migrations(driver)
+        memory = Memory(driver, settings.agent_id)
+        grace_s = settings.watch.debounce_ms / 1000 + ATTRIBUTION_SLACK_S
+        attribution = ActiveExecutions(grace_s=grace_s)
+        ingestor = Ingestor(
+            memory,
+            ObservationClassifier(settings.sense),
+            batch_size=settings.sense.write_batch_size,
+            queue_limit=settings.sense.queue_limit,
+            attribute=attribution.attribute,
+        )
+        watcher = FileWatcher(root, settings.watch, settings.agent_id)
+        index_sync = IndexSync(
+            root,
+            memory,
+            ingestor,
+            PathFilter(settings.watch.ignore_patterns),
+            max_hash_bytes=settings.watch.max_hash_bytes,
+        )
+        runtime = await build_loop(
+            settings,
+            memory,
+            root,
+            index_sync,
+            environ,
+            session_id=new_id(),
+            templates=templates,
+            attribution=attribution,
+        )
+    except BaseException:
+        await driver.close()
+        raise
+    return Nous(settings, root, endpoint, driver, memory, ingestor, watcher, index_sync, runtime)
 
 
 def load_action_templates(settings: Settings) -> TemplateRegistry:
@@ -121,7 +248,7 @@ async def build_loop(
     # The constitution and strategies: first in every request of the loop and of RSI. Read
     # (and the strategies files written) before the episode opens and the client starts.
     rsi = await build_self_improvement(
-        settings.rsi, memory, llm, root, chat_model=settings.llm.model, embeddings=embeddings
+        settings.rsi, memory, llm, root, settings.llm.model, embeddings=embeddings
     )
     store = LearningStore(memory)
     episodes = Episodes(store)
@@ -139,7 +266,11 @@ async def build_loop(
         client=llm,
     )
     budget = ActionBudget(settings.budget)
-    actor = Actor(decisions, executors(settings, environ, index_sync), budget, attribution, root)
+    internal = InternalExecutor(settings.executors)
+    internal.register("handle_failure", handle_failure)
+    internal.register("rescan", index_sync.as_action)
+    executors = executors_for(settings.executors, environ, internal)
+    actor = Actor(decisions, executors, budget, attribution, root)
     llm_fills = settings.reasoner != "rules"
     recall = Recall(
         memory,
@@ -190,58 +321,71 @@ async def build_loop(
     )
 
 
-def executors(
-    settings: Settings, environ: Mapping[str, str], index_sync: IndexSync
-) -> dict[ActionTarget, Executor]:
-    """One executor per target; all of them dry runs when ``executors.dry_run`` is set."""
-    internal = InternalExecutor(settings.executors)
-    internal.register("handle_failure", handle_failure)
+async def build_self_improvement(
+    settings: RSISettings,
+    memory: Memory,
+    llm: LLMClient | None,
+    root: Path,
+    chat_model: str = "",
+    embeddings: Embeddings | None = None,
+) -> SelfImprovement:
+    """Self-improvement's parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
 
-    async def rescan(_: ExecutionRequest) -> str:
-        result = await index_sync.run()
-        if result is None:
-            raise RuntimeError(index_sync.last_error or "index sync failed")
-        return f"{result.files_seen} files seen, {len(result.observations)} changes recorded"
-
-    internal.register("rescan", rescan)
-    real: dict[ActionTarget, Executor] = {
-        ActionTarget.CLAUDE_CODE: ClaudeCodeExecutor(settings.executors, env=environ),
-        ActionTarget.CLAUDE_FLOW: ClaudeFlowExecutor(settings.executors, env=environ),
-        ActionTarget.INTERNAL: internal,
-    }
-    if settings.executors.dry_run:
-        real = {target: DryRunExecutor(executor) for target, executor in real.items()}
-    real[ActionTarget.DRY_RUN] = DryRunExecutor()
-    return real
-
-
-def template_options(
-    templates: TemplateRegistry,
-    observation: Observation,
-    file: FileView | None,
-    *,
-    reasoner_supplies: bool = False,
-) -> list[TemplateOption]:
-    """The templates that match an observation and can be filled, as recall offers them.
-
-    A template whose required parameters cannot get a value (from the
-    observation, its extraction rules, or, with ``reasoner_supplies``, an
-    LLM's DECIDE reply) is not offered: acting on it could only fail.
+    ``llm`` None means no model: the rules reflect, nothing is practised or
+    crystallised. De-duplication compares by ``embeddings``, the daemon's one
+    embedding client (the one recall's vectors come from, with its cache);
+    without it, by ``rsi.embedding_model`` at the LLM's endpoint when that is
+    set, else the model judges. Reads the active heuristics once (writing the
+    files if they are out of date); does no other I/O.
     """
-    error_count = observation.metadata.get("error_count", 0)
-    facts = FileFacts(
-        size=file.size if file else None,
-        content_head=file.content_head if file else None,
-        error_count=error_count if isinstance(error_count, int) else 0,
+    store = HeuristicStore(memory)
+    events = LearningStore(memory)
+    book = StrategyBook(store, settings.max_strategy_tokens, state_dir=state_dir(root))
+    await book.refresh()
+    if embeddings is None and llm is not None and settings.embedding_model:
+        embeddings = Embeddings(EndpointEmbedder(llm, settings.embedding_model))
+    crystallizer = Crystallizer(
+        store,
+        events,
+        llm,
+        settings,
+        system_prompt=book.text,
+        on_change=book.refresh,
+        embeddings=embeddings if llm is not None else None,
     )
-    content = file.content_head if file else None
-    return [
-        TemplateOption(
-            name=t.name,
-            description=t.description,
-            target=t.target,
-            parameters=[n for n, p in t.parameters.items() if p.source_for(n) in (None, "extra")],
-        )
-        for t in templates.match(observation, facts)
-        if can_fill(t, observation, content, reasoner_supplies=reasoner_supplies)
-    ]
+
+    async def crystallise(result: CycleResult) -> int:
+        # After the cycle's practice: every domain over the threshold, linked to this cycle.
+        return (await crystallizer.run(cycle_id=result.cycle_id)).crystallized
+
+    engine = RSIEngine(
+        memory,
+        llm,
+        settings,
+        root=root,
+        after_cycle=[crystallise],
+        system_prompt=book.text,
+    )
+    pruner = Pruner(store, events, settings, on_change=book.refresh)
+    return SelfImprovement(book, crystallizer, pruner, engine)
+
+
+def build_reconciler(settings: Settings, memory: Memory, runtime: LoopRuntime) -> Reconciler:
+    """The reconciler for this daemon's agent, sharing the loop's actor, budget and stores."""
+    loop = runtime.loop
+    parts = LoopParts(
+        decisions=loop.decisions,
+        actor=loop.actor,
+        templates=loop.templates,
+        learner=loop.learner,
+        censors=loop.censors,
+        retry_after=timedelta(seconds=settings.schedule.deferred_retry_s),
+    )
+    return Reconciler(
+        RecoveryStore(memory),
+        runtime.store,
+        runtime.episodes,
+        runtime.budget,
+        parts,
+        session_id=loop.session_id or "",
+    )

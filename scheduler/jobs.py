@@ -1,13 +1,20 @@
-"""The daemon's jobs and long-running tasks, and their registration with APScheduler.
+"""The daemon's jobs, registered with APScheduler here and nowhere else.
 
-Jobs exist only once they do something: today the periodic index sync and
-the status line. The watcher is a long-running task, not a job.
+The decision loop (every ``schedule.decision_interval_s``), the index sync
+(``schedule.index_sync_cron``), the status line, the RSI cycle
+(``rsi.cycle_interval_s``, at most ``rsi.max_cycles_per_hour``) and the
+heuristic pruning (``rsi.prune_cron``); each has a name a person reads, the
+one its log lines and the banner use. A run that comes due while the one
+before is still in hand is coalesced, quietly (:class:`OneAtATime`). The
+watcher is a long-running task, not a job.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
@@ -16,18 +23,77 @@ from typing import TextIO
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
+from cognition.act.executors import ExecutionRequest
+from cognition.recall.vectors import VectorJob
 from cognition.sense.ingest import Ingestor
 from graph.errors import GraphError
 from graph.models import Observation, ObservationType, utc_now
-from graph.settings import ScheduleSettings
+from graph.settings import EmbeddingSettings, RSISettings, ScheduleSettings
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from graph.watch.rescan import RescanResult, rescan
 from graph.watch.watcher import FileWatcher
+from rsi.engine import CycleResult, RSIEngine
+from rsi.prune import Pruner, PruneReport
 
 log = logging.getLogger(__name__)
 
 IDLE_WAIT_S = 30.0
+HOUR_S = 3600.0
+DECISION_LOOP = "decision loop"
+LAG_SHOWN_AFTER_S = 60.0
+"""A run in hand this long is shown in the status line: the loop is behind."""
+
+
+class OneAtATime:
+    """A job's runs, one at a time: a run due while one is in hand is coalesced, quietly.
+
+    A decision tick that outlasts its interval (a burst of changes, a slow
+    LLM) is normal: the runs that come due meanwhile end at once and are
+    counted, instead of APScheduler's WARNING about running instances. A run
+    in hand for :data:`LAG_SHOWN_AFTER_S` or more shows in the status line.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        run: Callable[[], Awaitable[object]],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.name = name
+        self._job = run
+        self.clock = clock
+        self.coalesced = 0
+        """Runs that came due while one was in hand, since that one started."""
+        self._started: float | None = None
+
+    async def run(self) -> None:
+        """Run once, unless a run is in hand (then only count this one).
+
+        A coroutine function, not ``__call__``: APScheduler awaits only those.
+        """
+        if self._started is not None:
+            self.coalesced += 1
+            log.debug("%s: a run came due while one is in hand; coalesced", self.name)
+            return
+        self._started, self.coalesced = self.clock(), 0
+        try:
+            await self._job()
+        finally:
+            self._started = None
+
+    def lag(self) -> str | None:
+        """``decision loop behind: a run in hand for 75 s, 37 due runs coalesced``, or None."""
+        if self._started is None:
+            return None
+        running_s = self.clock() - self._started
+        if running_s < LAG_SHOWN_AFTER_S:
+            return None
+        return (
+            f"{self.name} behind: a run in hand for {running_s:.0f} s,"
+            f" {self.coalesced} due runs coalesced"
+        )
 
 
 class IndexSync:
@@ -63,6 +129,13 @@ class IndexSync:
         """
         async with self._running:
             return await self._run(announce)
+
+    async def as_action(self, _: ExecutionRequest) -> str:
+        """The ``rescan`` internal action: rescan now; a failure is the action's failure."""
+        result = await self.run()
+        if result is None:
+            raise RuntimeError(self.last_error or "index sync failed")
+        return f"{result.files_seen} files seen, {len(result.observations)} changes recorded"
 
     async def _run(self, announce: bool) -> RescanResult | None:
         # What the watcher queued must be in the graph first, or the rescan
@@ -114,6 +187,7 @@ class StatusLine:
         decisions: Callable[[], int] | None = None,
         operations: Callable[[], Awaitable[str]] | None = None,
         llm: Callable[[], str] | None = None,
+        lag: Callable[[], str | None] | None = None,
     ) -> None:
         self.ingestor = ingestor
         self.index_sync = index_sync
@@ -123,6 +197,8 @@ class StatusLine:
         self.operations = operations
         self.operations_text = ""
         self.llm = llm
+        # The decision loop's run in hand, when it has been in hand for long.
+        self.lag = lag
         self.part_error: str | None = None  # set by the supervisor when a part dies
 
     def render(self) -> str:
@@ -131,10 +207,12 @@ class StatusLine:
         error = self.part_error or stats.last_error or self.index_sync.last_error or "none"
         decided = f" · decisions {self.decisions()}" if self.decisions else ""
         llm = f" · llm {self.llm()}" if self.llm else ""
+        behind = self.lag() if self.lag else None
+        lag = f" · {behind}" if behind else ""
         return (
             f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
             f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
-            f"{decided}{self.operations_text}{llm} · last error: {error}"
+            f"{decided}{lag}{self.operations_text}{llm} · last error: {error}"
         )
 
     async def emit(self) -> None:
@@ -148,47 +226,138 @@ class StatusLine:
         self.out.flush()
 
 
+class RSIJob:
+    """Runs the engine's cycle unless the hour's allowance is spent; never raises."""
+
+    def __init__(
+        self,
+        engine: RSIEngine,
+        settings: RSISettings,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.engine = engine
+        self.max_per_hour = settings.max_cycles_per_hour
+        self.clock = clock
+        self.started: deque[float] = deque()
+        self.last: CycleResult | None = None
+
+    def allowed(self) -> bool:
+        """Whether another cycle may start within the last hour's allowance."""
+        now = self.clock()
+        while self.started and now - self.started[0] >= HOUR_S:
+            self.started.popleft()
+        return len(self.started) < self.max_per_hour
+
+    async def run(self) -> CycleResult | None:
+        """One cycle, or None when the hourly allowance is spent."""
+        if not self.allowed():
+            log.info("RSI cycle skipped: %d cycles in the last hour", len(self.started))
+            return None
+        self.started.append(self.clock())
+        self.last = await self.engine.run_cycle()
+        log.info(
+            "RSI cycle: %d desires, %d accepted, %d practised, %d succeeded%s",
+            self.last.processed,
+            self.last.accepted,
+            self.last.practised,
+            self.last.succeeded,
+            f", error: {self.last.error}" if self.last.error else "",
+        )
+        return self.last
+
+
 def register_jobs(
     scheduler: AsyncIOScheduler,
     schedule: ScheduleSettings,
     index_sync: IndexSync,
     status: StatusLine,
-    decide: Callable[[], Awaitable[object]] | None = None,
+    decide: OneAtATime | None = None,
 ) -> list[str]:
-    """Add the daemon's jobs; return a description of each for the banner."""
+    """Add the decision loop, the index sync and the status line; describe each for the banner."""
     jobs: list[str] = []
     if decide is not None:
-        scheduler.add_job(
-            decide,
-            "interval",
-            seconds=schedule.decision_interval_s,
-            id="decision_loop",
-            max_instances=1,
-            coalesce=True,
-        )
-        jobs.append(f"decision loop (every {schedule.decision_interval_s:g} s)")
+        _every(scheduler, decide, schedule.decision_interval_s, "decision_loop")
+        jobs.append(f"{decide.name} (every {schedule.decision_interval_s:g} s)")
     scheduler.add_job(
         index_sync.run,
         CronTrigger.from_crontab(schedule.index_sync_cron),
         kwargs={"announce": True},
         id="index_sync",
+        name="index sync",
         max_instances=1,
         coalesce=True,
         misfire_grace_time=3600,
     )
-    scheduler.add_job(
-        status.emit,
-        "interval",
-        seconds=schedule.status_interval_s,
-        id="status",
-        max_instances=1,
-        coalesce=True,
-    )
+    _every(scheduler, OneAtATime("status line", status.emit), schedule.status_interval_s, "status")
     return [
         *jobs,
         f"index sync (cron '{schedule.index_sync_cron}')",
         f"status line (every {schedule.status_interval_s:g} s)",
     ]
+
+
+def register_rsi_job(scheduler: AsyncIOScheduler, settings: RSISettings, job: RSIJob) -> list[str]:
+    """Add the RSI cycle when ``rsi.enabled``; return its banner description (or nothing)."""
+    if not settings.enabled:
+        return []
+    _every(scheduler, OneAtATime("RSI cycle", job.run), settings.cycle_interval_s, "rsi_cycle")
+    return [
+        f"RSI cycle (every {settings.cycle_interval_s:g} s, at most "
+        f"{settings.max_cycles_per_hour}/h)"
+    ]
+
+
+def register_prune_job(scheduler: AsyncIOScheduler, settings: RSISettings, pruner: Pruner) -> str:
+    """Add the daily heuristic pruning (seed 003 C5, C7); return its banner description."""
+    scheduler.add_job(
+        prune_now,
+        CronTrigger.from_crontab(settings.prune_cron),
+        args=[pruner],
+        id="heuristic_prune",
+        name="pruning",
+        max_instances=1,
+        coalesce=True,
+        misfire_grace_time=3600,
+    )
+    return f"heuristic pruning (cron '{settings.prune_cron}')"
+
+
+def register_vector_job(
+    scheduler: AsyncIOScheduler, settings: EmbeddingSettings, job: VectorJob | None
+) -> list[str]:
+    """Add the vector job (none when embeddings are off); return its banner description."""
+    if job is None:
+        return []
+    _every(scheduler, OneAtATime("vectors", job.run), settings.interval_s, "vectors")
+    return [
+        f"vectors ({job.embeddings.model}, every {settings.interval_s:g} s, "
+        f"at most {settings.max_per_run} a run)"
+    ]
+
+
+def _every(scheduler: AsyncIOScheduler, run: OneAtATime, seconds: float, job_id: str) -> None:
+    # Room for one more instance than runs at once: the second is a run that came
+    # due during the first, which OneAtATime ends at once instead of APScheduler
+    # warning about it (a tick slower than its interval is normal, not a fault).
+    scheduler.add_job(
+        run.run,
+        "interval",
+        seconds=seconds,
+        id=job_id,
+        name=run.name,
+        max_instances=2,
+        coalesce=True,
+    )
+
+
+async def prune_now(pruner: Pruner) -> PruneReport | None:
+    """One run of the daily pruning; a failure is logged, never raised to the scheduler."""
+    try:
+        return await pruner.run()
+    except Exception:
+        log.exception("heuristic pruning failed; the next run tries again")
+        return None
 
 
 async def watch_into(

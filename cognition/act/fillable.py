@@ -1,9 +1,11 @@
-"""Whether a template can be filled for an observation: a template that cannot is not offered."""
+"""Whether a template can be filled for an observation, and the templates recall offers for one."""
 
 from __future__ import annotations
 
+from cognition.act.conditions import FileFacts
 from cognition.act.render import EXTRA, Parameter, ValueProblem, fill
-from cognition.act.templates import ActionTemplate
+from cognition.act.templates import ActionTemplate, TemplateRegistry
+from cognition.schemas import FileView, TemplateOption
 from graph.models.observe import Observation
 
 
@@ -45,3 +47,35 @@ def _sample(spec: Parameter) -> str:
     if spec.type == "enum":
         return (spec.values or ["x"])[0]
     return "1" if spec.type == "integer" else "x"
+
+
+def template_options(
+    templates: TemplateRegistry,
+    observation: Observation,
+    file: FileView | None,
+    *,
+    reasoner_supplies: bool = False,
+) -> list[TemplateOption]:
+    """The templates that match an observation and can be filled, as recall offers them.
+
+    A template whose required parameters cannot get a value (from the
+    observation, its extraction rules, or, with ``reasoner_supplies``, an
+    LLM's DECIDE reply) is not offered: acting on it could only fail.
+    """
+    error_count = observation.metadata.get("error_count", 0)
+    facts = FileFacts(
+        size=file.size if file else None,
+        content_head=file.content_head if file else None,
+        error_count=error_count if isinstance(error_count, int) else 0,
+    )
+    content = file.content_head if file else None
+    return [
+        TemplateOption(
+            name=t.name,
+            description=t.description,
+            target=t.target,
+            parameters=[n for n, p in t.parameters.items() if p.source_for(n) in (None, "extra")],
+        )
+        for t in templates.match(observation, facts)
+        if can_fill(t, observation, content, reasoner_supplies=reasoner_supplies)
+    ]

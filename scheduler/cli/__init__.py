@@ -1,48 +1,44 @@
 """The ``nous`` command: run the daemon, and look at and act on what it keeps in Neo4j.
 
-Each subcommand lives in its own module with a ``register(commands)``
-function; every query it runs comes from ``cypher/``. Exit codes: 0 done,
-1 not found (or nothing answers), 2 bad input.
+Everything a person runs is a ``nous`` subcommand; ``python -m graph.daemon``
+(``nous run``) and ``python -m rsi`` (``nous rsi``) are aliases built from the
+same parsers. Each subcommand lives in its own module with a
+``register(commands)`` function; adding one is adding its module's name to
+:data:`SUBCOMMANDS`. Every query it runs goes through a store method. Exit
+codes: 0 done, 1 not found (or nothing answers, or it failed), 2 bad input.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
-from scheduler.cli import (
-    audit,
-    browser,
-    calibration,
-    censors,
-    embeddings,
-    escalations,
-    goals,
-    neo4j,
-    rsi,
-    run,
-    service,
-    status,
-    why,
-)
 from scheduler.cli.common import CommandError
 
-SUBCOMMANDS = (
-    run,
-    status,
-    why,
-    escalations,
-    censors,
-    goals,
-    rsi,
-    calibration,
-    audit,
-    browser,
-    neo4j,
-    service,
-    embeddings,
+SUBCOMMANDS: tuple[str, ...] = (
+    "scheduler.cli.run",
+    "scheduler.cli.status",
+    "scheduler.cli.why",
+    "scheduler.cli.escalations",
+    "scheduler.cli.censors",
+    "scheduler.cli.goals",
+    "scheduler.cli.rsi",
+    "scheduler.cli.self_improvement",
+    "scheduler.cli.calibration",
+    "scheduler.cli.audit",
+    "scheduler.cli.browser",
+    "scheduler.cli.neo4j",
+    "scheduler.cli.service",
+    "scheduler.cli.embeddings",
 )
+"""The modules whose ``register`` adds a subcommand, in ``nous --help``'s order.
+
+Named rather than imported so that an alias (``python -m graph.daemon``)
+loads only its own module: the others pull in the driver and all of
+cognition, which ``--help`` and a bad settings file must not wait for.
+"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,14 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run Nous, and look at and act on what it keeps in Neo4j.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
-    for module in SUBCOMMANDS:
-        module.register(commands)
+    for name in SUBCOMMANDS:
+        importlib.import_module(name).register(commands)
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; return its exit code."""
-    parser = build_parser()
+def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` with ``parser`` and run the chosen handler; return its exit code."""
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
@@ -69,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     return code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; return its exit code."""
+    return run_command(build_parser(), argv)
 
 
 def entry_point() -> None:

@@ -14,19 +14,19 @@ import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from graph.errors import GraphError, SettingsError
-from graph.server.finder import find_or_start
-from graph.settings import Settings, load_settings
-from graph.store.driver import GraphDriver
-from graph.store.memory import Memory
+from graph.errors import GraphError, MemoryUnavailableError, Neo4jNotFoundError, SettingsError
+from graph.settings import Settings, child_environment, load_settings
+
+if TYPE_CHECKING:  # the driver's import is slow; `--help` and `nous run` need none of it
+    from graph.store.memory import Memory
 
 EXIT_OK, EXIT_NOT_FOUND, EXIT_USAGE = 0, 1, 2
 TABLE_WIDTH = 100
 """Tables fit a terminal this wide: the widest column is cut to fit."""
 
-MemoryHandler = Callable[[argparse.Namespace, Memory], Awaitable[int]]
+MemoryHandler = Callable[[argparse.Namespace, "Memory"], Awaitable[int]]
 
 
 class CommandError(Exception):
@@ -37,8 +37,12 @@ class CommandError(Exception):
         self.code = code
 
 
-def common_options(*, prints_data: bool = True) -> argparse.ArgumentParser:
-    """The options every subcommand takes: ``--agent-id``, ``--config`` (and ``--json``)."""
+def common_options(*, prints_data: bool = True, root: bool = False) -> argparse.ArgumentParser:
+    """The options every command takes: ``--config``, ``--agent-id`` (``--json``, ``--root``).
+
+    The one declaration of them: ``nous``'s subcommands, ``nous rsi`` and
+    the daemon (``nous run``, ``python -m graph.daemon``) all take these.
+    """
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument(
         "--config",
@@ -47,16 +51,37 @@ def common_options(*, prints_data: bool = True) -> argparse.ArgumentParser:
         help="settings file (default: nous.yaml in the current folder, if there is one)",
     )
     parent.add_argument("--agent-id", help="the agent in the graph (default: agent_id, else nous)")
+    if root:
+        parent.add_argument(
+            "--root",
+            type=Path,
+            help="the watched folder (default: watch.root in the settings, else here)",
+        )
     if prints_data:
         parent.add_argument("--json", action="store_true", help="print JSON instead of text")
     return parent
 
 
+# Options that override one settings key each, when the command has them.
+_OVERRIDES = (
+    ("root", "watch.root"),
+    ("agent_id", "agent_id"),
+    ("log_level", "log_level"),
+    ("dry_run", "executors.dry_run"),
+)
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
-    """The settings named by ``--config`` with ``--agent-id`` applied; exit 2 when bad."""
+    """The settings named by ``--config`` with the command line's overrides; exit 2 when bad.
+
+    ``--root``, ``--agent-id``, ``--log-level`` and ``--dry-run`` override
+    their keys where the command takes them and they were given.
+    """
     overrides: dict[str, Any] = {}
-    if getattr(args, "agent_id", None):
-        overrides["agent_id"] = args.agent_id
+    for option, key in _OVERRIDES:
+        value = getattr(args, option, None)
+        if value:
+            overrides[key] = str(value) if isinstance(value, Path) else value
     try:
         return load_settings(getattr(args, "config", None), overrides=overrides)
     except SettingsError as exc:
@@ -74,19 +99,18 @@ def with_memory(handler: MemoryHandler) -> Callable[[argparse.Namespace], int]:
 
 
 async def _with_memory(handler: MemoryHandler, args: argparse.Namespace, settings: Settings) -> int:
+    # Imported here: the composition root loads all of cognition, which `--help`,
+    # a settings error and `nous run` must not wait for.
+    from scheduler.compose import connected
+
+    args.settings = settings
     try:
-        endpoint = await asyncio.to_thread(find_or_start, settings.neo4j, allow_start=False)
+        async with connected(settings, child_environment()) as parts:
+            return await handler(args, parts.memory)
     except GraphError as exc:
-        raise CommandError(f"{exc} (`nous neo4j start` starts one)") from None
-    driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
-    try:
-        await driver.start()
-        args.settings = settings
-        return await handler(args, Memory(driver, settings.agent_id))
-    except GraphError as exc:
+        if isinstance(exc, MemoryUnavailableError | Neo4jNotFoundError):
+            raise CommandError(f"{exc} (`nous neo4j start` starts one)") from None
         raise CommandError(str(exc)) from None
-    finally:
-        await driver.close()
 
 
 def plain(value: Any) -> Any:

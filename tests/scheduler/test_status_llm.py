@@ -1,13 +1,14 @@
-"""The status line and banner carry the LLM's state."""
+"""The status line and the banner carry the LLM's state, the banner each thing once."""
 
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from types import SimpleNamespace
 
 from cognition.llm_state import LLMState
 from graph.settings import Settings
-from scheduler.app import _reasoning
+from scheduler.banner import print_banner, reasoning
 from scheduler.jobs import StatusLine
 
 
@@ -32,6 +33,30 @@ def test_the_status_line_says_what_the_llm_does() -> None:
 def test_the_banner_names_the_deliberation_mode() -> None:
     settings = Settings()
     settings.reasoner = "auto"
-    assert "(single_call)" in _reasoning(settings)
+    assert "(single_call)" in reasoning(settings)
     settings.llm.deliberation = "stepwise"
-    assert "(stepwise)" in _reasoning(settings)
+    assert "(stepwise)" in reasoning(settings)
+
+
+def test_the_banner_says_the_llm_once() -> None:
+    settings = Settings()
+    settings.reasoner = "auto"
+    state = LLMState(base_url=settings.llm.base_url, answers=True, served_model="smol")
+    runtime = SimpleNamespace(
+        llm=SimpleNamespace(state=state),
+        templates=[],
+        rsi=SimpleNamespace(strategies=SimpleNamespace(current=SimpleNamespace(strategy_ids=()))),
+    )
+    nous = SimpleNamespace(
+        settings=settings,
+        endpoint=SimpleNamespace(browser_url=None, describe=lambda: "Neo4j"),
+        root=Path("/root"),
+        runtime=runtime,
+    )
+    out = io.StringIO()
+    print_banner(nous, ["decision loop (every 2 s)"], out=out, llm=True)  # type: ignore[arg-type]
+    lines = out.getvalue().splitlines()
+    [llm] = [line for line in lines if line.startswith("  llm ")]
+    assert f"{settings.llm.base_url} model {settings.llm.model}: answers · model smol" in llm
+    [thinking] = [line for line in lines if line.startswith("  thinking ")]
+    assert settings.llm.base_url not in thinking  # said once, on the llm line

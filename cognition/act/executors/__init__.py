@@ -11,6 +11,8 @@ Code CLI refuse to start nested; executors never read the process environment.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from cognition.act.executors.base import (
     EXCERPT_CHARS,
     PROMPT_PLACEHOLDER,
@@ -23,6 +25,8 @@ from cognition.act.executors.claude_code import ClaudeCodeExecutor
 from cognition.act.executors.claude_flow import DEFAULT_TOPOLOGY, ClaudeFlowExecutor
 from cognition.act.executors.dry_run import DryRunExecutor
 from cognition.act.executors.internal import FUNCTION_PARAM, InternalExecutor, InternalFunction
+from graph.models import ActionTarget
+from graph.settings import ExecutorSettings
 
 __all__ = [
     "DEFAULT_TOPOLOGY",
@@ -38,4 +42,24 @@ __all__ = [
     "Executor",
     "InternalExecutor",
     "InternalFunction",
+    "executors_for",
 ]
+
+
+def executors_for(
+    settings: ExecutorSettings, environ: Mapping[str, str], internal: InternalExecutor
+) -> dict[ActionTarget, Executor]:
+    """One executor per target; all of them dry runs when ``executors.dry_run`` is set.
+
+    ``internal`` has its functions registered by the caller; ``environ`` is
+    what the child processes get.
+    """
+    real: dict[ActionTarget, Executor] = {
+        ActionTarget.CLAUDE_CODE: ClaudeCodeExecutor(settings, env=environ),
+        ActionTarget.CLAUDE_FLOW: ClaudeFlowExecutor(settings, env=environ),
+        ActionTarget.INTERNAL: internal,
+    }
+    if settings.dry_run:
+        real = {target: DryRunExecutor(executor) for target, executor in real.items()}
+    real[ActionTarget.DRY_RUN] = DryRunExecutor()
+    return real

@@ -22,6 +22,9 @@ NAMES = [
     "goals",
     "desires",
     "heuristics",
+    "rsi cycle",
+    "rsi prune",
+    "rsi report",
     "calibration",
     "audit",
     "browser",
@@ -29,13 +32,13 @@ NAMES = [
     "service",
 ]
 DATA = {"status", "why", "escalations", "censors", "goals", "desires", "heuristics"}
-DATA |= {"calibration", "audit"}
+DATA |= {"calibration", "audit", "rsi report"}
 
 
 def test_nous_is_a_console_script() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["nous"] == "scheduler.cli:entry_point"
-    assert len(SUBCOMMANDS) == 12  # desires and heuristics share a module
+    assert len(SUBCOMMANDS) == 13  # desires and heuristics share a module
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -43,13 +46,28 @@ def test_every_subcommand_has_help_with_the_common_options(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exit_:
-        main([name, "--help"])
+        main([*name.split(), "--help"])
     assert exit_.value.code == 0
     text = capsys.readouterr().out
     assert f"usage: nous {name}" in text
     assert "--config" in text and "--agent-id" in text
     if name in DATA:
         assert "--json" in text
+
+
+@pytest.mark.parametrize(
+    ("alias", "nous"),
+    [(["rsi"], ["rsi"]), (["graph.daemon"], ["run"])],
+    ids=["python -m rsi", "python -m graph.daemon"],
+)
+def test_an_alias_answers_as_its_nous_subcommand(alias: list[str], nous: list[str]) -> None:
+    def help_of(argv: list[str]) -> str:
+        done = subprocess.run(
+            [sys.executable, *argv, "--help"], cwd=REPO, capture_output=True, text=True, check=True
+        )
+        return done.stdout.split("\n\n", 1)[1]  # past the usage, which names the program
+
+    assert help_of(["-m", *alias]) == help_of(["-m", "scheduler.cli", *nous])
 
 
 def test_nous_run_has_the_daemons_options() -> None:

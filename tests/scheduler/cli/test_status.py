@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from graph.daemon import configure_logging
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from scheduler.logs import configure_logging
 from tests.scheduler.cli.conftest import Nous
 from tests.support.llm_stub import LLMStub
 

@@ -1,4 +1,4 @@
-"""The assembled self-improvement: a cycle practises, crystallises and carries the new strategy."""
+"""Self-improvement as the daemon assembles it (:mod:`scheduler.compose`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from cognition.llm import LLMClient
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.memory import Memory
-from rsi.build import build_self_improvement
+from scheduler.compose import build_self_improvement
 from tests.rsi.conftest import ModelScript, seed_failures
 from tests.rsi.test_engine import SPECIFIC
 from tests.support.graph_checks import GraphChecks

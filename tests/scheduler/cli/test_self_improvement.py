@@ -1,4 +1,4 @@
-"""``python -m rsi cycle`` and the scheduled job."""
+"""``nous rsi`` through its alias ``python -m rsi``: a cycle, bad settings, the commands listed."""
 
 from __future__ import annotations
 
@@ -7,14 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
-
 from graph.models import new_id
-from graph.settings import RSISettings
 from graph.store.memory import Memory
-from rsi.engine import CycleResult, RSIEngine
-from scheduler.rsi_job import RSIJob, register_rsi_job
 
 
 def run_rsi(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -61,37 +55,3 @@ def test_the_command_lists_its_subcommands() -> None:
         [sys.executable, "-m", "rsi", "--help"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "cycle" in done.stdout
-
-
-class FakeEngine:
-    def __init__(self) -> None:
-        self.runs = 0
-
-    async def run_cycle(self) -> CycleResult:
-        self.runs += 1
-        return CycleResult(cycle_id=str(self.runs), selection_seed=0)
-
-
-async def test_the_job_keeps_to_the_hourly_allowance() -> None:
-    now = [0.0]
-    engine = FakeEngine()
-    job = RSIJob(engine, RSISettings(max_cycles_per_hour=2), clock=lambda: now[0])  # type: ignore[arg-type]
-    assert await job.run() is not None and await job.run() is not None
-    assert await job.run() is None and engine.runs == 2
-    now[0] = 3600.0
-    assert await job.run() is not None and engine.runs == 3
-
-
-@pytest.mark.parametrize("enabled", [True, False])
-async def test_the_job_is_registered_only_when_enabled(enabled: bool, memory: Memory) -> None:
-    scheduler = AsyncIOScheduler()
-    settings = RSISettings(enabled=enabled, cycle_interval_s=120)
-    described = register_rsi_job(
-        scheduler, settings, RSIJob(RSIEngine(memory, None, settings), settings)
-    )
-    job = scheduler.get_job("rsi_cycle")
-    if enabled:
-        assert job is not None and job.max_instances == 1 and job.coalesce
-        assert described == ["RSI cycle (every 120 s, at most 12/h)"]
-    else:
-        assert job is None and described == []
