@@ -280,10 +280,11 @@ class EmbeddingSettings(BaseModel):
     excerpt_chars: int = Field(1000, ge=100, le=20_000, description="of an observed text file")
     text_chars: int = Field(2000, ge=100, le=20_000, description="of a node's text embedded")
     cache_size: int = Field(2048, ge=0, description="texts whose vectors are kept in memory")
-    # A small agent beside a big one: past this share of a label's vectors the HNSW index is
-    # asked for more hits (k / share) and filtered; below it, and under exact_max vectors, the
-    # agent's own vectors are compared one by one (no other agent's hit is ever read).
-    exact_max: int = Field(20_000, ge=0)
+    # A small agent beside a big one: the vector index knows no agents, so it is asked for
+    # k = 2 * limit / share candidates (at most max_k) and they are filtered; an agent holding
+    # under half of the index and at most exact_max vectors has its own compared one by one
+    # instead (cheap while it is small: about 10-50 us a vector, measured in bench/README).
+    exact_max: int = Field(2000, ge=0)
     max_k: int = Field(2000, ge=10, le=10_000)
 
     @model_validator(mode="after")

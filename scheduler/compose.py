@@ -301,7 +301,10 @@ async def build_loop(
         session_id=session_id,
         episode_id=episode_id,
         investigator=Investigator(
-            memory, llm if llm_fills else None, system_prompt=rsi.strategies.prompt
+            memory,
+            llm if llm_fills else None,
+            system_prompt=rsi.strategies.prompt,
+            meaning=recall.meaning,
         ),
     )
     await store.emit(

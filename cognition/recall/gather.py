@@ -4,9 +4,11 @@ Before each decision the loop asks :class:`Recall` for a context: the
 primary observation's file (read inside the watched root only), past
 decisions on the same file, kind and folder with their outcomes, pattern
 statistics, goals, censors, working memory, and facts, procedures,
-episodes and lessons found by full-text search. Strategies are not part of
-it: the system prompt every LLM request carries shows them
-(:mod:`cognition.carried`). How much of
+episodes and lessons found by full-text search; and, with embeddings on,
+memories "similar by meaning": the nodes whose vector is nearest the
+primary file's own vector (written by the vector job, so the loop never
+waits for an embedding). Strategies are not part of it: the system prompt
+every LLM request carries shows them (:mod:`cognition.carried`). How much of
 each is fetched follows from the frame's budget (:func:`recall_limits`); a
 section the frame gives no budget is not queried at all. Investigation
 rounds recall deeper: larger limits, and the investigation questions

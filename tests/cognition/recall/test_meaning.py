@@ -13,8 +13,12 @@ from typing import Any
 import pytest
 
 from cognition.embeddings import EMBEDDED_MODEL, EmbeddedE5, Embeddings
+from cognition.frames.spec import SEED_FRAMES
 from cognition.recall.hybrid import HybridRecall, RecalledItem, fuse, within_budget
+from cognition.recall.investigate import Investigator
 from cognition.recall.vectors import ModelChangedError, VectorJob
+from cognition.schemas import DecisionContext
+from graph.models import Category, Observation, ObservationType
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import EmbeddingSettings
 from graph.store.driver import GraphDriver
@@ -184,3 +188,26 @@ def test_rank_fusion_rewards_agreement_and_keeps_the_budget() -> None:
     assert fused[0].found_by == ("words", "meaning")
     items = [RecalledItem("Fact", str(i), "x" * 400, 1.0, ("words",)) for i in range(10)]
     assert len(within_budget(items, 250)) == 2  # 108 tokens each
+
+
+async def test_an_investigation_asks_its_questions_by_meaning_too(
+    memory: Memory, seed: Seeder, embeddings: Embeddings, tmp_path: Path
+) -> None:
+    [release, *_] = await _episodes(seed, RELEASE, *OTHERS)
+    await VectorJob(memory, embeddings, SETTINGS, tmp_path).run()
+    obs = Observation(
+        agent_id=memory.agent_id,
+        type=ObservationType.FILE_MODIFIED,
+        category=Category.KNOWLEDGE,
+        path="notes/release.md",
+    )
+    context = DecisionContext(observations=[obs], frame=SEED_FRAMES[0])
+    meaning = HybridRecall(memory, embeddings, SETTINGS)
+    found = await Investigator(memory, meaning=meaning).investigate(
+        ["why did the release break?"], context
+    )
+    assert found.new
+    assert any(line.startswith("similar by meaning, episode: " + RELEASE) for line in found.lines)
+    without = await Investigator(memory).investigate(["why did the release break?"], context)
+    assert not any("similar by meaning" in line for line in without.lines)
+    assert release
