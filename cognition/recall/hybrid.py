@@ -14,6 +14,7 @@ question).
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from collections.abc import Sequence
@@ -21,12 +22,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from cognition.embeddings import Embeddings, Vector
+from cognition.errors import LLMUnavailableError
 from cognition.text import estimate_tokens
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EmbeddingStore, Space
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory, path_pattern
 from graph.store.recall import Hit, HybridRequest, RecallStore
+
+log = logging.getLogger(__name__)
 
 RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al.): damps the top ranks
 # Each method's weight in the fusion. Words weigh less: on questions put in other words
@@ -122,9 +126,16 @@ class HybridRecall:
         limit: int = 10,
         vector: Vector | None = None,
     ) -> list[RecalledItem]:
-        """Fuse words, meaning and graph proximity for ``query``; cut to ``budget_tokens``."""
+        """Fuse words, meaning and graph proximity for ``query``; cut to ``budget_tokens``.
+
+        Where the query cannot be embedded (an endpoint down or serving no
+        embeddings), words and the graph still answer.
+        """
         if vector is None and self.embeddings is not None and query.strip():
-            vector = await self.embeddings.query(query)
+            try:
+                vector = await self.embeddings.query(query)
+            except LLMUnavailableError as exc:
+                log.info("recall by meaning skipped: %s", exc)
         words = agent_query(lucene_query([query]), self.store.memory.agent_id)
         found = await self.store.hybrid(
             await self.request(
@@ -198,7 +209,11 @@ async def recall_text(
     session_id: str | None = None,
     budget_tokens: int = 800,
 ) -> list[RecalledItem]:
-    """Hybrid recall for one free-text query (what an MCP ``recall`` tool calls)."""
+    """Hybrid recall for one free-text query (what an MCP ``recall`` tool calls).
+
+    A caller that asks often keeps one :class:`HybridRecall` instead: it
+    remembers the agent's vector counts for ``SPACE_TTL_S`` seconds.
+    """
     return await HybridRecall(memory, embeddings, settings).recall(
         query, path=path, session_id=session_id, budget_tokens=budget_tokens
     )

@@ -12,15 +12,16 @@ from typing import Any
 
 import pytest
 
-from cognition.embeddings import EMBEDDED_MODEL, EmbeddedE5, Embeddings
+from cognition.embeddings import EMBEDDED_MODEL, EmbeddedE5, Embeddings, EndpointEmbedder
 from cognition.frames.spec import SEED_FRAMES
+from cognition.llm import LLMClient
 from cognition.recall.hybrid import HybridRecall, RecalledItem, fuse, within_budget
 from cognition.recall.investigate import Investigator
 from cognition.recall.vectors import ModelChangedError, VectorJob
 from cognition.schemas import DecisionContext
 from graph.models import Category, Observation, ObservationType
 from graph.server.finder import Neo4jEndpoint
-from graph.settings import EmbeddingSettings
+from graph.settings import EmbeddingSettings, LLMSettings
 from graph.store.driver import GraphDriver
 from graph.store.embeddings import EmbeddingStore, Space, VectorRow
 from graph.store.lucene import agent_query, lucene_query
@@ -211,3 +212,14 @@ async def test_an_investigation_asks_its_questions_by_meaning_too(
     without = await Investigator(memory).investigate(["why did the release break?"], context)
     assert not any("similar by meaning" in line for line in without.lines)
     assert release
+
+
+async def test_an_unreachable_embedding_endpoint_leaves_words_and_graph(
+    memory: Memory, seed: Seeder
+) -> None:
+    ids = await _episodes(seed, RELEASE, *OTHERS)
+    settings = LLMSettings(base_url="http://127.0.0.1:9/v1", timeout_s=2.0)
+    async with LLMClient(settings) as llm:
+        down = Embeddings(EndpointEmbedder(llm, "embedder", dimensions=384))
+        found = await HybridRecall(memory, down, SETTINGS).recall("npm publish failed")
+    assert [f.id for f in found][:1] == ids[:1] and found[0].found_by == ("words",)
