@@ -38,7 +38,13 @@ from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
 from bench.recall_data import SESSION, History
-from bench.recall_vectors import SyntheticVectors, fill_vectors, measure_hybrid, query_embedding_ms
+from bench.recall_vectors import (
+    SyntheticVectors,
+    fill_vectors,
+    measure_hybrid,
+    measure_parts,
+    query_embedding_ms,
+)
 from cognition.context.render import render_context
 from cognition.frames.spec import SEED_FRAMES
 from cognition.recall.gather import Recall
@@ -143,6 +149,9 @@ async def run(
                         print(f"           ({count:,} vectors written in {took:.1f} s)")
                         timed = await measure_hybrid(memory, history, provider, runs, warmup)
                         hybrid[size] = report_hybrid(f"{nodes:>9,} nodes", timed)
+                        parts = await measure_parts(memory, history, provider, 50)
+                        print("           (each alone, p50: " + ", ".join(
+                            f"{k} {v:.2f} ms" for k, v in parts.items()) + ")")  # fmt: skip
                     first = first or (recall, batch_obs)
                     small = small or (memory, history)
                 if first is not None and len(sizes) > 1:
@@ -151,6 +160,9 @@ async def run(
                 if vectors and small is not None and len(sizes) > 1:
                     timed = await measure_hybrid(small[0], small[1], provider, runs, warmup)
                     beside = report_hybrid(f"{sizes[0]:>9,} again beside the larger", timed)
+                    parts = await measure_parts(small[0], small[1], provider, 50)
+                    print("           (each alone, p50: " + ", ".join(
+                        f"{k} {v:.2f} ms" for k, v in parts.items()) + ")")  # fmt: skip
                     hybrid[-1] = beside
         finally:
             for memory in memories:
@@ -158,7 +170,8 @@ async def run(
                 deleted = await memory.forget(chunk=20_000)
                 print(f"deleted {deleted:,} nodes of {memory.agent_id} in "
                       f"{time.perf_counter() - start:.1f} s")  # fmt: skip
-    return verdicts(p95s) and (not vectors or hybrid_verdicts(hybrid))
+    structural = verdicts(p95s)
+    return (hybrid_verdicts(hybrid) if vectors else True) and structural
 
 
 def report_hybrid(label: str, timings: list[float]) -> float:

@@ -21,7 +21,8 @@ from cognition.embeddings import EmbeddedE5, Embeddings, Vector
 from cognition.recall.hybrid import HybridRecall
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EMBEDDED_LABELS, EPOCH, EmbeddingStore, VectorRow
-from graph.store.memory import Memory
+from graph.store.lucene import agent_query, lucene_query
+from graph.store.memory import Memory, path_pattern
 
 MODEL = "bench/synthetic-384"
 DIMENSIONS = 384
@@ -85,6 +86,40 @@ async def measure_hybrid(
         if n >= warmup:
             timings.append((time.perf_counter() - start) * 1000)
     return timings
+
+
+async def measure_parts(
+    memory: Memory, history: History, provider: SyntheticVectors, runs: int
+) -> dict[str, float]:
+    """p50 milliseconds of each method of hybrid recall alone (words, meaning, graph)."""
+    hybrid = HybridRecall(memory, Embeddings(provider), EmbeddingSettings())
+    rng = random.Random(6)
+    parts = {
+        "words": {"meaning_limit": 0, "graph_limit": 0},
+        "meaning": {"words_limit": 0, "graph_limit": 0},
+        "graph": {"words_limit": 0, "meaning_limit": 0},
+    }
+    out: dict[str, float] = {}
+    for name, off in parts.items():
+        timings = []
+        for _ in range(runs):
+            path, _ = history.path(rng.randrange(history.files))
+            words = " ".join(rng.choice(history.words) for _ in range(4))
+            fields = {
+                "query": agent_query(lucene_query([words]), memory.agent_id),
+                "vector": provider.draw(1)[0].tolist(),
+                "path": path,
+                "path_pattern": path_pattern(path),
+                "words_limit": 10,
+                "meaning_limit": 10,
+                "graph_limit": 10,
+                **off,
+            }
+            start = time.perf_counter()
+            await hybrid.store.hybrid(await hybrid.request(**fields))
+            timings.append((time.perf_counter() - start) * 1000)
+        out[name] = percentile(timings, 50)
+    return out
 
 
 async def query_embedding_ms(count: int = 40) -> tuple[float, float]:

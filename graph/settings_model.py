@@ -280,11 +280,10 @@ class EmbeddingSettings(BaseModel):
     excerpt_chars: int = Field(1000, ge=100, le=20_000, description="of an observed text file")
     text_chars: int = Field(2000, ge=100, le=20_000, description="of a node's text embedded")
     cache_size: int = Field(2048, ge=0, description="texts whose vectors are kept in memory")
-    # A small agent beside a big one: the vector index knows no agents, so it is asked for
-    # k = 2 * limit / share candidates (at most max_k) and they are filtered; an agent holding
-    # under half of the index and at most exact_max vectors has its own compared one by one
-    # instead (cheap while it is small: about 10-50 us a vector, measured in bench/README).
-    exact_max: int = Field(2000, ge=0)
+    # The vector index knows no agents. An agent with at most exact_max vectors keeps them in
+    # memory (numpy, about 1.5 kB each) and compares a query with all of them there; a bigger
+    # one asks the index for k = 2 * limit / share candidates (at most max_k) and filters.
+    exact_max: int = Field(20_000, ge=0)
     max_k: int = Field(2000, ge=10, le=10_000)
 
     @model_validator(mode="after")

@@ -2,8 +2,8 @@
 
 Three methods search in one round trip (``recall/hybrid``): full-text (one
 Lucene index over every recalled label, asked for this agent's hits only),
-vectors (Neo4j's vector index, or the agent's own vectors compared one by
-one when it is small beside a big agent), and graph proximity (the same
+vectors (Neo4j's vector index for a big agent; a small one's own vectors,
+compared in memory), and graph proximity (the same
 file, path pattern or session).
 Their rankings are fused by weighted reciprocal rank fusion (each method
 adds ``weight / (60 + rank)``; see :data:`WEIGHTS`), each item saying which
@@ -23,6 +23,7 @@ from typing import Any
 
 from cognition.embeddings import Embeddings, Vector
 from cognition.errors import LLMUnavailableError
+from cognition.recall.agent_vectors import AgentVectors
 from cognition.text import estimate_tokens
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EmbeddingStore, Space
@@ -115,6 +116,8 @@ class HybridRecall:
         self._space: Space | None = None
         self._space_read = -math.inf
         self._vectors = EmbeddingStore(memory)
+        self._mine: AgentVectors | None = None
+        self._mine_read = -math.inf
 
     async def recall(
         self,
@@ -166,29 +169,45 @@ class HybridRecall:
         return (await self.store.hybrid(request)).meaning
 
     async def request(self, **fields: Any) -> HybridRequest:
-        """The store request, with the vector search planned (or left out: no vectors)."""
+        """The store request, the vector search planned: in memory, by the index, or none."""
         model = self.embeddings.model if self.embeddings is not None else ""
         space = await self.space() if self.embeddings is not None else None
-        if space is None or space.mine == 0 or space.model != model:
+        limit = int(fields["meaning_limit"])
+        if space is None or space.mine == 0 or space.model != model or limit == 0:
             fields["meaning_limit"] = 0  # no vectors of this model: nothing to compare
             return HybridRequest(model=model, **fields)
-        exact, k = self.plan(space, int(fields["meaning_limit"]))
-        return HybridRequest(model=model, exact=exact, k=k, **fields)
+        in_memory, k = self.plan(space, limit)
+        if not in_memory:
+            return HybridRequest(model=model, k=k, **fields)
+        mine = await self._agent_vectors(model)
+        path, vector = fields.get("path"), fields.get("vector")
+        query = vector if vector is not None else (mine.vector_of(path) if path else None)
+        near = mine.nearest(query, limit, skip=path) if query is not None else []
+        fields["meaning_limit"] = limit if near else 0
+        return HybridRequest(model=model, near=[(n.eid, n.score) for n in near], **fields)
 
     def plan(self, space: Space, limit: int) -> tuple[bool, int]:
-        """Exact search over the agent's own vectors, or how many candidates to ask the index.
+        """In memory (the agent's own vectors), or how many candidates to ask the index for.
 
         The vector index knows no agents: asked for k, it returns the k nearest
         of every agent's. With the agent holding a share s of it, about k·s are
-        its own, so k = 2·limit/s. Where s is under a half and the agent has at
-        most ``exact_max`` vectors, comparing its own one by one reads no other
-        agent's and costs what its size costs.
+        its own, so k = 2·limit/s. An agent with at most ``exact_max`` vectors
+        is searched in memory instead (:mod:`cognition.recall.agent_vectors`):
+        whatever its share, no other agent's vector is read.
         """
-        share = space.mine / max(space.vectors, space.mine, 1)
-        if share < 0.5 and space.mine <= self.settings.exact_max:
+        if space.mine <= self.settings.exact_max:
             return True, limit
+        share = space.mine / max(space.vectors, space.mine, 1)
         wanted = math.ceil(2 * limit / max(share, 1e-9))
         return False, max(limit, min(wanted, self.settings.max_k))
+
+    async def _agent_vectors(self, model: str) -> AgentVectors:
+        if self._mine is None or self._mine.model != model:
+            self._mine = AgentVectors(self._vectors, model)
+        if time.monotonic() - self._mine_read > SPACE_TTL_S or len(self._mine) == 0:
+            await self._mine.refresh()
+            self._mine_read = time.monotonic()
+        return self._mine
 
     async def space(self) -> Space:
         """The agent's embedding space, re-read at most every ``SPACE_TTL_S`` seconds."""

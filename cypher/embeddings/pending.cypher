@@ -1,6 +1,7 @@
 // purpose: the next nodes of one label that need a vector, oldest first from $since (the vector
 //   job's cursor): no vector yet, or (a File) content changed since its vector. Episodes are
-//   taken by ended_at (their summary is written when they end), files by updated_at.
+//   taken by ended_at (their summary is written when they end), and so are Claude Code turns
+//   (their response), files by updated_at.
 // params: $agent_id, $label (one of Decision, Lesson, Fact, Procedure, Episode, Heuristic,
 //   Censor, Turn, File), $since (datetime), $limit
 // returns: eid (element id, for the write), id, path (File), content_hash (File), cursor (the
@@ -72,12 +73,12 @@ CALL () {
   UNION ALL
   WITH 1 AS one WHERE $label = "Turn"
   MATCH (n:Turn)
-  USING INDEX SEEK n:Turn(agent_id, at)
-  WHERE n.agent_id = $agent_id AND n.at >= $since AND n.embedding_model IS NULL
-  WITH n, toString(coalesce(n.prompt_excerpt, n.prompt, n.summary, '')) AS text
+  USING INDEX SEEK n:Turn(agent_id, ended_at)
+  WHERE n.agent_id = $agent_id AND n.ended_at >= $since AND n.embedding_model IS NULL
+  WITH n, coalesce(n.prompt, '') + CASE WHEN coalesce(n.response, '') <> '' THEN ' -> ' + n.response ELSE '' END AS text
   WHERE trim(text) <> ""
-  WITH n, text ORDER BY n.agent_id, n.at LIMIT $limit
-  RETURN n, n.at AS cursor, text
+  WITH n, text ORDER BY n.agent_id, n.ended_at LIMIT $limit
+  RETURN n, n.ended_at AS cursor, text
   UNION ALL
   WITH 1 AS one WHERE $label = "File"
   MATCH (n:File)

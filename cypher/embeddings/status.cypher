@@ -62,9 +62,9 @@ CALL () {
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
   UNION ALL
   MATCH (n:Turn)
-  USING INDEX SEEK n:Turn(agent_id, at)
-  WHERE n.agent_id = $agent_id AND n.at IS NOT NULL
-  WITH n, toString(coalesce(n.prompt_excerpt, n.prompt, n.summary, '')) AS text
+  USING INDEX SEEK n:Turn(agent_id, ended_at)
+  WHERE n.agent_id = $agent_id AND n.ended_at IS NOT NULL
+  WITH n, coalesce(n.prompt, '') + CASE WHEN coalesce(n.response, '') <> '' THEN ' -> ' + n.response ELSE '' END AS text
   RETURN "Turn" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current

@@ -65,6 +65,8 @@ class Space:
 class EmbeddingStore:
     """One agent's vectors: what needs one, writing them, coverage, clearing."""
 
+    page = 2000  # vectors one vectors_since read returns at most
+
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
 
@@ -110,6 +112,12 @@ class EmbeddingStore:
             mine=int(mine.get("vectors", 0) or 0),
             vectors=int(row["vectors"] or 0),
             per_label=counts,
+        )
+
+    async def vectors_since(self, model: str, since: datetime) -> list[dict[str, Any]]:
+        """Up to ``page`` of the agent's vectors of ``model`` embedded after ``since``."""
+        return await self.memory.read(
+            "embeddings/vectors_since", model=model, since=since, limit=self.page
         )
 
     async def status(self, model: str) -> list[dict[str, Any]]:

@@ -110,8 +110,8 @@ class HybridRequest:
 
     ``query`` is a Lucene query from :func:`graph.store.lucene.agent_query`;
     ``vector`` the query's vector, or None to use the vector of the File at
-    ``path``; ``exact`` compares the agent's own vectors one by one, else the
-    vector index is asked for ``k`` candidates.
+    ``path``; ``near`` the nearest nodes already found in memory (element id,
+    score), else the vector index is asked for ``k`` candidates.
     """
 
     model: str
@@ -120,7 +120,7 @@ class HybridRequest:
     path: str | None = None
     path_pattern: str | None = None
     session_id: str | None = None
-    exact: bool = False
+    near: Sequence[tuple[str, float]] | None = None
     k: int = 10
     words_limit: int = 10
     meaning_limit: int = 10
@@ -185,7 +185,9 @@ class RecallStore:
             path_pattern=request.path_pattern,
             session_id=request.session_id,
             model=request.model,
-            exact=request.exact,
+            near=None
+            if request.near is None
+            else [{"eid": eid, "score": score} for eid, score in request.near],
             k=max(request.k, 1),
             words_limit=request.words_limit,
             meaning_limit=request.meaning_limit,

@@ -166,20 +166,36 @@ async def test_the_vector_index_serves_the_query(driver: GraphDriver) -> None:
     plan = await driver.explain("recall/hybrid")
     text = str(plan)
     assert "db.index.vector.queryNodes" in text and "db.index.fulltext.queryNodes" in text
-    assert "NodeIndexSeek" in text  # the exact branch seeks the agent's own vectors
+    assert "NodeByElementIdSeek" in text  # the nearest found in memory, fetched by id
 
 
-def test_a_small_agent_is_searched_exactly_and_a_big_one_through_the_index() -> None:
+def test_a_small_agent_is_searched_in_memory_and_a_big_one_through_the_index() -> None:
     hybrid = HybridRecall.__new__(HybridRecall)
     hybrid.settings = EmbeddingSettings(exact_max=20_000, max_k=2000)
 
     def plan(mine: int, vectors: int) -> tuple[bool, int]:
         return hybrid.plan(Space(EMBEDDED_MODEL, 384, mine=mine, vectors=vectors), 10)
 
-    assert plan(4_000, 354_000) == (True, 10)  # 1 %: its own 4,000 vectors, one by one
+    assert plan(4_000, 354_000) == (True, 10)  # its own 4,000 vectors, in memory
+    assert plan(4_000, 4_000) == (True, 10)  # alone: the same way, the same cost
     assert plan(300_000, 354_000) == (False, 24)  # 85 %: 2 * 10 / 0.85, rounded up
-    assert plan(30_000, 330_000) == (False, 220)  # 9 % and too many to compare: over-fetch
+    assert plan(30_000, 330_000) == (False, 220)  # 9 %: over-fetch 2 * 10 / 0.09
     assert plan(30_000, 30_000_000) == (False, 2000)  # capped at max_k
+
+
+async def test_the_index_path_finds_what_the_memory_path_finds(
+    memory: Memory, seed: Seeder, embeddings: Embeddings, tmp_path: Path
+) -> None:
+    ids = await _episodes(seed, RELEASE, *OTHERS)
+    await VectorJob(memory, embeddings, SETTINGS, tmp_path).run()
+    question = await embeddings.query("why did the release break?")
+    assert question is not None
+    in_memory = await HybridRecall(memory, embeddings, SETTINGS).similar(vector=question)
+    by_index = await HybridRecall(memory, embeddings, EmbeddingSettings(exact_max=0)).similar(
+        vector=question
+    )
+    assert [h.id for h in in_memory][:1] == [h.id for h in by_index][:1] == ids[:1]
+    assert abs(in_memory[0].score - by_index[0].score) < 0.01  # the same cosine, mapped alike
 
 
 def test_rank_fusion_rewards_agreement_and_keeps_the_budget() -> None:
@@ -223,3 +239,22 @@ async def test_an_unreachable_embedding_endpoint_leaves_words_and_graph(
         down = Embeddings(EndpointEmbedder(llm, "embedder", dimensions=384))
         found = await HybridRecall(memory, down, SETTINGS).recall("npm publish failed")
     assert [f.id for f in found][:1] == ids[:1] and found[0].found_by == ("words",)
+
+
+async def test_a_claude_code_turn_is_recalled_by_meaning_and_by_words(
+    memory: Memory, seed: Seeder, embeddings: Embeddings, tmp_path: Path
+) -> None:
+    await _episodes(seed, *OTHERS)
+    [turn] = await seed.nodes(
+        "turns",
+        {"session_id": "cc-1", "prompt": "publish the package to npm", "status": "closed",
+         "response": "npm asked for a one-time password; publishing stopped", "ended_at": T0},
+    )  # fmt: skip
+    job = VectorJob(memory, embeddings, SETTINGS, tmp_path)
+    await job.run()
+    assert job.stats.per_label.get("Turn") == 1
+    hybrid = HybridRecall(memory, embeddings, SETTINGS)
+    found = await hybrid.recall("why did the release break?", limit=3)
+    assert found[0].id == turn and found[0].label == "Turn" and "meaning" in found[0].found_by
+    by_words = await hybrid.recall("one-time password", limit=3)
+    assert by_words[0].id == turn and "words" in by_words[0].found_by
