@@ -19,7 +19,7 @@ from datetime import datetime
 
 import numpy as np
 
-from graph.store.embeddings import EPOCH, EmbeddingStore
+from graph.store.embeddings import EPOCH, EmbeddingStore, utc
 
 
 @dataclass(frozen=True)
@@ -45,15 +45,21 @@ class AgentVectors:
         return len(self._rows)
 
     async def refresh(self) -> None:
-        """Read what was embedded since the last refresh (new vectors, and replaced ones)."""
+        """Read what was embedded since the last refresh (new vectors, and replaced ones).
+
+        Reads from ``since`` inclusive (one write stamps a whole batch with the
+        same time, so a page may end inside it); what is read twice replaces itself.
+        """
         while rows := await self.store.vectors_since(self.model, self.since):
             self._add([r["eid"] for r in rows], [r["embedding"] for r in rows])
             for r in rows:
                 if r["path"] and r["label"] == "File":
                     self._paths[r["path"]] = r["eid"]
-            self.since = max(r["embedded_at"] for r in rows)
-            if len(rows) < self.store.page:
+            latest = utc(max(r["embedded_at"] for r in rows))
+            if len(rows) < self.store.page or latest == self.since:
+                self.since = latest
                 return
+            self.since = latest
 
     def vector_of(self, path: str) -> list[float] | None:
         """The vector of the File at ``path``, if it has one."""

@@ -65,7 +65,7 @@ class Space:
 class EmbeddingStore:
     """One agent's vectors: what needs one, writing them, coverage, clearing."""
 
-    page = 2000  # vectors one vectors_since read returns at most
+    page = 5000  # vectors one vectors_since read returns at most (more than one write's batch)
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
@@ -79,7 +79,7 @@ class EmbeddingStore:
                 eid=r["eid"],
                 id=str(r["id"] or ""),
                 text=str(r["text"] or ""),
-                cursor=r["cursor"],
+                cursor=utc(r["cursor"]),
                 path=r["path"],
                 content_hash=r["content_hash"],
             )
@@ -115,7 +115,7 @@ class EmbeddingStore:
         )
 
     async def vectors_since(self, model: str, since: datetime) -> list[dict[str, Any]]:
-        """Up to ``page`` of the agent's vectors of ``model`` embedded after ``since``."""
+        """Up to ``page`` of the agent's vectors of ``model`` embedded at or after ``since``."""
         return await self.memory.read(
             "embeddings/vectors_since", model=model, since=since, limit=self.page
         )
@@ -136,6 +136,13 @@ class EmbeddingStore:
     async def reset_space(self, model: str, dimensions: int) -> None:
         """Record ``model`` and ``dimensions`` as the agent's, with no vectors counted."""
         await self.memory.write("embeddings/reset_space", model=model, dimensions=dimensions)
+
+
+def utc(moment: datetime) -> datetime:
+    """``moment`` with the standard UTC offset: a time read back carries the driver's "UTC" zone
+    id, and Neo4j's index seek then misses the values stored with an offset (measured: a cursor
+    read back found none of the nodes at that very time)."""
+    return moment.astimezone(UTC)
 
 
 def _check(label: str) -> None:

@@ -258,3 +258,13 @@ async def test_a_claude_code_turn_is_recalled_by_meaning_and_by_words(
     assert found[0].id == turn and found[0].label == "Turn" and "meaning" in found[0].found_by
     by_words = await hybrid.recall("one-time password", limit=3)
     assert by_words[0].id == turn and "words" in by_words[0].found_by
+
+
+async def test_more_nodes_at_one_moment_than_a_batch_are_all_embedded(
+    memory: Memory, seed: Seeder, embeddings: Embeddings, tmp_path: Path
+) -> None:
+    await seed.nodes("facts", *({"content": f"disk {n} was full", "at": T0} for n in range(40)))
+    job = VectorJob(memory, embeddings, EmbeddingSettings(batch_size=16), tmp_path)
+    assert await job.run() == 40  # the cursor read back still finds the rest of T0
+    hybrid = HybridRecall(memory, embeddings, SETTINGS)
+    assert len((await hybrid.space()).per_label) and (await hybrid.space()).mine == 40
