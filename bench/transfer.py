@@ -46,7 +46,7 @@ from graph.settings import Settings, load_settings
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
 from rsi.problems import HELD_OUT_IDS, Problem, human_eval
-from rsi.sandbox import run_tests
+from rsi.sandbox import run_problem
 from rsi.strategies import load_constitution, render_strategies, set_signature
 
 ARMS = ("none", "learned", "control")
@@ -160,7 +160,7 @@ def solution_module(task: Problem, code: str) -> str:
 
 async def passes(task: Problem, code: str, timeout_s: float = CHECK_TIMEOUT_S) -> bool:
     """Whether ``code`` passes every one of the task's tests in the practice sandbox."""
-    result = await run_tests(task.tests, solution_module(task, code), timeout_s=timeout_s)
+    result = await run_problem(task, solution_module(task, code), timeout_s=timeout_s)
     return result.success
 
 

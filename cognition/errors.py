@@ -13,3 +13,11 @@ class LLMUnavailableError(CognitionError, ConnectionError):
 
 class TemplateError(CognitionError, ValueError):
     """An action template file, template or parameter is wrong; the message names which."""
+
+
+class LLMTimeoutError(LLMUnavailableError):
+    """One request took longer than its timeout; the endpoint is not thought dead for it."""
+
+
+class LLMBusyError(LLMUnavailableError):
+    """A decision did not get its turn in time (background work held it); the rules decide."""

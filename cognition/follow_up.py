@@ -23,7 +23,7 @@ from cognition.monitor import undecided_message
 from cognition.recall.investigate import Investigator
 from cognition.schemas import DecisionContext, Deliberation
 from graph.models import Decision, DecisionStatus, DecisionType, utc_now
-from graph.settings import ThresholdSettings
+from graph.settings import BudgetSettings, ScheduleSettings, ThresholdSettings
 from graph.store.decisions import DecisionStore
 
 log = logging.getLogger(__name__)
@@ -31,15 +31,15 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class LoopSettings:
-    """How much one tick takes on, and how WAIT and INVESTIGATE go on."""
+    """The sections of the settings the loop reads (every default is theirs).
 
-    max_observations: int = 200
-    max_investigation_rounds: int = 2
-    max_wait_rounds: int = 3
-    deferred_retry_s: float = 60.0
-    investigate_delay_s: float = 60.0
-    max_concurrent: int = 1
-    """Actions running at once (``budget.max_concurrent``); more wait for a slot."""
+    ``schedule``: how much one tick takes on, and how WAIT and INVESTIGATE go
+    on; ``budget.max_concurrent``: actions running at once, more wait for a
+    slot; ``thresholds``: what an escalation message quotes.
+    """
+
+    schedule: ScheduleSettings = field(default_factory=ScheduleSettings)
+    budget: BudgetSettings = field(default_factory=BudgetSettings)
     thresholds: ThresholdSettings = field(default_factory=ThresholdSettings)
 
 
@@ -77,7 +77,7 @@ class FollowUps:
         """
         now = utc_now()
         if decision.type is DecisionType.WAIT:
-            if waited >= self.settings.max_wait_rounds:
+            if waited >= self.settings.schedule.max_wait_rounds:
                 decision.status = DecisionStatus.CLOSED
                 return
             wait = timedelta(seconds=deliberation.wait_timeout_s or 300.0)
@@ -85,9 +85,9 @@ class FollowUps:
             decision.wait_round = waited
         elif (
             decision.type is DecisionType.INVESTIGATE
-            and round_ < self.settings.max_investigation_rounds
+            and round_ < self.settings.schedule.max_investigation_rounds
         ):
-            delay = timedelta(seconds=self.settings.investigate_delay_s)
+            delay = timedelta(seconds=self.settings.schedule.investigate_delay_s)
             decision.status, decision.wait_until = DecisionStatus.INVESTIGATING, now + delay
             decision.investigation_round = round_ + 1
 

@@ -3,11 +3,18 @@
 :class:`LLMClient` asks for JSON, validates it with a pydantic model, and gives
 an invalid reply exactly one repair attempt. A reply that is still unusable
 comes back as an :class:`LLMReply` with ``value=None`` and ``error`` set; it
-never raises. An endpoint that cannot be reached (refused, timed out, 5xx, 429)
-raises :class:`LLMUnavailableError` and starts a backoff, during which
+never raises. An endpoint that cannot be reached (refused, 5xx, 429) raises
+:class:`LLMUnavailableError` and starts a backoff, during which
 :meth:`LLMClient.healthy` answers ``False`` and :meth:`LLMClient.complete_json`
 raises at once, both without network I/O, so the rules reasoner takes over
 without every step waiting out a timeout.
+
+A slow model is a normal model: each request's timeout follows its prompt
+and ``max_tokens`` (:func:`cognition.llm_pacing.request_timeout`), and a
+request that times out raises :class:`LLMTimeoutError` for itself alone: it
+starts no backoff, so the requests after it are still sent. A health check
+that times out (a llama.cpp server busy generating does not answer
+``/models``) says ``False`` without a backoff either.
 
 The reply format is negotiated (:mod:`cognition.llm_format`): the step's
 schema as ``json_schema`` first, then down the ladder to no format at all;
@@ -34,7 +41,7 @@ import openai
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel
 
-from cognition.errors import LLMUnavailableError
+from cognition.errors import LLMBusyError, LLMTimeoutError, LLMUnavailableError
 from cognition.llm_format import (
     ReplyFormat,
     format_refused,
@@ -43,7 +50,7 @@ from cognition.llm_format import (
     step_header,
     wire_schema,
 )
-from cognition.llm_pacing import Priority, RequestPacer
+from cognition.llm_pacing import Priority, RequestPacer, request_timeout
 from cognition.llm_reply import LLMReply, describe_error, parse_reply, repair_prompt, reply_parts
 from cognition.llm_state import LLMState
 from graph.models import new_id
@@ -114,7 +121,8 @@ class LLMClient:
         self._client = openai.AsyncOpenAI(
             base_url=self._settings.base_url,
             api_key=self._settings.api_key.get_secret_value(),
-            timeout=self._settings.timeout_s,
+            # Each request passes its own timeout; this bounds anything else.
+            timeout=max(self._settings.timeout_ceiling_s, self._settings.timeout_s),
             # The health backoff is the retry policy; SDK retries would multiply
             # the time a dead endpoint costs each step by up to three.
             max_retries=0,
@@ -167,7 +175,13 @@ class LLMClient:
                 # Untyped on purpose: the SDK's page model raises AttributeError
                 # on a body that is not an object, and a health check must not.
                 listing = await client.get("/models", cast_to=object, options={"timeout": timeout})
-        except (openai.OpenAIError, TimeoutError, ValueError) as exc:
+        except (openai.APITimeoutError, TimeoutError):
+            # Busy, not dead: a local server generating a long reply does not
+            # answer /models until it is done, and backing off would make every
+            # request after this one fail at once.
+            self.state.last_error = "health check timed out (busy generating?)"
+            return False
+        except (openai.OpenAIError, ValueError) as exc:
             self._mark_unhealthy(f"health check failed: {describe_error(exc)}")
             return False
         models = listing.get("data") if isinstance(listing, dict) else None
@@ -222,10 +236,12 @@ class LLMClient:
         this call.
 
         Raises :class:`LLMUnavailableError` when the endpoint cannot be
-        reached, times out, sends something that is not a chat completion,
-        or answers 5xx, 429 or another 4xx (a wrong key, an unknown model);
-        and at once, without a request, while an earlier failure's backoff
-        lasts.
+        reached, sends something that is not a chat completion, or answers
+        5xx, 429 or another 4xx (a wrong key, an unknown model); and at once,
+        without a request, while an earlier failure's backoff lasts. Raises
+        :class:`LLMTimeoutError` (a subclass, no backoff) when this request
+        outlives its timeout, and :class:`LLMBusyError` (no backoff) when a
+        ``"decision"`` waited ``decision_wait_s`` for its turn.
         """
         client = self._require_client()
         if self.backing_off:
@@ -242,6 +258,7 @@ class LLMClient:
         model, raw, error = self._settings.model, "", ""
         prompt_tokens = completion_tokens = attempts = 0
         sent_as: ReplyFormat | None = None
+        value: T | None = None
         while attempts < (2 if repair else 1):
             attempts += 1
             try:
@@ -255,33 +272,23 @@ class LLMClient:
             completion_tokens += used_out
             value, error = parse_reply(raw, schema)
             if value is not None:
-                return LLMReply(
-                    value=value,
-                    raw=raw,
-                    model=model,
-                    latency_ms=(time.perf_counter() - started) * 1000,
-                    prompt_tokens=prompt_tokens,
-                    completion_tokens=completion_tokens,
-                    attempts=attempts,
-                    error=None,
-                    call_id=call_id,
-                    reply_format=sent_as,
-                )
+                break
             log.debug("%s: reply %d unusable: %s", step, attempts, error)
             messages += [
                 {"role": "assistant", "content": raw},
                 {"role": "user", "content": repair_prompt(error, schema)},
             ]
-        log.info("%s: no usable reply after %d attempt(s)", step, attempts)
+        if value is None:
+            log.info("%s: no usable reply after %d attempt(s)", step, attempts)
         return LLMReply(
-            value=None,
+            value=value,
             raw=raw,
             model=model,
             latency_ms=(time.perf_counter() - started) * 1000,
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
             attempts=attempts,
-            error=error,
+            error=None if value is not None else error,
             call_id=call_id,
             reply_format=sent_as,
         )
@@ -338,15 +345,19 @@ class LLMClient:
         """One request; raises ``APIStatusError`` for the caller to judge, else unavailable."""
         settings = self._settings
         body = response_format(fmt, request.schema_name, request.schema)
+        max_tokens = request.max_tokens or settings.max_tokens
+        prompt_chars = sum(len(str(m.get("content") or "")) for m in messages)
+        budget = request_timeout(settings, prompt_chars, max_tokens)
         try:
-            async with self._pacer.turn(request.priority):
+            async with contextlib.AsyncExitStack() as turn:
+                await self._wait_for_turn(turn, request)
                 self.state.requests_sent += 1
                 # The SDK's timeout is per read; this one bounds a reply that trickles in.
-                async with asyncio.timeout(settings.timeout_s):
+                async with asyncio.timeout(budget):
                     completion = await client.chat.completions.create(
                         model=settings.model,
                         messages=messages,
-                        max_tokens=request.max_tokens or settings.max_tokens,
+                        max_tokens=max_tokens,
                         temperature=(
                             settings.temperature
                             if request.temperature is None
@@ -354,10 +365,20 @@ class LLMClient:
                         ),
                         response_format=body if body is not None else openai.omit,  # type: ignore[arg-type]
                         extra_headers=step_header(request.step),
+                        timeout=budget,
                     )
         except openai.APIStatusError:
             raise
-        except (openai.OpenAIError, TimeoutError, ValueError) as exc:
+        except (openai.APITimeoutError, TimeoutError):
+            # One slow request is not a dead endpoint: no backoff, so the next
+            # request (and every one queued behind this) is still sent.
+            log.warning(
+                "%s: no reply within %.0f s; the endpoint is not marked down", request.step, budget
+            )
+            raise LLMTimeoutError(
+                f"{request.step}: LLM endpoint {settings.base_url} timed out after {budget:.0f} s"
+            ) from None
+        except (openai.OpenAIError, ValueError) as exc:
             # ValueError: the SDK lets json.JSONDecodeError through for a 200
             # whose body is not JSON (an HTML page on the wrong port).
             raise self._unavailable(request.step, exc) from None
@@ -367,6 +388,25 @@ class LLMClient:
             raise self._unavailable(request.step, TypeError("reply is not a chat completion"))
         self._mark_healthy()
         return completion
+
+    async def _wait_for_turn(self, turn: contextlib.AsyncExitStack, request: _Request) -> None:
+        """Enter the pacer's turn; a decision gives up after ``decision_wait_s``.
+
+        A background request in flight cannot be interrupted (a local server
+        keeps generating anyway), so rather than let the decision loop stall
+        behind it, the decision is handed to the rules.
+        """
+        if request.priority != "decision":
+            await turn.enter_async_context(self._pacer.turn(request.priority))
+            return
+        wait = self._settings.decision_wait_s
+        try:
+            async with asyncio.timeout(wait):
+                await turn.enter_async_context(self._pacer.turn(request.priority))
+        except TimeoutError:
+            raise LLMBusyError(
+                f"{request.step}: waited {wait:.0f} s for background LLM work; the rules decide"
+            ) from None
 
     def _unavailable(self, step: str, exc: BaseException) -> LLMUnavailableError:
         reason = describe_error(exc)

@@ -6,7 +6,10 @@ at a time: a request waits for its turn, turns start at least
 ``min_interval_s`` apart, and when several wait, a ``"decision"`` request is
 served before any ``"background"`` one (first come, first served within a
 priority). A background request in flight is never interrupted, so a
-decision waits for at most that one request.
+decision waits for at most that one request, and a decision that waits
+longer than ``decision_wait_s`` is given to the rules (the client raises
+:class:`cognition.errors.LLMBusyError`). :func:`request_timeout` sizes each
+request's timeout to the request.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Literal
+
+from graph.settings import LLMSettings
 
 Priority = Literal["decision", "background"]
 _RANK: dict[str, int] = {"decision": 0, "background": 1}
@@ -86,3 +91,24 @@ class RequestPacer:
     def _on_timer(self) -> None:
         self._timer = None
         self._pump()
+
+
+# About four characters a token in English prose and JSON; an estimate that errs
+# long only makes the timeout more generous.
+_CHARS_PER_TOKEN = 4
+
+
+def request_timeout(settings: LLMSettings, prompt_chars: int, max_tokens: int) -> float:
+    """Seconds one request may take: its prompt and ``max_tokens`` at the slowest expected
+    rates, within ``[timeout_s, timeout_ceiling_s]``.
+
+    A slow local model answering a long prompt is a normal model; the timeout
+    is there to notice a request that will never finish, not one that is large.
+    """
+    prompt_tokens = prompt_chars / _CHARS_PER_TOKEN
+    needed = (
+        prompt_tokens / settings.prompt_tokens_per_s + max_tokens / settings.completion_tokens_per_s
+    )
+    floor = settings.timeout_s
+    ceiling = max(settings.timeout_ceiling_s, floor)
+    return min(max(needed, floor), ceiling)

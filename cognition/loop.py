@@ -97,7 +97,7 @@ class DecisionLoop:
         self.follow_ups = FollowUps(
             decisions, learner, investigator or Investigator(decisions.memory), self.settings
         )
-        self.actions = RunningActions(self.settings.max_concurrent)
+        self.actions = RunningActions(self.settings.budget.max_concurrent)
         self.decided = 0
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[object] | None = None
@@ -138,7 +138,9 @@ class DecisionLoop:
     async def _tick(self) -> TickReport:
         report = TickReport()
         # Critical first, then urgent, then by time, across the whole backlog (the query's order).
-        fresh = await self.decisions.unprocessed_observations(self.settings.max_observations)
+        fresh = await self.decisions.unprocessed_observations(
+            self.settings.schedule.decision_max_observations
+        )
         paths = sorted({o.path for o in fresh if o.path})
         work: list[tuple[list[Observation], dict[str, Any]]] = []
         for waiting in await self.decisions.waiting_decisions(utc_now(), paths):
@@ -206,7 +208,9 @@ class DecisionLoop:
             context.findings = [*found, *(previous.get("investigation_answers") or [])]
         rendered = render_context(context, identity=IDENTITY)
         deliberation = await self.reasoner.deliberate(context, rendered)
-        planned, deliberation = await plan(deliberation, context, self.templates, self.censors)
+        planned, deliberation = await plan(
+            deliberation, context, self.templates, self.censors.store
+        )
         decision = _decision(deliberation, context, frame.name, planned)
         self.follow_ups.schedule(decision, deliberation, round_, waited)
         await self.decisions.record_decision(
@@ -255,7 +259,7 @@ class DecisionLoop:
                 self.decisions,
                 self.learner,
                 self.censors,
-                retry_after=timedelta(seconds=self.settings.deferred_retry_s),
+                retry_after=timedelta(seconds=self.settings.schedule.deferred_retry_s),
                 max_attempts=planned.max_retries + 1,
             )
         except Exception:
@@ -265,7 +269,7 @@ class DecisionLoop:
             await self._defer(decision, "action failed to run; deferred")
 
     async def _defer(self, decision: Decision, why: str) -> None:
-        retry = utc_now() + timedelta(seconds=self.settings.deferred_retry_s)
+        retry = utc_now() + timedelta(seconds=self.settings.schedule.deferred_retry_s)
         if DecisionStatus.WAITING in TRANSITIONS[decision.status]:
             await self.decisions.move(
                 decision, DecisionStatus.WAITING, wait_until=retry, outcome=why
@@ -322,6 +326,21 @@ def _steps(
     return [found, *(s.model_copy(update={"order": s.order + 1}) for s in deliberation.steps)]
 
 
+# What a decision takes over from its deliberation as it is.
+_CARRIED = {
+    "confidence",
+    "raw_confidence",
+    "reasoning",
+    "reasoner",
+    "model",
+    "is_critical",
+    "wait_timeout_s",
+    "investigation_questions",
+    "escalation_reason",
+    "escalation_priority",
+}
+
+
 def _decision(
     deliberation: Deliberation, context: DecisionContext, frame: str, planned: PlannedAction | None
 ) -> Decision:
@@ -333,11 +352,6 @@ def _decision(
     return Decision(
         agent_id=context.agent_id,
         type=deliberation.decision_type,
-        confidence=deliberation.confidence,
-        raw_confidence=deliberation.raw_confidence,
-        reasoning=deliberation.reasoning,
-        reasoner=deliberation.reasoner,
-        model=deliberation.model,
         frame=frame,
         template=template,
         target=planned.target if planned else None,
@@ -347,17 +361,10 @@ def _decision(
         path=primary.path,
         path_pattern=path_pattern(primary.path),
         pattern_key=pattern_key(
-            primary.category.value,
-            primary.type.value,
-            deliberation.decision_type,
-            template,
+            primary.category.value, primary.type.value, deliberation.decision_type, template
         ),
-        is_critical=deliberation.is_critical,
-        wait_timeout_s=deliberation.wait_timeout_s,
-        investigation_questions=deliberation.investigation_questions,
-        escalation_reason=deliberation.escalation_reason,
-        escalation_priority=deliberation.escalation_priority,
         status=DecisionStatus.DECIDED,
+        **deliberation.model_dump(include=_CARRIED),
     )
 
 

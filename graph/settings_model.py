@@ -156,7 +156,16 @@ class LLMSettings(BaseModel):
     base_url: str = "http://localhost:1234/v1"
     model: str = "local-model"
     api_key: SecretStr = SecretStr("lm-studio")
+    # A request's timeout follows its size: its prompt at prompt_tokens_per_s plus
+    # max_tokens at completion_tokens_per_s (the slowest rates expected), never
+    # under timeout_s nor over timeout_ceiling_s. A timeout is not an outage.
     timeout_s: float = Field(60.0, gt=0)
+    timeout_ceiling_s: float = Field(1800.0, gt=0)
+    prompt_tokens_per_s: float = Field(10.0, gt=0)
+    completion_tokens_per_s: float = Field(2.0, gt=0)
+    # How long a decision waits for a background request (RSI) in flight before
+    # the rules decide instead: background work never holds the decision loop.
+    decision_wait_s: float = Field(30.0, gt=0)
     max_tokens: int = Field(1024, ge=16)
     temperature: float = Field(0.2, ge=0, le=2)
     health_backoff_s: list[float] = Field(default_factory=lambda: [5.0, 15.0, 60.0, 300.0])

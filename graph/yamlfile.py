@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from graph.errors import GraphError
+
 MAX_YAML_BYTES = 1_000_000
 MAX_DEPTH = 64
 
@@ -26,7 +28,7 @@ MAX_DEPTH = 64
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
-class YamlFileError(ValueError):
+class YamlFileError(GraphError, ValueError):
     """A YAML file cannot be used; the message starts with the file's path."""
 
 

@@ -1,20 +1,24 @@
 """How the practice sandbox confines a child: what this machine allows, probed once.
 
-Three layers, each used where it works:
+Four layers, each used where it works:
 
-- **namespaces** (``unshare``): a new network namespace (no interface is up,
-  so no socket reaches anything) and a new PID namespace whose init is killed
-  with the ``unshare`` process (``--kill-child``), so a child that starts its
-  own session still dies with the run;
+- **a mount namespace** (:mod:`rsi.mounts`: bubblewrap where present, else
+  ``unshare --mount``): the filesystem read-only, the working folder a
+  private, empty tmpfs on ``/tmp`` that vanishes with the run;
+- **network and PID namespaces**: no interface is up, so no socket reaches
+  anything; the PID namespace's init dies with the run, so a child that
+  starts its own session still dies with it;
 - **an unprivileged user** (``setpriv`` to ``nobody``) when Nous runs as root:
   ``RLIMIT_NPROC`` does not bind root, so without this a fork bomb would not
-  be held; as ``nobody`` the child can also write nothing of ours and read no
-  other process's environment;
+  be held; as ``nobody`` the child can also read nothing private of ours and
+  no other process's environment;
 - **resource limits** (:func:`limit_resources`, run in the child before exec):
   CPU seconds, 1 GiB of address space, 10 MB files, open files, processes.
 
-Where neither namespace variant works the sandbox says so once and runs with
-limits only.
+Each way is probed by running a small script as a practice run would (it must
+write its folder and, with a mount namespace, nothing else); the first that
+works is used, and a machine that offers no mount namespace is said loudly.
+:func:`describe` is the line the banner and ``nous status`` show.
 """
 
 from __future__ import annotations
@@ -26,7 +30,12 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+
+from rsi import mounts
 
 log = logging.getLogger(__name__)
 
@@ -36,17 +45,41 @@ FILE_SIZE_BYTES = 10 * 1000 * 1000
 OPEN_FILES = 64
 # Processes of the sandbox's user; pytest needs one, a test may start a few.
 PROCESSES = 32
-_PROBE_TIMEOUT_S = 10.0
+_PROBE_TIMEOUT_S = 20.0
+NO_MOUNT = "no mount namespace"
 
 
 @dataclass(frozen=True)
 class Confinement:
-    """The command prefix that confines a child, and what it achieves."""
+    """How a run is confined here: its mount namespace (if any), the rest, and what it achieves."""
 
-    prefix: tuple[str, ...]
+    mount: str  # mounts.BUBBLEWRAP, mounts.UNSHARE, or NO_MOUNT
+    tool: str  # the path of bwrap or unshare ("" when neither is used)
+    as_root: bool
+    namespaces: tuple[str, ...]  # without a mount namespace: the unshare prefix, if any
     network_isolated: bool
     drops_to_nobody: bool
     note: str
+
+    @property
+    def private_tmp(self) -> bool:
+        """Whether the run works in a private tmpfs, the rest of the filesystem read-only."""
+        return self.mount != NO_MOUNT
+
+    def work_dir(self, folder: Path) -> Path:
+        """Where the run's files are, as the run sees them."""
+        return mounts.WORK_DIR if self.private_tmp else folder
+
+    def argv(self, folder: Path, names: Sequence[str], command: Sequence[str]) -> list[str]:
+        """The command line for ``command`` (paths under :meth:`work_dir`), run in ``folder``."""
+        drop = _drop() if self.drops_to_nobody else []
+        if self.mount == mounts.BUBBLEWRAP:
+            prefix = mounts.bubblewrap(self.tool, self.as_root, folder, names)
+        elif self.mount == mounts.UNSHARE:
+            prefix = mounts.unshare_mount(self.tool, self.as_root)
+        else:
+            prefix = list(self.namespaces)
+        return [*prefix, *drop, *command]
 
 
 def limit_resources(cpu_seconds: int, processes: int) -> None:
@@ -74,51 +107,114 @@ def process_limit(drops_to_nobody: bool) -> int:
     return _processes_of(os.getuid()) + PROCESSES
 
 
+def describe() -> str:
+    """One line on how practice code is confined here, for the banner and ``nous status``."""
+    return confinement().note
+
+
 @functools.cache
 def confinement() -> Confinement:
     """What this machine allows, probed once per process and said once in the log."""
-    unshare, setpriv = shutil.which("unshare"), shutil.which("setpriv")
-    is_root = os.geteuid() == 0
-    candidates: list[tuple[tuple[str, ...], bool]] = []
-    if unshare and is_root and setpriv:
-        drop = (setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups")
-        ns: tuple[str, ...] = (unshare, "--net", "--pid", "--fork", "--kill-child")
-        candidates.append(((*ns, *drop), True))
-        candidates.append((drop, True))
-    if unshare and not is_root:
-        ns = (unshare, "--user", "--map-root-user", "--net", "--pid", "--fork", "--kill-child")
-        candidates.append((ns, False))
-    for prefix, drops in candidates:
-        if _works(prefix):
-            isolated = bool(unshare) and prefix[0] == unshare
-            note = "network and PID namespaces" if isolated else "no namespaces (limits only)"
-            if drops:
-                note += f", user {NOBODY}"
-            if not isolated:
-                log.warning("practice sandbox: `unshare` does not work here; %s", note)
+    for candidate in candidates():
+        if works(candidate):
+            if candidate.private_tmp:
+                log.info("practice sandbox: %s", candidate.note)
             else:
-                log.info("practice sandbox: %s", note)
-            return Confinement(prefix, isolated, drops, note)
+                log.warning("practice sandbox: no mount namespace works here; %s", candidate.note)
+            return candidate
     log.warning(
         "practice sandbox: no namespace and no user switch works here; "
-        "running with resource limits only (network not isolated)"
+        "running with resource limits only (network not isolated, filesystem writable)"
     )
-    return Confinement((), False, False, "resource limits only")
+    return _candidate(NO_MOUNT, "", os.geteuid() == 0, (), False)
 
 
-def _works(prefix: tuple[str, ...]) -> bool:
-    # The check is the sandbox's own start: this interpreter, isolated, importing pytest
-    # (a Python installed where the sandbox user cannot read it fails here, not later).
-    try:
-        done = subprocess.run(
-            [*prefix, sys.executable, "-I", "-c", "import pytest"],
-            capture_output=True,
-            timeout=_PROBE_TIMEOUT_S,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
+def candidates() -> list[Confinement]:
+    """The ways this machine's tools offer, best first (each still to be probed)."""
+    bwrap, unshare = shutil.which("bwrap"), shutil.which("unshare")
+    as_root = os.geteuid() == 0
+    drops = as_root and shutil.which("setpriv") is not None
+    if as_root and not drops:
+        log.warning("practice sandbox: running as root without setpriv; code would run as root")
+    candidates: list[Confinement] = []
+    if bwrap and (drops or not as_root):
+        candidates.append(_candidate(mounts.BUBBLEWRAP, bwrap, as_root, (), drops))
+    if unshare and (drops or not as_root):
+        candidates.append(_candidate(mounts.UNSHARE, unshare, as_root, (), drops))
+        user = () if as_root else ("--user", "--map-root-user")
+        ns = (unshare, *user, "--net", "--pid", "--fork", "--kill-child")
+        candidates.append(_candidate(NO_MOUNT, "", as_root, ns, drops))
+    if drops:
+        candidates.append(_candidate(NO_MOUNT, "", as_root, (), drops))
+    return candidates
+
+
+def _candidate(
+    mount: str, tool: str, as_root: bool, namespaces: tuple[str, ...], drops: bool
+) -> Confinement:
+    isolated = mount != NO_MOUNT or bool(namespaces)
+    parts = [
+        f"{mount}: read-only filesystem, private /tmp"
+        if mount != NO_MOUNT
+        else f"{NO_MOUNT} (filesystem writable)",
+        "no network" if isolated else "network not isolated",
+    ]
+    if drops:
+        parts.append(f"user {NOBODY}")
+    parts.append("rlimits")
+    return Confinement(mount, tool, as_root, namespaces, isolated, drops, ", ".join(parts))
+
+
+def _drop() -> list[str]:
+    setpriv = shutil.which("setpriv") or "setpriv"
+    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+
+
+def works(candidate: Confinement) -> bool:
+    """Run the probe as a practice run would: it must import pytest (the interpreter and
+    its packages are readable by the sandbox's user), write its working folder, and,
+    with a mount namespace, see only its files there and write nothing elsewhere."""
+    with tempfile.TemporaryDirectory(prefix="nous-probe-") as tmp:
+        folder = Path(tmp)
+        (folder / "probe.py").write_text(_PROBE, encoding="utf-8")
+        if candidate.drops_to_nobody:
+            for path in (folder, folder / "probe.py"):
+                os.chown(path, NOBODY, NOBODY)
+        outside = [str(p) for p in (Path.home(), Path.cwd(), Path("/var/tmp"), Path("/dev/shm"))]  # noqa: S108
+        script = str(candidate.work_dir(folder) / "probe.py")
+        command = [sys.executable, "-I", "-B", script, str(candidate.private_tmp), *outside]
+        try:
+            done = subprocess.run(
+                candidate.argv(folder, ["probe.py"], command),
+                cwd=folder,
+                capture_output=True,
+                timeout=_PROBE_TIMEOUT_S,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return False
+    if done.returncode != 0:
+        log.debug("practice sandbox: %s does not work: %s", candidate.note, done.stderr[-500:])
     return done.returncode == 0
+
+
+# The probe's own code, written beside it as a file; argv: private_tmp, then folders to try.
+_PROBE = """import os, sys
+import pytest
+with open("scratch", "w") as f:
+    f.write("the working folder is writable")
+if sys.argv[1] == "True":
+    if sorted(os.listdir(".")) != ["probe.py", "scratch"]:
+        sys.exit("the working folder is not private")
+    for folder in sys.argv[2:]:
+        path = os.path.join(folder, "nous-probe-%d" % os.getpid())
+        try:
+            open(path, "w").close()
+        except OSError:
+            continue
+        os.unlink(path)
+        sys.exit("wrote " + path)
+"""
 
 
 def _processes_of(uid: int) -> int:

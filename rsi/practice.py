@@ -19,7 +19,7 @@ from cognition.llm import LLMClient
 from graph.models import Desire, Trajectory
 from rsi import problems
 from rsi.prompts import ProblemReply, SolutionReply, problem_prompt, solution_prompt
-from rsi.sandbox import SandboxResult, run_tests
+from rsi.sandbox import SandboxResult, run_problem
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,7 @@ class TestPractice:
                 failure = f"the reply was not a usable solution: {reply.error}"
                 continue
             code, approach = reply.value.code, reply.value.approach or _approach(reply.value.code)
-            result = await run_tests(problem.tests, code, timeout_s=self.timeout_s, root=self.root)
+            result = await run_problem(problem, code, timeout_s=self.timeout_s, root=self.root)
             if result.success:
                 break
             failure = _describe_failure(result)

@@ -5,13 +5,13 @@ that solves them did not write them). Twenty of them, :data:`HELD_OUT_IDS`,
 are never practised: they are the fixed split on which the effect of
 crystallised heuristics is measured (seed 003 M, H6).
 
-Each ``check(candidate)`` of HumanEval is split into one pytest test per
-top-level ``assert``, so a partial solution gets a partial score.
+Each ``check(candidate)`` of HumanEval runs without pytest, every assert
+reporting on its own (:mod:`rsi.checks`), so a partial solution gets a
+partial score; a generated problem carries a pytest file.
 """
 
 from __future__ import annotations
 
-import ast
 import functools
 import gzip
 import hashlib
@@ -63,11 +63,6 @@ class Problem:
         if len(lines) <= 3:
             return "beginner"
         return "intermediate" if len(lines) <= 8 else "advanced"
-
-    @property
-    def tests(self) -> str:
-        """The pytest file that checks a solution (HumanEval's is built when first asked for)."""
-        return pytest_file(self.check, self.entry_point) if self.check else self.given_tests
 
     @property
     def fingerprint(self) -> str:
@@ -151,46 +146,3 @@ def _distance(difficulty: str, level: str | None) -> int:
     if level not in _LEVELS:
         return 0
     return abs(_LEVELS.index(difficulty) - _LEVELS.index(level))
-
-
-@functools.lru_cache(maxsize=256)
-def pytest_file(check_source: str, entry_point: str) -> str:
-    """A pytest file from HumanEval's ``check``: one test per top-level assert.
-
-    The statements of ``check`` that are not asserts run before each one, as
-    in the original; a ``check`` with asserts nested in loops stays one test.
-    """
-    module = ast.parse(check_source)
-    header = "from solution import *  # noqa: F403\nimport solution as _solution\n\n"
-    check = next(
-        (n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None
-    )
-    if check is None:
-        raise RSIError(f"HumanEval test for {entry_point} has no check()")
-    rest = [n for n in module.body if n is not check]
-    asserts = [i for i, n in enumerate(check.body) if isinstance(n, ast.Assert)]
-    tests: list[ast.stmt] = list(rest)
-    if not asserts:
-        tests.append(check)
-        tests.extend(_caller("test_check", "check", entry_point))
-    for number, index in enumerate(asserts):
-        body = [n for i, n in enumerate(check.body) if not isinstance(n, ast.Assert) or i == index]
-        name = f"check_{number}"
-        tests.append(
-            ast.FunctionDef(
-                name=name,
-                args=check.args,
-                body=body,
-                decorator_list=[],
-                returns=None,
-                type_comment=None,
-                lineno=0,
-            )
-        )
-        tests.extend(_caller(f"test_{number}", name, entry_point))
-    return header + ast.unparse(ast.fix_missing_locations(ast.Module(tests, type_ignores=[])))
-
-
-def _caller(test_name: str, check_name: str, entry_point: str) -> list[ast.stmt]:
-    source = f"def {test_name}():\n    {check_name}(getattr(_solution, {entry_point!r}))\n"
-    return list(ast.parse(source).body)

@@ -1,14 +1,25 @@
 """The practice sandbox: untrusted tests and solutions run in a confined child, never here.
 
-:func:`run_tests` writes the solution as ``solution.py`` beside the tests in a
-fresh temporary folder outside the watched root, runs ``python -I -m pytest``
-there with a junit XML report, under :mod:`rsi.confine`'s namespaces, user and
-resource limits, with an environment that holds nothing of Nous's, and kills
-the whole process group at the timeout. The folder is removed afterwards.
+Two ways to check a solution, both in the same confinement (:mod:`rsi.confine`:
+a mount namespace where the filesystem is read-only and the working folder a
+private tmpfs, no network, nobody, resource limits, the process group killed
+at the end):
 
-``python -m rsi.sandbox --tests T.py --solution S.py [--timeout S]`` runs the
-same for checking by hand and prints one JSON object; exit 0 when it ran
-(whatever the tests said), 2 on bad input.
+- :func:`run_checks`, for HumanEval: :mod:`rsi.check_runner` calls the
+  problem's ``check(candidate)`` with each assert rewritten to report
+  (:mod:`rsi.checks`); no pytest, so a run costs little more than the
+  interpreter's start;
+- :func:`run_tests`, for a generated problem's pytest file: ``python -I -m
+  pytest`` with a junit XML report.
+
+:func:`run_problem` picks the way for a :class:`rsi.problems.Problem`. The
+files are written to a fresh temporary folder outside the watched root (bound
+or copied into the private ``/tmp``); the report comes back through an
+inherited file descriptor; the folder is removed afterwards.
+
+``python -m rsi.sandbox --tests T.py --solution S.py [--timeout S]`` runs a
+pytest file the same way for checking by hand and prints one JSON object;
+exit 0 when it ran (whatever the tests said), 2 on bad input.
 """
 
 from __future__ import annotations
@@ -25,25 +36,32 @@ import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from importlib import resources
 from pathlib import Path
 
 from cognition.text import clip
-from rsi.confine import NOBODY, confinement, limit_resources, process_limit
+from rsi.checks import Checks, checks_module, verdict
+from rsi.confine import NOBODY, Confinement, confinement, limit_resources, process_limit
 from rsi.errors import RSIError
+from rsi.problems import Problem
 
 TESTS_FILE = "test_practice.py"
 SOLUTION_FILE = "solution.py"
-REPORT_FILE = "junit.xml"
+CHECKS_FILE = "checks.py"
+RUNNER_FILE = "check_runner.py"
+REPORT_FILE = "report"
+INPUTS_DIR = "in"
 OUTPUT_FILE = "output.txt"
 _OUTPUT_LIMIT = 2000
 _PYTEST_INI = "[pytest]\naddopts = -p no:cacheprovider\n"
+_REPORT_BYTES = 1_000_000
 
 
 @dataclass(frozen=True)
 class SandboxResult:
-    """How one run went: counts from pytest's junit XML, and how it ended."""
+    """How one run went: asserts or tests passed and run, and how it ended."""
 
     tests_passed: int
     tests_total: int
@@ -64,19 +82,119 @@ class SandboxResult:
         return self.tests_total > 0 and self.tests_passed == self.tests_total and not self.killed
 
 
+@dataclass(frozen=True)
+class _Ended:
+    report: str
+    output: str
+    timed_out: bool
+    killed: bool
+    error: str | None
+
+
+async def run_problem(
+    problem: Problem, solution: str, *, timeout_s: float, root: Path | None = None
+) -> SandboxResult:
+    """Check ``solution`` against ``problem``: HumanEval's checks, or a generated pytest file."""
+    if problem.check:
+        checks = checks_module(problem.check, problem.entry_point)
+        return await run_checks(checks, solution, timeout_s=timeout_s, root=root)
+    return await run_tests(problem.given_tests, solution, timeout_s=timeout_s, root=root)
+
+
+async def run_checks(
+    checks: Checks, solution: str, *, timeout_s: float, root: Path | None = None
+) -> SandboxResult:
+    """Run HumanEval's rewritten checks against ``solution``: one result per assert statement."""
+    started = time.perf_counter()
+    runner = resources.files("rsi").joinpath(RUNNER_FILE).read_text(encoding="utf-8")
+    files = {SOLUTION_FILE: solution, CHECKS_FILE: checks.source, RUNNER_FILE: runner}
+
+    def command(work: Path, fd: int) -> list[str]:
+        # -S: the standard library only (no site-packages), and the interpreter starts in a
+        # fraction of the time: the checks and HumanEval's solutions need nothing else.
+        runner = str(work / RUNNER_FILE)
+        return [sys.executable, "-I", "-S", "-B", runner, checks.entry_point, str(fd)]
+
+    ended = await _confined(files, command, timeout_s, root)
+    found = verdict(checks, ended.report.splitlines())
+    output = ended.output or "\n".join(found.failures)
+    return SandboxResult(
+        tests_passed=found.passed,
+        tests_total=found.total,
+        timed_out=ended.timed_out,
+        killed=ended.killed,
+        error=ended.error or found.error,
+        duration_s=round(time.perf_counter() - started, 4),
+        output=output,
+    )
+
+
 async def run_tests(
     tests: str, solution: str, *, timeout_s: float, root: Path | None = None
 ) -> SandboxResult:
-    """Run ``tests`` against ``solution`` in the sandbox; never raises for what the code does.
+    """Run the pytest file ``tests`` against ``solution``; never raises for what the code does.
 
     ``root`` is the watched root: the temporary folder must lie outside it.
     """
     started = time.perf_counter()
+    files = {TESTS_FILE: tests, SOLUTION_FILE: solution, "pytest.ini": _PYTEST_INI}
+
+    def command(work: Path, fd: int) -> list[str]:
+        return [
+            *(sys.executable, "-I", "-B", "-m", "pytest", "-q", "--rootdir", str(work)),
+            *("-c", str(work / "pytest.ini"), f"--junitxml=/dev/fd/{fd}", str(work / TESTS_FILE)),
+        ]
+
+    ended = await _confined(files, command, timeout_s, root)
+    passed, total, error = _read_junit(ended.report)
+    return SandboxResult(
+        tests_passed=passed,
+        tests_total=total,
+        timed_out=ended.timed_out,
+        killed=ended.killed,
+        error=ended.error or error,
+        duration_s=round(time.perf_counter() - started, 4),
+        output=ended.output,
+    )
+
+
+async def _confined(
+    files: Mapping[str, str],
+    command: Callable[[Path, int], list[str]],
+    timeout_s: float,
+    root: Path | None,
+) -> _Ended:
+    """Write ``files`` to a fresh folder, run ``command`` confined, and read what it left."""
     conf = confinement()
     folder = _make_folder(root)
+    # The run's files in a folder of their own (what a mount namespace binds or copies
+    # into its private /tmp); the report and the output beside it, never inside.
+    inputs = folder / INPUTS_DIR
     try:
-        _prepare(folder, tests, solution, owner=NOBODY if conf.drops_to_nobody else None)
-        return await _run(folder, timeout_s, conf.prefix, conf.drops_to_nobody, started)
+        inputs.mkdir()
+        for name, text in files.items():
+            (inputs / name).write_text(text, encoding="utf-8")
+        report = folder / REPORT_FILE
+        report.touch()
+        if conf.drops_to_nobody:
+            for path in (folder, report, inputs, *inputs.iterdir()):
+                os.chown(path, NOBODY, NOBODY)
+        fd = os.open(report, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        try:
+            work = conf.work_dir(inputs)
+            argv = conf.argv(inputs, sorted(files), command(work, fd))
+            timed_out, code = await _run(
+                argv, inputs, folder / OUTPUT_FILE, _environment(work), fd, timeout_s, conf
+            )
+        finally:
+            os.close(fd)
+        killed = timed_out or (code is not None and code < 0)
+        error = None
+        if timed_out:
+            error = f"timed out after {timeout_s:g} s"
+        elif killed:
+            error = f"killed by signal {-code if code is not None else '?'}"
+        return _Ended(_head(report), _tail(folder / OUTPUT_FILE), timed_out, killed, error)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -90,56 +208,41 @@ def _make_folder(root: Path | None) -> Path:
     return folder
 
 
-def _prepare(folder: Path, tests: str, solution: str, *, owner: int | None) -> None:
-    (folder / TESTS_FILE).write_text(tests, encoding="utf-8")
-    (folder / SOLUTION_FILE).write_text(solution, encoding="utf-8")
-    (folder / "pytest.ini").write_text(_PYTEST_INI, encoding="utf-8")
-    if owner is not None:
-        for path in (folder, *folder.iterdir()):
-            os.chown(path, owner, owner)
-
-
-def _environment(folder: Path) -> dict[str, str]:
+def _environment(work: Path) -> dict[str, str]:
     # Built from nothing rather than stripped from ours: no NEO4J_*, NOUS_* or key can leak.
+    # HOME and TMPDIR are the working folder: the private /tmp, or the run's own folder.
     return {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": str(folder),
-        "TMPDIR": str(folder),
+        "HOME": str(work),
+        "TMPDIR": str(work),
         "LANG": "C.UTF-8",
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
     }
 
 
 async def _run(
-    folder: Path, timeout_s: float, prefix: Sequence[str], drops: bool, started: float
-) -> SandboxResult:
+    argv: Sequence[str],
+    cwd: Path,
+    output_file: Path,
+    env: Mapping[str, str],
+    fd: int,
+    timeout_s: float,
+    conf: Confinement,
+) -> tuple[bool, int | None]:
+    """(timed out, exit code) of ``argv`` run in ``cwd`` with the report on ``fd``."""
     cpu = max(1, math.ceil(timeout_s))
-    nproc = process_limit(drops)
-    argv = [
-        *prefix,
-        sys.executable,
-        "-I",
-        "-B",
-        "-m",
-        "pytest",
-        "-q",
-        "--rootdir",
-        str(folder),
-        "-c",
-        str(folder / "pytest.ini"),
-        f"--junitxml={folder / REPORT_FILE}",
-        str(folder / TESTS_FILE),
-    ]
-    # Output goes to a file, not a pipe: a child that outlives pytest (where no PID
+    nproc = process_limit(conf.drops_to_nobody)
+    # Output goes to a file, not a pipe: a child that outlives the run (where no PID
     # namespace ends it) cannot hold us waiting for the end of a pipe.
-    with open(folder / OUTPUT_FILE, "wb") as output:  # noqa: ASYNC230 (a local, empty file)
+    with open(output_file, "wb") as output:  # noqa: ASYNC230 (a local, empty file)
         process = await asyncio.create_subprocess_exec(
             *argv,
-            cwd=folder,
-            env=_environment(folder),
+            cwd=cwd,
+            env=dict(env),
             stdin=asyncio.subprocess.DEVNULL,
             stdout=output,
             stderr=asyncio.subprocess.STDOUT,
+            pass_fds=(fd,),
             start_new_session=True,
             preexec_fn=lambda: limit_resources(cpu, nproc),
         )
@@ -154,22 +257,16 @@ async def _run(
         _kill_group(process.pid)
         if process.returncode is None:
             await process.wait()
-    code = process.returncode
-    killed = timed_out or (code is not None and code < 0)
-    passed, total, error = _read_report(folder / REPORT_FILE)
-    if timed_out:
-        error = f"timed out after {timeout_s:g} s"
-    elif killed:
-        error = f"killed by signal {-code if code is not None else '?'}"
-    return SandboxResult(
-        tests_passed=passed,
-        tests_total=total,
-        timed_out=timed_out,
-        killed=killed,
-        error=error,
-        duration_s=round(time.perf_counter() - started, 4),
-        output=_tail(folder / OUTPUT_FILE),
-    )
+    return timed_out, process.returncode
+
+
+def _head(path: Path) -> str:
+    """The report as text (at most :data:`_REPORT_BYTES`: it is the child's to write)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(_REPORT_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def _tail(path: Path) -> str:
@@ -188,14 +285,16 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def _read_report(path: Path) -> tuple[int, int, str | None]:
+def _read_junit(report: str) -> tuple[int, int, str | None]:
     """(passed, total, error) from pytest's junit XML; (0, 0, why) when there is none."""
+    if not report.strip():
+        return 0, 0, "no test report"
     try:
-        tree = ET.parse(path)  # noqa: S314 (written by pytest in the sandbox; size-capped)
-    except (OSError, ET.ParseError) as exc:
+        tree = ET.fromstring(report)  # noqa: S314 (written by pytest in the sandbox; size-capped)
+    except ET.ParseError as exc:
         return 0, 0, f"no test report: {type(exc).__name__}"
     total = failed = 0
-    for suite in tree.getroot().iter("testsuite"):
+    for suite in tree.iter("testsuite"):
         total += int(suite.get("tests", "0") or 0)
         failed += sum(int(suite.get(k, "0") or 0) for k in ("failures", "errors", "skipped"))
     passed = max(0, total - failed)

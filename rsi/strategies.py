@@ -20,6 +20,7 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,8 @@ from rsi.prune import keep_value
 
 log = logging.getLogger(__name__)
 
-CONSTITUTION_PATH = Path(__file__).resolve().parent / "prompt" / "constitution.md"
+# Package data (``[tool.setuptools.package-data]``), found wherever rsi is installed.
+CONSTITUTION = resources.files("rsi").joinpath("prompt", "constitution.md")
 STRATEGIES_JSON = "strategies.json"
 STRATEGIES_MD = "strategies.md"
 NO_STRATEGIES = "_No learned strategies yet._"
@@ -48,8 +50,9 @@ class Constitution:
 
 
 def load_constitution(path: Path | None = None) -> Constitution:
-    """Read the constitution; its first line carries ``<!-- constitution-version: N -->``."""
-    raw = (path or CONSTITUTION_PATH).read_text(encoding="utf-8")
+    """Read the constitution (the shipped one when ``path`` is None); its first line carries
+    ``<!-- constitution-version: N -->``."""
+    raw = (CONSTITUTION if path is None else path).read_text(encoding="utf-8")
     match = _VERSION.search(raw)
     return Constitution(_VERSION.sub("", raw).strip(), int(match.group(1)) if match else 0)
 

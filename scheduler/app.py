@@ -19,7 +19,7 @@ from typing import TextIO
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from cognition.act.reconcile import Reconciler
+from cognition.reconcile import Reconciler
 from graph.settings import Settings
 from scheduler.banner import print_banner
 from scheduler.compose import Nous, build, build_reconciler
@@ -58,7 +58,7 @@ async def run_daemon(
     """Run the daemon until ``stop`` is set or SIGINT/SIGTERM arrives; return the exit code.
 
     Before the first tick, what an earlier run left behind is reconciled
-    (:mod:`cognition.act.reconcile`). The watcher, the writer and the job loop
+    (:mod:`cognition.reconcile`). The watcher, the writer and the job loop
     run under a :class:`~scheduler.supervisor.Supervisor`; when one of them
     cannot be restarted the daemon stops and returns 1 with the reason.
     """

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from graph.settings import Settings, state_dir
+from rsi.confine import describe as describe_sandbox
 from scheduler.compose import Nous
 from scheduler.guide.serve import GuideServer
 
@@ -35,6 +36,7 @@ def print_banner(
         f"  thinking {reasoning(settings)}",
         f"  actions  {len(nous.runtime.templates)} templates; {_acting(settings)}",
         f"  strategy {_strategies(nous)}",
+        f"  sandbox  {describe_sandbox()}",
         f"  jobs     {', '.join(jobs)}",
         "  stop     Ctrl-C (Neo4j keeps running; `nous neo4j stop` stops it)",
     ]

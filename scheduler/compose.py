@@ -24,8 +24,6 @@ from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
 from cognition.act.executors import InternalExecutor, executors_for
 from cognition.act.fillable import template_options
-from cognition.act.internal import handle_failure
-from cognition.act.reconcile import LoopParts, Reconciler
 from cognition.act.templates import TemplateRegistry, load_templates
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
 from cognition.embeddings import Embeddings, EndpointEmbedder, build_embeddings
@@ -34,10 +32,13 @@ from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
 from cognition.llm import LLMClient
 from cognition.loop import DecisionLoop, LoopSettings
+from cognition.monitor import Monitor
+from cognition.monitor.handle_failure import handle_failure
 from cognition.recall.gather import Recall
 from cognition.recall.hybrid import HybridRecall
 from cognition.recall.investigate import Investigator
 from cognition.recall.vectors import ModelChangedError, VectorJob
+from cognition.reconcile import LoopParts, Reconciler
 from cognition.sense.classify import ObservationBatcher, ObservationClassifier
 from cognition.sense.ingest import Ingestor
 from graph.errors import SettingsError
@@ -270,7 +271,7 @@ async def build_loop(
     internal.register("handle_failure", handle_failure)
     internal.register("rescan", index_sync.as_action)
     executors = executors_for(settings.executors, environ, internal)
-    actor = Actor(decisions, executors, budget, attribution, root)
+    actor = Actor(decisions, executors, budget, attribution, root, Monitor())
     llm_fills = settings.reasoner != "rules"
     recall = Recall(
         memory,
@@ -289,15 +290,7 @@ async def build_loop(
         learner=OutcomeLearner(store),
         censors=CensorBook(store),
         batcher=ObservationBatcher(settings.sense.batch_window_s, settings.sense.max_batch_size),
-        settings=LoopSettings(
-            max_observations=settings.schedule.decision_max_observations,
-            max_investigation_rounds=settings.schedule.max_investigation_rounds,
-            max_wait_rounds=settings.schedule.max_wait_rounds,
-            deferred_retry_s=settings.schedule.deferred_retry_s,
-            investigate_delay_s=settings.schedule.investigate_delay_s,
-            max_concurrent=settings.budget.max_concurrent,
-            thresholds=settings.thresholds,
-        ),
+        settings=LoopSettings(settings.schedule, settings.budget, settings.thresholds),
         session_id=session_id,
         episode_id=episode_id,
         investigator=Investigator(

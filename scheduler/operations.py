@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cognition.act.budget import WINDOW_S, ActionBudget
+from graph.store.audit import AuditStore
 from graph.store.memory import Memory
 
 
@@ -23,8 +24,7 @@ class Operations:
 
 async def read_operations(memory: Memory) -> Operations:
     """The figures of ``cypher/audit/operations.cypher`` for this agent."""
-    rows = await memory.read("audit/operations", window_s=WINDOW_S)
-    row = rows[0] if rows else {}
+    row = await AuditStore(memory).operations(WINDOW_S)
     return Operations(
         started_last_hour=int(row.get("started", 0)),
         running=int(row.get("running", 0)),

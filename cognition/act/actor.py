@@ -2,10 +2,12 @@
 
 Each attempt is an ``Execution`` node written before the child process
 starts (so the agent's own edits can point at it) and finished when it
-ends. Seed 002's monitor decides after every attempt: complete, retry with a
-refined prompt (``RETRY_OF`` the attempt before), or escalate with its
-message. The action budget bounds attempts per hour and at once; an action
-over budget is deferred, not dropped.
+ends. Seed 002's monitor, handed in as an :class:`AttemptJudge` (the
+monitor stage comes after this one, so the actor knows it only by this
+interface), decides after every attempt: complete, retry with a refined
+prompt (``RETRY_OF`` the attempt before), or escalate with its message.
+The action budget bounds attempts per hour and at once; an action over
+budget is deferred, not dropped.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
@@ -28,20 +30,39 @@ from cognition.act.executors import (
     ExecutionResult,
     Executor,
 )
-from cognition.monitor import (
-    FailureAnalysis,
-    FailureType,
-    Verdict,
-    analyze_failure,
-    decide,
-    escalation_message,
-    refine_prompt,
-    retry_strategy,
-)
 from graph.models import ActionTarget, Decision, DecisionStatus, Execution
+from graph.models.outcome import FailureAnalysis, FailureType, Verdict, VerdictDetail
 from graph.store.decisions import DecisionStore, check_transition
 
 log = logging.getLogger(__name__)
+
+
+class AttemptJudge(Protocol):
+    """What the monitor says of an attempt: implemented by :class:`cognition.monitor.Monitor`."""
+
+    def failure(self, result: ExecutionResult) -> FailureAnalysis:
+        """The failure a failed attempt had, named from its output and error."""
+        ...
+
+    def verdict(
+        self, success: bool, validated: bool, retries: int, max_retries: int,
+        failure: FailureAnalysis | None,
+    ) -> VerdictDetail:  # fmt: skip
+        """Complete, retry or escalate, with the reason."""
+        ...
+
+    def retry_prompt(
+        self, prompt: str, failure: FailureAnalysis, attempt: int, max_retries: int
+    ) -> str:
+        """The prompt of the next attempt, refined for the failure."""
+        ...
+
+    def escalation_message(
+        self, task: str, attempts: int, error: str | None, failure: FailureAnalysis | None,
+        decision_id: str,
+    ) -> str:  # fmt: skip
+        """What a person reads of an action that could not be completed."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -78,22 +99,20 @@ class ActOutcome:
     """Nothing ran: the outcome is recorded, never learned from."""
 
 
+@dataclass(eq=False)  # a part with identity, not a value
 class Actor:
-    """Runs planned actions through the executors and records every attempt."""
+    """Runs planned actions through the executors and records every attempt.
 
-    def __init__(
-        self,
-        decisions: DecisionStore,
-        executors: Mapping[ActionTarget, Executor],
-        budget: ActionBudget,
-        attribution: ActiveExecutions,
-        root: Path,
-    ) -> None:
-        self.decisions = decisions
-        self.executors = executors
-        self.budget = budget
-        self.attribution = attribution
-        self.root = root
+    ``judge`` is the monitor that decides after each attempt; ``root`` the
+    watched folder the actions run in.
+    """
+
+    decisions: DecisionStore
+    executors: Mapping[ActionTarget, Executor]
+    budget: ActionBudget
+    attribution: ActiveExecutions
+    root: Path
+    judge: AttemptJudge
 
     async def act(
         self,
@@ -160,12 +179,12 @@ class Actor:
                     )
                 failure = None
                 if not result.success:
-                    failure = _analyze(result)
+                    failure = self.judge.failure(result)
                 elif not validated:
                     failure = FailureAnalysis(
                         FailureType.VALIDATION_FAILURE, "success_criteria", report or "", False
                     )
-                verdict = decide(
+                verdict = self.judge.verdict(
                     result.success, validated, attempt - 1, action.max_retries, failure
                 )
                 await self.decisions.finish_execution(
@@ -190,8 +209,9 @@ class Actor:
                 if verdict.verdict is Verdict.ESCALATE:
                     break
                 assert failure is not None
-                strategy = retry_strategy(failure, attempt, action.max_retries)
-                prompt = refine_prompt(action.prompt, strategy)
+                prompt = self.judge.retry_prompt(
+                    action.prompt, failure, attempt, action.max_retries
+                )
         if not results:
             error = "no attempts left"
             await self._escalate(decision, action, first_attempt - 1, error)
@@ -219,12 +239,12 @@ class Actor:
         failure: FailureAnalysis | None = None,
     ) -> None:
         task = action.template or decision.template or "action"
-        message = escalation_message(
+        message = self.judge.escalation_message(
             f"{task} on {decision.path or 'the watched folder'}",
             attempts,
             error,
             failure,
-            decision_id=decision.id,
+            decision.id,
         )
         await escalate(
             self.decisions, decision, reason=error or "the action failed", message=message
@@ -234,10 +254,6 @@ class Actor:
 def _text_params(action: PlannedAction) -> dict[str, str]:
     """The action's parameter values as text, for the placeholders of its success criteria."""
     return {k: str(v) for k, v in action.params.items() if isinstance(v, str | int)}
-
-
-def _analyze(result: ExecutionResult) -> FailureAnalysis:
-    return analyze_failure(result.output, result.error, result.return_code, result.timed_out)
 
 
 def _command_for(executor: Executor, request: ExecutionRequest) -> list[str]:

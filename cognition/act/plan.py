@@ -12,26 +12,20 @@ from __future__ import annotations
 import logging
 
 from cognition.act.actor import PlannedAction
-from cognition.act.templates import TemplateRegistry
+from cognition.act.templates import TemplateRegistry, instantiate
 from cognition.errors import TemplateError
-from cognition.learn.learner import CensorBook
 from cognition.schemas import DecisionContext, Deliberation
 from graph.models import ActionTarget, DecisionType
-from graph.store.memory import path_pattern
+from graph.store.learning import LearningStore, censor_trigger
 
 log = logging.getLogger(__name__)
-
-
-def censor_trigger(template: str, path: str | None) -> str:
-    """The trigger a failed action's censor is filed under: template and path pattern."""
-    return f"{template} on {path_pattern(path) or 'no path'}"
 
 
 async def plan(
     deliberation: Deliberation,
     context: DecisionContext,
     templates: TemplateRegistry,
-    censors: CensorBook,
+    censors: LearningStore,
 ) -> tuple[PlannedAction | None, Deliberation]:
     """The action an ACT deliberation asks for (censor checked), or the deliberation downgraded."""
     planned, deliberation = plan_action(deliberation, context, templates)
@@ -60,7 +54,7 @@ def plan_action(
     if ignored:
         log.info("template %s: ignoring undeclared parameters %s", name, ", ".join(ignored))
     try:
-        rendered = templates.instantiate(
+        rendered = instantiate(
             template,
             context.primary,
             summary=deliberation.summary,
@@ -92,7 +86,7 @@ async def check_censor(
     planned: PlannedAction | None,
     deliberation: Deliberation,
     path: str | None,
-    censors: CensorBook,
+    censors: LearningStore,
 ) -> tuple[PlannedAction | None, Deliberation]:
     """Escalate instead of acting when a ``block`` censor names this template on this path.
 
@@ -101,7 +95,7 @@ async def check_censor(
     """
     if planned is None or planned.template is None:
         return planned, deliberation
-    censor = await censors.store.censor_by_trigger(censor_trigger(planned.template, path))
+    censor = await censors.censor_by_trigger(censor_trigger(planned.template, path))
     if censor is None or censor.severity != "block":
         return planned, deliberation
     why = f"blocked by censor: {censor.trigger_pattern} ({censor.reason})"

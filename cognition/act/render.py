@@ -22,6 +22,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from cognition.errors import CognitionError
 from cognition.text import fence
 from graph.models.observe import Observation
 from graph.watch.files import check_relative_path
@@ -261,7 +262,7 @@ def render(template: str, values: Mapping[str, RenderValue]) -> str:
     return out
 
 
-class ValueProblem(ValueError):
+class ValueProblem(CognitionError, ValueError):
     """A value that cannot go into the prompt; ``key`` names the parameter.
 
     ``about_path`` is true when the value is a path that cannot be used: the

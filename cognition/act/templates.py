@@ -196,26 +196,6 @@ class TemplateRegistry:
         ranked.sort(key=lambda pair: pair[0])
         return [template for _, template in ranked]
 
-    def instantiate(
-        self,
-        template: ActionTemplate,
-        observation: Observation,
-        *,
-        summary: str,
-        key_facts: Sequence[str],
-        content_preview: str | None,
-        extra: Mapping[str, str] = _NO_EXTRA,
-    ) -> RenderedAction:
-        """Same as the module's :func:`instantiate`."""
-        return instantiate(
-            template,
-            observation,
-            summary=summary,
-            key_facts=key_facts,
-            content_preview=content_preview,
-            extra=extra,
-        )
-
 
 def load_templates(path: Path | None = None) -> TemplateRegistry:
     """Load and check a templates file; ``None`` means the shipped ``templates.yaml``.

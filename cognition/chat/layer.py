@@ -19,12 +19,12 @@ from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from cognition.chat.turns import (
-    FrameSelection,
     TurnContext,
     TurnResult,
     render_turn_context,
 )
 from cognition.frames.engine import FrameEngine
+from cognition.frames.selection import FrameSelection
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
 from cognition.monitor import (

@@ -21,7 +21,7 @@ from cognition.deliberate.confidence import (
     decision_type,
 )
 from cognition.deliberate.llm_reasoner import LLMReasoner
-from cognition.deliberate.rules_reasoner import RulesReasoner, deliberate_by_rules
+from cognition.deliberate.rules_reasoner import RulesReasoner
 from cognition.schemas import DecisionContext, Deliberation, RenderedContext
 from graph.models import ReasonerKind
 from graph.models.learn import pattern_key
@@ -48,6 +48,5 @@ __all__ = [
     "clamp_delta",
     "conclude",
     "decision_type",
-    "deliberate_by_rules",
     "pattern_key",
 ]

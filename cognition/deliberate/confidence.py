@@ -17,8 +17,9 @@ from types import MappingProxyType
 
 from cognition.schemas import DecisionContext
 from graph.models import DecisionType, Pattern, StepName
-from graph.models.learn import pattern_key
+from graph.models.learn import path_pattern_key, pattern_key
 from graph.settings import ThresholdSettings
+from graph.store.memory import path_pattern
 
 BASE_CONFIDENCE = 0.5
 WAIT_TIMEOUT_S = 300.0
@@ -80,6 +81,24 @@ def find_pattern(patterns: Iterable[Pattern], key: str) -> Pattern | None:
     return next((pattern for pattern in patterns if pattern.key == key), None)
 
 
+def act_history(context: DecisionContext, template: str | None) -> Pattern | None:
+    """The record of acting with ``template`` on observations like the primary.
+
+    The record on this kind of path (folder and extension) once it has an
+    outcome, else the template's record across the category (seed 000's
+    pattern). A template that keeps failing on one folder must not cost it
+    the folders where it works, nor borrow their successes.
+    """
+    primary = context.primary
+    key = pattern_key(primary.category, primary.type, DecisionType.ACT, template)
+    if template is not None:
+        specific = path_pattern_key(key, path_pattern(primary.path))
+        here = find_pattern(context.patterns, specific) if specific else None
+        if here is not None and here.total > 0:
+            return here
+    return find_pattern(context.patterns, key)
+
+
 def adjust_confidence(base: float, pattern: Pattern | None) -> float:
     """Blend ``base`` with the pattern's success rate (seed 000 ``ConfidenceAdjuster``).
 
@@ -136,13 +155,13 @@ def conclude(
 
     ``deltas`` are the scoring steps' raw deltas; each is clamped to its
     step's range here. The history consulted is the pattern of acting with
-    the recommended template, found in ``context.patterns``.
+    the recommended template (:func:`act_history`), found in ``context.patterns``.
     """
     raw = clamp(BASE_CONFIDENCE + sum(clamp_delta(step, delta) for step, delta in deltas))
     template = known_template(context, recommended_template)
     primary = context.primary
     key = pattern_key(primary.category, primary.type, DecisionType.ACT, template)
-    pattern = find_pattern(context.patterns, key)
+    pattern = act_history(context, template)
     confidence = adjust_confidence(raw, pattern)
     critical = significance == "critical" or context.is_critical
     kind = decision_type(confidence, critical=critical, thresholds=thresholds)

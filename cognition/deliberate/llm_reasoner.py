@@ -33,34 +33,20 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Literal
 
 from cognition.carried import CarriedPrompt, SystemPromptSource, applied_strategies
 from cognition.deliberate import prompts
-from cognition.deliberate.confidence import Conclusion, conclude
+from cognition.deliberate.confidence import Conclusion
 from cognition.deliberate.replies import (
-    CategorizeReply,
     DecideReply,
-    EvaluateReply,
-    MatchPatternReply,
-    ObserveReply,
     R,
     StepOutcome,
-    StepReply,
-    Trace,
     build_deliberation,
-    input_summary,
-)
-from cognition.deliberate.rules_reasoner import (
-    categorize_by_rules,
-    decide_by_rules,
-    evaluate_by_rules,
-    investigation_questions,
-    match_by_rules,
-    merge_questions,
-    observe_by_rules,
     rules_outcome,
 )
+from cognition.deliberate.rule_table import investigation_questions, merge_questions
+from cognition.deliberate.sequence import Step, StepRequest, deliberate_in_steps
 from cognition.deliberate.single_call import Part, WholeReply, single_prompt, split_reply
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
@@ -118,16 +104,9 @@ class _Run:
                 name, fallback(), summary, started=started, error=error, tokens=tokens
             )
             return dataclasses.replace(outcome, call_id=reply.call_id)
-        return StepOutcome(
-            name=name,
-            reply=reply.value,
-            reasoner=ReasonerKind.LLM,
-            input_summary=summary,
-            model=reply.model,
-            latency_ms=reply.latency_ms,
-            tokens=tokens,
-            call_id=reply.call_id,
-        )
+        # StepOutcome's model, latency_ms, tokens, error and call_id, in its field order.
+        measured = (reply.model, reply.latency_ms, tokens, None, reply.call_id)
+        return StepOutcome(name, reply.value, ReasonerKind.LLM, summary, *measured)
 
     async def whole(self, user: str) -> tuple[dict[StepName, Part], str | None, str | None]:
         """The single request: each step's part, the model and call id (``None`` if unasked)."""
@@ -188,147 +167,92 @@ class LLMReasoner:
     async def deliberate(self, context: DecisionContext, rendered: RenderedContext) -> Deliberation:
         """Run the five steps; never raises for anything the endpoint or the model does."""
         run = _Run(self.client, await self._carried())
+        step: Step
         if self.deliberation == "single_call":
-            trace, verdict = await self._single(run, context, rendered)
+            started = time.perf_counter()
+            user = single_prompt(context, rendered, self._thresholds, run.shown)
+            step = _PartOfOneReply(run, await run.whole(user), started)
         else:
-            trace, verdict = await self._stepwise(run, context, rendered)
-        outcomes: list[StepOutcome[Any]] = [
-            trace.observe,
-            trace.categorize,
-            trace.match,
-            trace.evaluate,
-            trace.decide,
-        ]
+            step = _OneRequestEach(run, context, rendered, self._thresholds)
+        trace, verdict = await deliberate_in_steps(context, self._thresholds, step)
+        trace = dataclasses.replace(trace, decide=_with_questions(trace.decide, context, verdict))
+        outcomes = trace.outcomes()
         by_llm = sum(o.reasoner is ReasonerKind.LLM for o in outcomes)
         self.client.state.record_steps(by_llm=by_llm, fell_back=len(outcomes) - by_llm)
         deliberation = build_deliberation(context, trace, verdict)
         applied = applied_strategies(trace.decide.reply.applied_strategies, run.shown)
         return deliberation.model_copy(update={"applied_strategies": applied})
 
-    async def _stepwise(
-        self, run: _Run, context: DecisionContext, rendered: RenderedContext
-    ) -> tuple[Trace, Conclusion]:
-        earlier: dict[StepName, StepReply] = {}
-        obs = await run.step(
-            StepName.OBSERVE,
-            ObserveReply,
-            lambda: prompts.observe_prompt(context, rendered),
-            lambda: observe_by_rules(context),
-            input_summary(StepName.OBSERVE, context),
-        )
-        observe = earlier[StepName.OBSERVE] = obs.reply
-        cat = await run.step(
-            StepName.CATEGORIZE,
-            CategorizeReply,
-            lambda: prompts.categorize_prompt(context, rendered, observe),
-            lambda: categorize_by_rules(context, observe),
-            observe.brief_summary,
-        )
-        earlier[StepName.CATEGORIZE] = cat.reply
-        mat = await run.step(
-            StepName.MATCH_PATTERN,
-            MatchPatternReply,
-            lambda: prompts.match_prompt(context, rendered, dict(earlier)),
-            lambda: match_by_rules(context),
-            input_summary(StepName.MATCH_PATTERN, context),
-        )
-        match = earlier[StepName.MATCH_PATTERN] = mat.reply
-        ev = await run.step(
-            StepName.EVALUATE,
-            EvaluateReply,
-            lambda: prompts.evaluate_prompt(context, rendered, dict(earlier)),
-            lambda: evaluate_by_rules(context, observe, match),
-            input_summary(StepName.EVALUATE, context),
-        )
-        earlier[StepName.EVALUATE] = ev.reply
-        verdict = self._verdict(context, obs, cat, mat, ev)
-        dec = await run.step(
-            StepName.DECIDE,
-            DecideReply,
-            lambda: prompts.decide_prompt(
-                context, rendered, earlier, verdict, self._thresholds, run.shown
-            ),
-            lambda: decide_by_rules(context, verdict),
-            f"Final decision with {verdict.confidence:.2f} confidence",
-        )
-        return Trace(obs, cat, mat, ev, _with_questions(dec, context, verdict)), verdict
 
-    async def _single(
-        self, run: _Run, context: DecisionContext, rendered: RenderedContext
-    ) -> tuple[Trace, Conclusion]:
-        started = time.perf_counter()
-        user = single_prompt(context, rendered, self._thresholds, run.shown)
-        parts, model, call_id = await run.whole(user)
+class _OneRequestEach:
+    """``stepwise``: each step its own request, seeing the earlier steps' conclusions."""
 
-        def outcome(name: StepName, fallback: Callable[[], R], summary: str) -> StepOutcome[R]:
-            part = parts.get(name)
-            if part is not None and part.reply is not None:
-                return StepOutcome(
-                    name=name,
-                    reply=part.reply,  # type: ignore[arg-type]  # PARTS pairs name and model
-                    reasoner=ReasonerKind.LLM,
-                    input_summary=summary,
-                    model=model,
-                    latency_ms=part.latency_ms,
-                    tokens=part.tokens,
-                    call_id=call_id,
-                )
-            error = (
-                f"LLM not asked: {run.unavailable}"
-                if part is None
-                else f"no usable part in the reply: {part.error}"
-            )
-            result = rules_outcome(name, fallback(), summary, started=started, error=error)
-            if part is not None:
-                result = dataclasses.replace(
-                    result, latency_ms=part.latency_ms, tokens=part.tokens, call_id=call_id
-                )
-            return result
-
-        obs = outcome(
-            StepName.OBSERVE,
-            lambda: observe_by_rules(context),
-            input_summary(StepName.OBSERVE, context),
-        )
-        observe = obs.reply
-        cat = outcome(
-            StepName.CATEGORIZE,
-            lambda: categorize_by_rules(context, observe),
-            observe.brief_summary,
-        )
-        mat = outcome(
-            StepName.MATCH_PATTERN,
-            lambda: match_by_rules(context),
-            input_summary(StepName.MATCH_PATTERN, context),
-        )
-        ev = outcome(
-            StepName.EVALUATE,
-            lambda: evaluate_by_rules(context, observe, mat.reply),
-            input_summary(StepName.EVALUATE, context),
-        )
-        verdict = self._verdict(context, obs, cat, mat, ev)
-        dec = outcome(
-            StepName.DECIDE,
-            lambda: decide_by_rules(context, verdict),
-            f"Final decision with {verdict.confidence:.2f} confidence",
-        )
-        return Trace(obs, cat, mat, ev, _with_questions(dec, context, verdict)), verdict
-
-    def _verdict(
+    def __init__(
         self,
+        run: _Run,
         context: DecisionContext,
-        obs: StepOutcome[ObserveReply],
-        cat: StepOutcome[CategorizeReply],
-        mat: StepOutcome[MatchPatternReply],
-        ev: StepOutcome[EvaluateReply],
-    ) -> Conclusion:
-        return conclude(
-            context,
-            significance=obs.reply.significance,
-            recommended_template=mat.reply.recommended_template,
-            deltas=[(o.name, o.reply.delta()) for o in (obs, cat, mat, ev)],
-            thresholds=self._thresholds,
+        rendered: RenderedContext,
+        thresholds: ThresholdSettings,
+    ) -> None:
+        self.run, self.context, self.rendered, self.thresholds = run, context, rendered, thresholds
+
+    async def take(self, request: StepRequest[R]) -> StepOutcome[R]:
+        """Ask the model for this step; the rules answer when it cannot."""
+        return await self.run.step(
+            request.name,
+            request.schema,
+            lambda: self._prompt(request),
+            request.rules,
+            request.summary,
         )
+
+    def _prompt(self, request: StepRequest[R]) -> str:
+        context, rendered, earlier = self.context, self.rendered, dict(request.earlier)
+        if request.name is StepName.OBSERVE:
+            return prompts.observe_prompt(context, rendered)
+        if request.name is StepName.CATEGORIZE:
+            return prompts.categorize_prompt(context, rendered, earlier[StepName.OBSERVE])
+        if request.name is StepName.MATCH_PATTERN:
+            return prompts.match_prompt(context, rendered, earlier)
+        if request.name is StepName.EVALUATE:
+            return prompts.evaluate_prompt(context, rendered, earlier)
+        assert request.verdict is not None  # the sequence concludes before DECIDE
+        return prompts.decide_prompt(
+            context, rendered, earlier, request.verdict, self.thresholds, self.run.shown
+        )
+
+
+class _PartOfOneReply:
+    """``single_call``: every step is its part of the one reply, or the rules' answer."""
+
+    def __init__(
+        self,
+        run: _Run,
+        reply: tuple[dict[StepName, Part], str | None, str | None],
+        started: float,
+    ) -> None:
+        self.run, self.started = run, started
+        self.parts, self.model, self.call_id = reply
+
+    async def take(self, request: StepRequest[R]) -> StepOutcome[R]:
+        """This step's part of the reply; the rules' answer when the part is unusable."""
+        name, summary = request.name, request.summary
+        part = self.parts.get(name)
+        if part is not None and part.reply is not None:
+            # Model, latency, tokens, no error, call id; PARTS pairs the step with its model.
+            measured = (self.model, part.latency_ms, part.tokens, None, self.call_id)
+            return StepOutcome(name, part.reply, ReasonerKind.LLM, summary, *measured)  # type: ignore[arg-type]
+        error = (
+            f"LLM not asked: {self.run.unavailable}"
+            if part is None
+            else f"no usable part in the reply: {part.error}"
+        )
+        result = rules_outcome(name, request.rules(), summary, started=self.started, error=error)
+        if part is not None:
+            result = dataclasses.replace(
+                result, latency_ms=part.latency_ms, tokens=part.tokens, call_id=self.call_id
+            )
+        return result
 
 
 def _with_questions(

@@ -22,12 +22,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from cognition.deliberate.confidence import Conclusion
+from cognition.deliberate.confidence import Conclusion, act_history
 from cognition.deliberate.replies import StepReply
 from cognition.schemas import DecisionContext, RenderedContext
 from cognition.text import fence
 from graph.models import DecisionType, StepName
-from graph.models.learn import pattern_key
 from graph.settings import ThresholdSettings
 
 SYSTEM_PROMPT = """\
@@ -154,11 +153,9 @@ requires_action: whether something should be done about it."""
 def templates_block(context: DecisionContext) -> str:
     if not context.templates:
         return "(none: no action template matches this observation)"
-    primary = context.primary
     lines = []
     for template in context.templates:
-        key = pattern_key(primary.category, primary.type, DecisionType.ACT, template.name)
-        pattern = next((p for p in context.patterns if p.key == key), None)
+        pattern = act_history(context, template.name)
         record = (
             f"{pattern.successes} of {pattern.total} past runs succeeded"
             if pattern is not None and pattern.total

@@ -6,17 +6,29 @@ step that falls back slots into the chain unchanged. They are tolerant where
 a model's slip is harmless: case and spaces in enums, ``"none"`` for no
 template, a string where a list was asked, a percentage for a probability,
 unknown extra fields. What cannot be read sensibly fails validation, and the
-client's one repair attempt (then the rules) takes over.
+client's one repair attempt (then the rules) takes over. Advisory numbers
+out of range are clamped and noted (:mod:`cognition.deliberate.bounds`): the
+notes go into the step's ``output["clamped"]``.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    model_validator,
+)
 
+from cognition.deliberate.bounds import Bound, clamp_fields
 from cognition.deliberate.confidence import Conclusion, clamp_delta
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.text import plain_text
@@ -132,9 +144,36 @@ Option = Annotated[DecisionType, BeforeValidator(_word)]
 
 
 class StepReply(BaseModel):
-    """Base of the step replies: extra fields from a chatty model are ignored."""
+    """Base of the step replies: extra fields from a chatty model are ignored.
+
+    ``BOUNDS`` names the step's advisory numbers; out of range they are
+    clamped, and :attr:`clamped` says which and from what.
+    """
 
     model_config = ConfigDict(extra="ignore")
+    BOUNDS: ClassVar[dict[str, Bound]] = {}
+    _clamped: list[str] = PrivateAttr(default_factory=list)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _clamp_advisory_numbers(
+        cls, data: Any, handler: ModelWrapValidatorHandler[StepReply]
+    ) -> StepReply:
+        notes: list[str] = []
+        if isinstance(data, dict):
+            data = cls._clamp(data, notes)
+        reply = handler(data)
+        reply._clamped = notes
+        return reply
+
+    @classmethod
+    def _clamp(cls, data: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+        return clamp_fields(data, cls.BOUNDS, notes)
+
+    @property
+    def clamped(self) -> list[str]:
+        """What was brought into range, e.g. ``"pattern_confidence -0.2 clamped to 0"``."""
+        return list(self._clamped)
 
     def delta(self) -> float:
         """The confidence delta the step claims (before clamping to its range)."""
@@ -183,6 +222,11 @@ class CategorizeReply(StepReply):
 class MatchPatternReply(StepReply):
     """MATCH_PATTERN: the known pattern, the template that fits, and its track record."""
 
+    BOUNDS: ClassVar[dict[str, Bound]] = {
+        "past_success_rate": Bound(0, 100),
+        "pattern_confidence": Bound(0, 1, percent_ok=True),
+    }
+
     matched_pattern: Annotated[str, BeforeValidator(_none_as("none"))] = "none"
     recommended_template: Annotated[str | None, BeforeValidator(_optional_name)] = None
     past_success_rate: Annotated[float | None, BeforeValidator(_percent)] = Field(
@@ -213,6 +257,19 @@ class OptionAssessment(BaseModel):
 
 class EvaluateReply(StepReply):
     """EVALUATE: the options weighed and the one recommended."""
+
+    @classmethod
+    def _clamp(cls, data: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+        options = data.get("options")
+        if not isinstance(options, list):
+            return data
+        bounds = {"likelihood_of_success": Bound(0, 100)}
+        return data | {
+            "options": [
+                clamp_fields(o, bounds, notes, f"options[{i}].") if isinstance(o, dict) else o
+                for i, o in enumerate(options)
+            ]
+        }
 
     options: list[OptionAssessment] = Field(default_factory=list, max_length=8)
     recommended_option: Option
@@ -269,6 +326,16 @@ class StepOutcome(Generic[R]):
     call_id: str | None = None
 
 
+REPLY_MODELS: dict[StepName, type[StepReply]] = {
+    StepName.OBSERVE: ObserveReply,
+    StepName.CATEGORIZE: CategorizeReply,
+    StepName.MATCH_PATTERN: MatchPatternReply,
+    StepName.EVALUATE: EvaluateReply,
+    StepName.DECIDE: DecideReply,
+}
+"""Each step's reply model: the schema an LLM's reply must fit."""
+
+
 @dataclass(frozen=True, slots=True)
 class Trace:
     """The five outcomes of one deliberation, in order."""
@@ -278,6 +345,10 @@ class Trace:
     match: StepOutcome[MatchPatternReply]
     evaluate: StepOutcome[EvaluateReply]
     decide: StepOutcome[DecideReply]
+
+    def outcomes(self) -> list[StepOutcome[Any]]:
+        """The five outcomes as a list, in order."""
+        return [self.observe, self.categorize, self.match, self.evaluate, self.decide]
 
 
 def input_summary(step: StepName, context: DecisionContext, *, detail: str = "") -> str:
@@ -301,19 +372,19 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
     is the model that produced any of them. A partial fallback therefore
     reads ``reasoner=rules`` with a model set, and each step says which.
     """
-    outcomes: list[StepOutcome[Any]] = [
-        trace.observe,
-        trace.categorize,
-        trace.match,
-        trace.evaluate,
-        trace.decide,
-    ]
+    outcomes = trace.outcomes()
     decided = f"{verdict.decision_type.value} (confidence {verdict.confidence:.2f})"
     rationale = trace.decide.reply.rationale
     steps: list[ReasoningStep] = []
     for order, outcome in enumerate(outcomes):
         output: dict[str, Any] = outcome.reply.model_dump(mode="json")
         reasoning = outcome.reply.describe()
+        delta = clamp_delta(outcome.name, outcome.reply.delta())
+        clamped = outcome.reply.clamped
+        if delta != outcome.reply.delta():
+            clamped.append(f"confidence_delta {outcome.reply.delta():g} clamped to {delta:g}")
+        if clamped:
+            output["clamped"] = clamped
         if outcome.name is StepName.DECIDE:
             reasoning = f"{decided}: {rationale}" if rationale else decided
             output |= {
@@ -332,7 +403,7 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
                 model=outcome.model,
                 input_summary=outcome.input_summary,
                 output=output,
-                confidence_delta=clamp_delta(outcome.name, outcome.reply.delta()),
+                confidence_delta=delta,
                 reasoning=reasoning,
                 latency_ms=outcome.latency_ms,
                 tokens=outcome.tokens,
@@ -363,4 +434,25 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
         escalation_reason=verdict.escalation_reason,
         escalation_priority=verdict.escalation_priority,
         parameters=trace.decide.reply.parameter_values(),
+    )
+
+
+def rules_outcome(
+    name: StepName,
+    reply: R,
+    summary: str,
+    *,
+    started: float,
+    error: str | None = None,
+    tokens: int = 0,
+) -> StepOutcome[R]:
+    """A step the rules produced; ``started`` is its ``time.perf_counter()`` start."""
+    return StepOutcome(
+        name=name,
+        reply=reply,
+        reasoner=ReasonerKind.RULES,
+        input_summary=summary,
+        latency_ms=(time.perf_counter() - started) * 1000,
+        tokens=tokens,
+        error=error,
     )

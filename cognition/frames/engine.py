@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Sequence
 
-from cognition.chat.turns import FrameSelection
+from cognition.frames.selection import FrameSelection
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES, score_frame, select_frame
 from graph.models.frame import FrameSpec
 from graph.store.frames import FrameStore

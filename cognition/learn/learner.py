@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from cognition.deliberate.confidence import MIN_PATTERN_SAMPLES
 from cognition.monitor import Assessment, FailureType
 from cognition.text import plain_text
-from graph.models import Censor, Decision, Episode, Lesson, utc_now
+from graph.models import Censor, Decision, Episode, Lesson, Pattern, utc_now
+from graph.models.learn import path_pattern_key
 from graph.store.learning import LearningStore
 
 log = logging.getLogger(__name__)
@@ -24,6 +26,9 @@ log = logging.getLogger(__name__)
 LOW_CONFIDENCE = 0.5
 HIGH_CONFIDENCE = 0.8
 _REASON_CHARS = 300
+# A failure on a kind of path where the action succeeds at least this often
+# is an exception there, not a wall: its censor warns but does not block.
+WORKS_HERE_RATE = 0.5
 
 # What a failure teaches, by the monitor's failure type: (lesson type,
 # adjustment, reason). Timeout and permission are seed 000's; the other three
@@ -127,6 +132,12 @@ class OutcomeLearner:
             await self.store.update_pattern(
                 decision.pattern_key, success=success, confidence=decision.confidence
             )
+            # And on this kind of path, which the next decision here consults first.
+            here = path_pattern_key(decision.pattern_key, decision.path_pattern)
+            if here is not None and decision.template is not None:
+                await self.store.update_pattern(
+                    here, success=success, confidence=decision.confidence
+                )
         lessons = draw_lessons(decision, success=success, error=error, failure_type=failure_type)
         await self.store.record_lessons(lessons, execution_id=execution_id)
         # The strategies the decision said it applied share its outcome (ACE's counters).
@@ -182,6 +193,14 @@ def censor_worthy(assessment: Assessment) -> list[str]:
     return list(assessment.censor_candidates)
 
 
+def works_here(record: Pattern | None) -> bool:
+    """Whether a record of outcomes says the action mostly works: at least
+    ``MIN_PATTERN_SAMPLES`` outcomes, at least half of them successes."""
+    if record is None or record.total < MIN_PATTERN_SAMPLES:
+        return False
+    return record.successes / record.total >= WORKS_HERE_RATE
+
+
 class CensorBook:
     """Censors learned from failures: created at warn, fired (then block) on a repeat."""
 
@@ -195,15 +214,19 @@ class CensorBook:
         reason: str,
         execution_id: str | None = None,
         episode_id: str | None = None,
+        works_here: bool = False,
     ) -> Censor:
         """File a censor for a lasting failure, or fire the active one with the same trigger.
 
         A new censor starts at its first firing (``fire_count`` 1, ``warn``),
         ``LEARNED_FROM`` the execution (or else the episode) it came from.
+        ``works_here`` (the action's record on this kind of path is mostly
+        success, :func:`works_here`) keeps a repeat at ``warn``: a template
+        that fails one time in ten on a folder must not be blocked there.
         """
         existing = await self.store.censor_by_trigger(trigger)
         if existing is not None:
-            fired = await self.store.fire_censor(existing.id)
+            fired = await self.store.fire_censor(existing.id, may_block=not works_here)
             if fired is not None:
                 log.info("censor %s fired again: %s", fired.id, fired.severity)
                 return fired

@@ -19,8 +19,7 @@ import logging
 from datetime import timedelta
 
 from cognition.act.actor import ActOutcome
-from cognition.act.plan import censor_trigger
-from cognition.learn.learner import CensorBook, OutcomeLearner
+from cognition.learn.learner import CensorBook, OutcomeLearner, works_here
 from cognition.monitor import is_transient
 from graph.models import (
     Decision,
@@ -31,8 +30,10 @@ from graph.models import (
     ObservationType,
     utc_now,
 )
+from graph.models.learn import path_pattern_key
 from graph.models.observe import Category, Urgency
 from graph.store.decisions import DecisionStore
+from graph.store.learning import censor_trigger
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +113,15 @@ async def settle_outcome(
     if outcome.success:
         return
     if outcome.error and not is_transient(outcome.error):
+        # The record on this kind of path, this failure counted, says whether a
+        # repeat is a wall (block) or the exception where the action works.
+        here = path_pattern_key(decision.pattern_key or "", decision.path_pattern)
+        record = await learner.store.pattern(here) if here and decision.pattern_key else None
         await censors.record_failure(
             censor_trigger(decision.template or "action", decision.path),
             reason=outcome.error,
             execution_id=outcome.execution_id,
+            works_here=works_here(record),
         )
     await decisions.memory.record_observations(
         [task_failed(decision, outcome, primary, max_attempts)]

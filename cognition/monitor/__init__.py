@@ -3,7 +3,8 @@
 Pure logic, no I/O. `analyze_failure` names the failure, `decide` chooses
 complete, retry or escalate, `retry_strategy` and `refine_prompt` shape the
 next attempt, `escalation_message` and `summary` explain it to a person, and
-`assess` measures a turn's surprise and its censor candidates.
+`assess` measures a turn's surprise and its censor candidates. :class:`Monitor`
+is all of it as the actor asks after every attempt.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from cognition.monitor.assess import (
     error_to_censor_text,
     is_transient,
 )
-from cognition.monitor.failures import FailureAnalysis, FailureType, analyze_failure
+from cognition.monitor.failures import analyze_failure
+from cognition.monitor.judge import Monitor
 from cognition.monitor.retry import (
     DEFAULT_MAX_RETRIES,
     RetryStrategy,
@@ -25,12 +27,11 @@ from cognition.monitor.retry import (
     retry_strategy,
 )
 from cognition.monitor.verdict import (
-    Verdict,
-    VerdictDetail,
     decide,
     escalation_message,
     undecided_message,
 )
+from graph.models.outcome import FailureAnalysis, FailureType, Verdict, VerdictDetail
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -39,6 +40,7 @@ __all__ = [
     "EpisodeOutcome",
     "FailureAnalysis",
     "FailureType",
+    "Monitor",
     "RetryStrategy",
     "ToolError",
     "Verdict",

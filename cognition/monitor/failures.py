@@ -10,28 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 
 from cognition.monitor.assess import is_transient
 from cognition.text import plain_text
+from graph.models.outcome import FailureAnalysis, FailureType
 
 EVIDENCE_CHARS = 200
 _EVIDENCE_CONTEXT = 80
-
-
-class FailureType(StrEnum):
-    """The seed's nine failure types, declared in the order they are checked."""
-
-    FILE_NOT_FOUND = "file_not_found"
-    PERMISSION_ERROR = "permission_error"
-    SYNTAX_ERROR = "syntax_error"
-    DEPENDENCY_ERROR = "dependency_error"
-    TIMEOUT = "timeout"
-    CONSOLE_ERRORS = "console_errors"
-    NETWORK_ERRORS = "network_errors"
-    UI_ISSUES = "ui_issues"
-    VALIDATION_FAILURE = "validation_failure"
 
 
 def _rx(*patterns: str) -> tuple[re.Pattern[str], ...]:
@@ -95,16 +80,6 @@ DETECTION_PATTERNS: dict[FailureType, tuple[re.Pattern[str], ...]] = {
         r"^FAILED\b",
     ),
 }
-
-
-@dataclass(frozen=True)
-class FailureAnalysis:
-    """What kind of failure an execution had, and the text that showed it."""
-
-    failure_type: FailureType
-    matched_pattern: str
-    evidence: str
-    transient: bool
 
 
 def _excerpt(text: str, match: re.Match[str]) -> str:

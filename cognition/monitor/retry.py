@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cognition.monitor.failures import FailureAnalysis, FailureType
 from cognition.text import fence, plain_text
+from graph.models.outcome import FailureAnalysis, FailureType
 
 DEFAULT_MAX_RETRIES = 3
 _EVIDENCE_CHARS = 500

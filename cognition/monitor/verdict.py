@@ -2,51 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-
-from cognition.monitor.failures import FailureAnalysis
 from cognition.text import plain_text
+from graph.models.outcome import FailureAnalysis, Verdict, VerdictDetail
 
 _BOX_WIDTH = 60
 _TASK_CHARS = 300
 _ERROR_CHARS = 1000
-
-
-class Verdict(StrEnum):
-    """What to do after an execution."""
-
-    COMPLETE = "complete"
-    RETRY = "retry"
-    ESCALATE = "escalate"
-
-
-@dataclass(frozen=True)
-class VerdictDetail:
-    """A verdict with its reason, its details and the state it was made from."""
-
-    verdict: Verdict
-    reason: str
-    details: str
-    success: bool
-    validation_passed: bool
-    retry_count: int
-    max_retries: int
-    failure: FailureAnalysis | None = None
-
-    def as_properties(self) -> dict[str, str | int | bool | None]:
-        """Flat primitive values, ready to be stored as node properties."""
-        return {
-            "verdict": str(self.verdict),
-            "reason": self.reason,
-            "details": self.details,
-            "success": self.success,
-            "validation_passed": self.validation_passed,
-            "retry_count": self.retry_count,
-            "max_retries": self.max_retries,
-            "failure_type": str(self.failure.failure_type) if self.failure else None,
-            "transient": self.failure.transient if self.failure else None,
-        }
 
 
 def decide(
@@ -82,6 +43,19 @@ def decide(
     return VerdictDetail(Verdict.ESCALATE, reason + kind, details, *state)
 
 
+def _opened(title: str, task: str, decision_id: str | None) -> list[str]:
+    """The box's title, the decision (when there is one) and the task."""
+    lines = [*_boxed(title), ""]
+    if decision_id:
+        lines.append(f"Decision: {plain_text(decision_id, 100)}")
+    return [*lines, f"Task: {plain_text(task, _TASK_CHARS) or '(no description)'}", ""]
+
+
+def _closed(lines: list[str]) -> str:
+    """The message with the box's bottom edge."""
+    return "\n".join([*lines, "", "╚" + "═" * _BOX_WIDTH + "╝"]) + "\n"
+
+
 def _boxed(title: str) -> list[str]:
     return [
         "╔" + "═" * _BOX_WIDTH + "╗",
@@ -104,12 +78,8 @@ def escalation_message(
     reduced to plain text; the suggested Cypher takes the decision id as a
     parameter, never spliced into the query.
     """
-    lines = [*_boxed("HUMAN ESCALATION REQUIRED"), ""]
-    if decision_id:
-        lines.append(f"Decision: {plain_text(decision_id, 100)}")
+    lines = _opened("HUMAN ESCALATION REQUIRED", task, decision_id)
     lines += [
-        f"Task: {plain_text(task, _TASK_CHARS) or '(no description)'}",
-        "",
         f"Nous has attempted this task {attempts} times without success.",
         "",
     ]
@@ -139,10 +109,8 @@ def escalation_message(
         "   - Complete the task manually",
         "   - Break the task into smaller subtasks",
         "   - Abandon this approach",
-        "",
-        "╚" + "═" * _BOX_WIDTH + "╝",
     ]
-    return "\n".join(lines) + "\n"
+    return _closed(lines)
 
 
 def undecided_message(
@@ -159,12 +127,8 @@ def undecided_message(
     thresholds it was measured against (``thresholds``, already formatted)
     are named, so the reader sees why the agent did not act on its own.
     """
-    lines = [*_boxed("HUMAN DECISION REQUIRED"), ""]
-    if decision_id:
-        lines.append(f"Decision: {plain_text(decision_id, 100)}")
+    lines = _opened("HUMAN DECISION REQUIRED", task, decision_id)
     lines += [
-        f"Task: {plain_text(task, _TASK_CHARS) or '(no description)'}",
-        "",
         "Nous did not act on this: nothing was attempted.",
         f"Why: {plain_text(reason, _ERROR_CHARS) or '(no reason given)'}",
         f"Its confidence was {confidence:.2f}; thresholds: {thresholds}.",
@@ -172,7 +136,5 @@ def undecided_message(
         "Next Steps:",
         "1. Look at the decision's reasoning steps (cypher/audit/decision_steps.cypher)",
         "2. Act on it yourself, or tell Nous more (a note, a goal) and let it decide again",
-        "",
-        "╚" + "═" * _BOX_WIDTH + "╝",
     ]
-    return "\n".join(lines) + "\n"
+    return _closed(lines)

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from cognition.context.render import CHARS_PER_TOKEN, section_budgets
+from cognition.frames.budget import section_budgets
 from cognition.recall.file_head import read_file_view
 from cognition.recall.hybrid import ITEM_CHARS, HybridRecall
 from cognition.schemas import (
@@ -32,9 +32,10 @@ from cognition.schemas import (
     RecalledText,
     TemplateOption,
 )
+from cognition.text import CHARS_PER_TOKEN
 from graph.models import DecisionType, Episode, Fact, Lesson, Observation, Procedure
 from graph.models.frame import ContextBudget, FrameSpec
-from graph.models.learn import pattern_key
+from graph.models.learn import path_pattern_key, pattern_key
 from graph.store.lucene import lucene_query
 from graph.store.memory import Memory, path_pattern
 from graph.store.recall import RecallRequest, RecallStore, SimilarDecision, TextHit
@@ -73,9 +74,14 @@ def recall_limits(budget: ContextBudget, investigation_round: int = 0) -> dict[s
 
 
 def pattern_keys(observation: Observation, templates: Sequence[TemplateOption]) -> list[str]:
-    """The pattern keys (``category:type:decision:template``) a decision here could make."""
+    """The pattern keys (``category:type:decision:template``) a decision here could make,
+    and each template's on this kind of path (:func:`graph.models.learn.path_pattern_key`)."""
     kind = (observation.category, observation.type)
-    keys = [pattern_key(*kind, DecisionType.ACT, t.name) for t in templates]
+    here = path_pattern(observation.path)
+    keys = []
+    for t in templates:
+        key = pattern_key(*kind, DecisionType.ACT, t.name)
+        keys += [key, path_pattern_key(key, here) or key]
     keys += [pattern_key(*kind, d, None) for d in DecisionType]
     return list(dict.fromkeys(keys))
 

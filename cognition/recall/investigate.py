@@ -29,6 +29,7 @@ from graph.errors import GraphError
 from graph.models import ReasonerKind, ReasoningStep, StepName
 from graph.store.lucene import lucene_query
 from graph.store.memory import Memory, path_pattern
+from graph.store.recall import RecallStore
 
 log = logging.getLogger(__name__)
 
@@ -111,13 +112,8 @@ class Investigator:
     async def investigate(self, questions: list[str], context: DecisionContext) -> Findings:
         """Run the questions as recall queries; answer them with the LLM when there is one."""
         primary = context.primary
-        [row] = await self.memory.read(
-            "recall/investigate",
-            query=lucene_query(questions),
-            path=primary.path,
-            path_pattern=path_pattern(primary.path),
-            window_s=TOGETHER_WINDOW_S,
-            limit=LIMIT,
+        row = await RecallStore(self.memory).investigation(
+            lucene_query(questions), primary.path, window_s=TOGETHER_WINDOW_S, limit=LIMIT
         )
         shown = {d.id for d in context.past_decisions}
         shown |= {r.id for r in [*context.facts, *context.lessons, *context.episodes]}

@@ -10,6 +10,7 @@ import heapq
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from cognition.errors import CognitionError
 from graph.models.observe import Observation, Urgency
 
 # Seed 000's priority map. The gaps leave room for levels in between.
@@ -29,7 +30,7 @@ PRIORITY: Mapping[Urgency, int] = MappingProxyType(
 _Entry = tuple[int, int, Observation]
 
 
-class QueueFullError(OverflowError):
+class QueueFullError(CognitionError, OverflowError):
     """``ObservationQueue.add`` was called on a queue already holding ``max_size`` items."""
 
 

@@ -26,6 +26,16 @@ def pattern_key(
     return ":".join(str(part.value) if isinstance(part, Enum) else part for part in parts)
 
 
+def path_pattern_key(key: str, path_pattern: str | None) -> str | None:
+    """The key of ``key``'s statistics on one kind of path (``... on docs/*.md``); None without.
+
+    The seed's key groups every file of a category together, so a template
+    that fails on reports and works on notes looks half-broken on both; the
+    path pattern (folder and extension, as censors name them) tells them apart.
+    """
+    return f"{key} on {path_pattern}" if path_pattern else None
+
+
 class Pattern(Node):
     """Statistics of one ``category:type:decision:template`` key (seed 000 section 5.1)."""
 

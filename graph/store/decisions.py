@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from graph.errors import GraphError
 from graph.models import (
     Decision,
     DecisionStatus,
@@ -58,7 +59,7 @@ TRANSITIONS: Mapping[DecisionStatus, frozenset[DecisionStatus]] = {
 OPEN_FOR_FOLLOW_UP: tuple[DecisionStatus, ...] = (S.WAITING, S.INVESTIGATING)
 
 
-class DecisionStatusError(ValueError):
+class DecisionStatusError(GraphError, ValueError):
     """A decision asked to move where its life does not go (a bug, never bad input)."""
 
 

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from graph.models import Censor, Decision, Event, Lesson, Pattern, new_id, utc_now
 from graph.store.episodes import EpisodeStore
 from graph.store.mapping import from_properties, to_properties
+from graph.store.memory import path_pattern
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,14 @@ def calibration_bucket(confidence: float) -> int:
     """The bucket of a confidence: 0 for 0.0-0.1 … 9 for 0.9-1.0 (1.0 included)."""
     # The epsilon keeps 0.3 (stored as 0.29999…) in bucket 3.
     return min(9, max(0, math.floor(confidence * 10 + 1e-9)))
+
+
+def censor_trigger(template: str, path: str | None) -> str:
+    """The trigger a failed action's censor is filed under: template and path pattern.
+
+    Planning looks a censor up by it before acting; learning files one under it.
+    """
+    return f"{template} on {path_pattern(path) or 'no path'}"
 
 
 class LearningStore(EpisodeStore):
@@ -161,12 +170,14 @@ class LearningStore(EpisodeStore):
         )
         return str(rows[0]["id"])
 
-    async def fire_censor(self, censor_id: str) -> Censor | None:
-        """Count one firing; warn becomes block at ``BLOCK_AFTER_FIRES``. None if no such censor."""
+    async def fire_censor(self, censor_id: str, *, may_block: bool = True) -> Censor | None:
+        """Count one firing; warn becomes block at ``BLOCK_AFTER_FIRES`` (unless ``may_block``
+        is false: the firing is counted, the severity kept). None if no such censor."""
         rows = await self.memory.write(
             "learn/fire_censor",
             censor_id=censor_id,
-            block_after=BLOCK_AFTER_FIRES,
+            # A count no censor reaches: fired, never blocked by this firing.
+            block_after=BLOCK_AFTER_FIRES if may_block else 2**62,
             now=utc_now(),
         )
         return from_properties(Censor, rows[0]["censor"]) if rows else None

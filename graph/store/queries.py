@@ -14,12 +14,13 @@ from data; the loader reads files and hands their text to the driver.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Literal
 
 from graph.errors import QueryNotFoundError
 
-CYPHER_ROOT = Path(__file__).resolve().parents[2] / "cypher"
+CYPHER_PACKAGE = "cypher"
 REQUIRED_HEADERS = ("purpose", "params", "returns")
 
 
@@ -38,7 +39,7 @@ class QueryLibrary:
     """Cypher files under a root folder, read once and kept by name."""
 
     def __init__(self, root: Path | None = None) -> None:
-        self.root = CYPHER_ROOT if root is None else root
+        self.root = shipped_cypher() if root is None else root
         self._cache: dict[str, Query] = {}
 
     def get(self, name: str) -> Query:
@@ -61,6 +62,27 @@ class QueryLibrary:
         return sorted(
             p.relative_to(self.root).with_suffix("").as_posix() for p in base.rglob("*.cypher")
         )
+
+
+def shipped_cypher() -> Path:
+    """The folder of the shipped ``cypher`` package (package data, wherever it is installed).
+
+    The files are read with plain paths (``rglob``, error messages naming the file), so the
+    package must be a folder on disk, which every wheel install and editable install is.
+    """
+    try:
+        root = resources.files(CYPHER_PACKAGE)
+    except ModuleNotFoundError:
+        raise QueryNotFoundError(
+            f"the {CYPHER_PACKAGE!r} package is not installed beside graph/ "
+            "(reinstall Nous: pip install .)"
+        ) from None
+    if not isinstance(root, Path):
+        raise QueryNotFoundError(
+            f"the {CYPHER_PACKAGE!r} package at {root} is not a folder on disk "
+            "(zipped installs are not supported)"
+        )
+    return root
 
 
 def parse_query(name: str, path: Path) -> Query:

@@ -27,7 +27,7 @@ from graph.models import (
     WorkingMemory,
 )
 from graph.store.mapping import from_properties
-from graph.store.memory import Memory
+from graph.store.memory import Memory, path_pattern
 
 N = TypeVar("N", bound=Node)
 
@@ -198,6 +198,26 @@ class RecallStore:
             meaning=[_hit(r) for r in row["meaning"]],
             graph=[_hit(r) for r in row["graph"]],
         )
+
+    async def investigation(
+        self, query: str, path: str | None, *, window_s: float, limit: int
+    ) -> dict[str, Any]:
+        """What an investigation's questions find (``recall/investigate``), in one round trip.
+
+        One row: ``texts`` (full-text hits over facts, lessons, episodes and
+        past reasoning), ``history`` (the file's changes), ``together`` (files
+        changed within ``window_s`` of it) and ``outcomes`` (per decision type
+        and template on the same path pattern).
+        """
+        [row] = await self.memory.read(
+            "recall/investigate",
+            query=query,
+            path=path,
+            path_pattern=path_pattern(path),
+            window_s=window_s,
+            limit=limit,
+        )
+        return row
 
     def _similar(self, row: dict[str, Any]) -> SimilarDecision:
         return SimilarDecision(str(row.pop("similarity")), self._as(Decision, row))

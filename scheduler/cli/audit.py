@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from graph.errors import QueryNotFoundError
+from graph.store.audit import AREA, AuditStore
 from graph.store.memory import Memory
 from graph.store.queries import QueryLibrary
 from scheduler.cli.common import (
@@ -20,7 +21,6 @@ from scheduler.cli.common import (
     with_memory,
 )
 
-AREA = "audit"
 DEFAULT_LIMIT = 25
 
 
@@ -86,7 +86,7 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await memory.read(f"{AREA}/{args.name}", **args.params)
+    rows = await AuditStore(memory).audit(args.name, args.params)
     columns = list(rows[0]) if rows else []
     return show(args, rows, table(rows, columns, empty="no rows"))
 

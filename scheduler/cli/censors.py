@@ -6,6 +6,8 @@ import argparse
 from typing import Any
 
 from graph.models import utc_now
+from graph.store.admin import AdminStore
+from graph.store.audit import AuditStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli.common import CommandError, common_options, show, table, with_memory
@@ -33,7 +35,7 @@ def register(commands: Any) -> None:
 
 
 async def _list(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await memory.read("audit/censors", limit=LIST_LIMIT)
+    rows = await AuditStore(memory).censors(LIST_LIMIT)
     columns = ["id", "status", "severity", "fire_count", "trigger_pattern", "reason"]
     return show(args, rows, table(rows, columns, empty="no censors"))
 
@@ -41,9 +43,8 @@ async def _list(args: argparse.Namespace, memory: Memory) -> int:
 async def _lift(args: argparse.Namespace, memory: Memory) -> int:
     if not args.note.strip():
         raise CommandError("--note: say why the censor may be lifted", 2)
-    rows = await memory.write("admin/lift_censor", censor_id=args.id, note=args.note, at=utc_now())
-    if not rows:
+    row = await AdminStore(memory).lift_censor(args.id, args.note, utc_now())
+    if row is None:
         raise CommandError(f"no censor {args.id!r} for agent {memory.agent_id!r}")
     await LearningStore(memory).emit("censor_lifted", {"censor_id": args.id, "note": args.note})
-    row = rows[0]
     return show(args, row, f"censor {args.id} lifted: {row['trigger_pattern']} no longer blocks")

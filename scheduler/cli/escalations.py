@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from graph.models import DecisionStatus, utc_now
+from graph.models import utc_now
+from graph.store.admin import AdminStore
+from graph.store.audit import AuditStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli.common import (
@@ -49,7 +51,7 @@ def register(commands: Any) -> None:
 
 
 async def _list(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await memory.read("audit/open_escalations", limit=LIST_LIMIT)
+    rows = await AuditStore(memory).open_escalations(LIST_LIMIT)
     text = table(
         rows,
         ["id", "at", "priority", "path", "reason"],
@@ -59,10 +61,9 @@ async def _list(args: argparse.Namespace, memory: Memory) -> int:
 
 
 async def _show(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await memory.read("audit/escalation", escalation_id=args.id)
-    if not rows:
+    row = await AuditStore(memory).escalation(args.id)
+    if row is None:
         raise CommandError(f"no escalation {args.id!r} for agent {memory.agent_id!r}")
-    row = rows[0]
     e = row["escalation"]
     lines = [
         f"escalation {e['id']} ({e.get('status')}, {e.get('priority')} priority)",
@@ -87,18 +88,11 @@ async def _show(args: argparse.Namespace, memory: Memory) -> int:
 async def _resolve(args: argparse.Namespace, memory: Memory) -> int:
     if not args.note.strip():
         raise CommandError("--note: say what was done (it is kept with the escalation)", 2)
-    rows = await memory.write(
-        "admin/close_escalation",
-        escalation_id=args.id,
-        status=args.status,
-        note=args.note,
-        at=utc_now(),
-        retry=bool(args.retry),
-        retry_status=DecisionStatus.RETRY_REQUESTED.value,
+    row = await AdminStore(memory).close_escalation(
+        args.id, args.status, args.note, utc_now(), retry=bool(args.retry)
     )
-    if not rows:
+    if row is None:
         raise CommandError(f"no escalation {args.id!r} for agent {memory.agent_id!r}")
-    row = rows[0]
     event = f"escalation_{args.status}"
     data = {"escalation_id": args.id, "decision_id": row["decision_id"], "note": args.note}
     await LearningStore(memory).emit(event, data)

@@ -13,6 +13,9 @@ import argparse
 from typing import Any
 
 from graph.models import utc_now
+from graph.settings import state_dir
+from graph.store.admin import AdminStore
+from graph.store.audit import AuditStore
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
@@ -76,7 +79,7 @@ def _heuristics(commands: Any) -> None:
 
 
 async def _list_desires(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await memory.read("audit/desires", limit=LIST_LIMIT)
+    rows = await AuditStore(memory).desires(LIST_LIMIT)
     columns = ["id", "status", "origin", "domain", "score", "description"]
     return show(args, rows, table(rows, columns, empty=f"no desires {NONE_YET}"))
 
@@ -118,17 +121,17 @@ def _engine(args: argparse.Namespace, memory: Memory) -> RSIEngine:
 
 
 async def _list_heuristics(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await memory.read("audit/heuristics", limit=LIST_LIMIT)
+    rows = await AuditStore(memory).heuristics(LIST_LIMIT)
     columns = ["id", "status", "domain", "usage_count", "trajectories", "content"]
     empty = "no heuristics (distilled from successful practice by self-improvement)"
     return show(args, rows, table(rows, columns, empty=empty))
 
 
 async def _show_heuristic(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await memory.read("audit/heuristic", heuristic_id=args.id)
-    if not rows:
+    row = await AuditStore(memory).heuristic(args.id)
+    if row is None:
         raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
-    h, trajectories = rows[0]["heuristic"], rows[0]["trajectories"]
+    h, trajectories = row["heuristic"], row["trajectories"]
     lines = [
         f"heuristic {h['id']} ({h.get('status')}, domain {h.get('domain')},"
         f" used {h.get('usage_count', 0)} times)",
@@ -139,22 +142,20 @@ async def _show_heuristic(args: argparse.Namespace, memory: Memory) -> int:
     lines += ["", f"distilled from {len(trajectories)} trajectories:"]
     columns = ["id", "success", "partial_score", "tests_passed", "tests_total", "problem"]
     lines.append(table(trajectories, columns, empty="  (none recorded)"))
-    return show(args, rows[0], "\n".join(lines))
+    return show(args, row, "\n".join(lines))
 
 
 async def _retire(args: argparse.Namespace, memory: Memory) -> int:
     if not args.note.strip():
         raise CommandError("--note: say why the heuristic is retired", 2)
-    rows = await memory.write(
-        "admin/retire_heuristic", heuristic_id=args.id, note=args.note, at=utc_now()
-    )
-    if not rows:
+    row = await AdminStore(memory).retire_heuristic(args.id, args.note, utc_now())
+    if row is None:
         raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
     await LearningStore(memory).emit("heuristic_retired", {"heuristic_id": args.id})
     # The strategies files follow the active set now, not at the daemon's next request.
     settings = args.settings
-    state_dir = settings.watch.root.expanduser().resolve() / ".nous"
+    root = settings.watch.root.expanduser().resolve()
     await StrategyBook(
-        HeuristicStore(memory), settings.rsi.max_strategy_tokens, state_dir
+        HeuristicStore(memory), settings.rsi.max_strategy_tokens, state_dir(root)
     ).refresh()
-    return show(args, rows[0], f"heuristic {args.id} retired (pruned; kept in the graph)")
+    return show(args, row, f"heuristic {args.id} retired (pruned; kept in the graph)")

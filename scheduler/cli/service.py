@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from graph.settings import state_dir
 from scheduler.cli.common import (
     EXIT_NOT_FOUND,
     EXIT_OK,
@@ -125,7 +126,7 @@ def launchd_plist(s: Service) -> bytes:
     # launchd has no environment file: a shell reads it, then becomes the daemon.
     script = f"set -a; [ -f {shlex.quote(str(s.env_file))} ] && . {shlex.quote(str(s.env_file))}; "
     script += "exec " + shlex.join(s.command)
-    logs = s.root / ".nous" / "logs"
+    logs = state_dir(s.root) / "logs"
     plist = {
         "Label": f"com.nous.{s.agent_id}",
         "ProgramArguments": ["/bin/sh", "-c", script],

@@ -19,10 +19,10 @@ from typing import Any
 
 from cognition.llm import LLMClient
 from graph.errors import GraphError
-from graph.server.finder import Neo4jEndpoint, find_or_start
-from graph.settings import Settings
-from graph.store.driver import GraphDriver
+from graph.settings import Settings, child_environment
+from graph.store.audit import AuditStore
 from graph.store.memory import Memory
+from rsi.confine import describe as describe_sandbox
 from scheduler.cli.common import (
     EXIT_NOT_FOUND,
     EXIT_OK,
@@ -31,20 +31,21 @@ from scheduler.cli.common import (
     settings_from,
     table,
 )
+from scheduler.compose import connected
 from scheduler.operations import describe, read_operations
 
 RECENT = 5
+HELP = "Neo4j, the LLM, the daemon, the budget, escalations and the last decisions"
+DESCRIPTION = (
+    "What answers, whether a daemon of this agent runs and since when, and what it did lately. "
+    "Starts nothing."
+)
 
 
 def register(commands: Any) -> None:
     """Add ``nous status``."""
-    parser = commands.add_parser(
-        "status",
-        parents=[common_options()],
-        help="Neo4j, the LLM, the daemon, the budget, escalations and the last decisions",
-        description="What answers, whether a daemon of this agent runs and since when, and "
-        "what it did lately. Starts nothing.",
-    )
+    common = [common_options()]
+    parser = commands.add_parser("status", parents=common, help=HELP, description=DESCRIPTION)
     parser.set_defaults(handler=_status)
 
 
@@ -61,15 +62,19 @@ def _status(args: argparse.Namespace) -> int:
 async def gather(settings: Settings) -> dict[str, Any]:
     """Everything ``nous status`` reports, as data."""
     llm = asyncio.create_task(llm_state(settings))
+    sandbox = asyncio.create_task(asyncio.to_thread(describe_sandbox))  # probes once: a run
     report: dict[str, Any] = {"agent_id": settings.agent_id}
     try:
-        endpoint = await asyncio.to_thread(find_or_start, settings.neo4j, allow_start=False)
+        async with connected(settings, child_environment()) as parts:
+            report["neo4j"] = {"up": True, "where": parts.endpoint.describe()}
+            report.update(await _from_graph(parts.memory, settings))
     except GraphError as exc:
-        report["neo4j"] = {"up": False, "error": str(exc)}
-    else:
-        report["neo4j"] = {"up": True, "where": endpoint.describe()}
-        report.update(await _from_graph(endpoint, settings))
+        if "neo4j" in report:  # found, then a query failed
+            report["graph_error"] = str(exc)
+        else:
+            report["neo4j"] = {"up": False, "error": str(exc)}
     report["llm"] = await llm
+    report["sandbox"] = await sandbox
     return report
 
 
@@ -90,34 +95,28 @@ async def llm_state(settings: Settings) -> dict[str, Any]:
     }
 
 
-async def _from_graph(endpoint: Neo4jEndpoint, settings: Settings) -> dict[str, Any]:
-    driver = GraphDriver(endpoint.uri, endpoint.user, endpoint.password, database=endpoint.database)
-    try:
-        await driver.start()
-        memory = Memory(driver, settings.agent_id)
-        ops = await read_operations(memory)
-        counts = {r["label"]: r["count"] for r in await memory.read("audit/memory_counts")}
-        return {
-            "daemon": await daemon_state(memory),
-            "operations": {
-                "started_last_hour": ops.started_last_hour,
-                "actions_per_hour": settings.budget.actions_per_hour,
-                "running": ops.running,
-                "open_escalations": ops.open_escalations,
-                "summary": describe(ops, settings.budget.actions_per_hour),
-            },
-            "recent_decisions": await memory.read("audit/recent_decisions", limit=RECENT),
-            "rsi": {"desires": counts.get("Desire", 0), "heuristics": counts.get("Heuristic", 0)},
-        }
-    except GraphError as exc:
-        return {"graph_error": str(exc)}
-    finally:
-        await driver.close()
+async def _from_graph(memory: Memory, settings: Settings) -> dict[str, Any]:
+    audit = AuditStore(memory)
+    ops = await read_operations(memory)
+    counts = await audit.memory_counts()
+    return {
+        "daemon": await daemon_state(memory),
+        "operations": {
+            "started_last_hour": ops.started_last_hour,
+            "actions_per_hour": settings.budget.actions_per_hour,
+            "running": ops.running,
+            "open_escalations": ops.open_escalations,
+            "summary": describe(ops, settings.budget.actions_per_hour),
+        },
+        "recent_decisions": await audit.recent_decisions(RECENT),
+        "rsi": {"desires": counts.get("Desire", 0), "heuristics": counts.get("Heuristic", 0)},
+    }
 
 
 async def daemon_state(memory: Memory) -> dict[str, Any]:
     """``{"running": bool | None, "since", "pid", "host", "how"}`` from the daemon's events."""
-    started = await memory.read("audit/latest_events", type="daemon_started", limit=1)
+    audit = AuditStore(memory)
+    started = await audit.latest_events("daemon_started", 1)
     if not started:
         return {"running": False, "how": "this agent's daemon has never run"}
     event = started[0]
@@ -128,7 +127,7 @@ async def daemon_state(memory: Memory) -> dict[str, Any]:
         "host": data.get("host"),
         "root": data.get("root"),
     }
-    stopped = await memory.read("audit/latest_events", type="daemon_stopped", limit=20)
+    stopped = await audit.latest_events("daemon_stopped", 20)
     if any(_stops(s, event) for s in stopped):
         return {**state, "running": False, "how": "stopped"}
     pid, host = data.get("pid"), data.get("host")
@@ -167,6 +166,7 @@ def render(report: dict[str, Any]) -> str:
     lines = [f"nous status: agent '{report['agent_id']}'"]
     lines.append(f"  neo4j      {neo4j.get('where') or 'not answering: ' + neo4j['error']}")
     lines.append(f"  llm        {_llm_text(report['llm'])}")
+    lines.append(f"  sandbox    {report['sandbox']}")
     if "graph_error" in report:
         lines.append(f"  graph      {report['graph_error']}")
     if "daemon" in report:

@@ -4,14 +4,19 @@ What it considered, the frame it was made in, what recall showed it, the
 five steps (reasoner, confidence delta, reasoning), the template and its
 prompt, every execution and retry with its failure type, the outcome, the
 lessons and censors it taught, the censor that stopped it, the escalations
-it raised and the heuristics it applied. For a path, its latest decision.
+it raised and the heuristics it applied. For a path, its latest decision:
+the path may be relative to the current folder (the way a shell completes
+it) or to the watched root.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
+from graph.store.audit import AuditStore
 from graph.store.memory import Memory
 from scheduler.cli.common import CommandError, cell, common_options, show, with_memory
 
@@ -24,43 +29,52 @@ def register(commands: Any) -> None:
     """Add ``nous why``."""
     parser = commands.add_parser(
         "why",
-        parents=[common_options()],
+        parents=[common_options(root=True)],
         help="the whole story of a decision (by id, or the latest about a path)",
         description="Everything that explains one decision, as a tree. TARGET is a decision id "
-        "or a path relative to the watched root (its latest decision).",
+        "or a path (its latest decision), relative to the current folder or to the watched root.",
     )
     parser.add_argument("target", metavar="DECISION_ID|PATH")
     parser.set_defaults(handler=with_memory(_why))
 
 
-async def story(memory: Memory, target: str) -> dict[str, Any] | None:
-    """Everything about the decision ``target`` names, or None when there is none."""
-    rows = await memory.read("audit/decision", decision_id=target)
-    if not rows:
-        latest = await memory.read("audit/latest_decision_for_path", path=target.lstrip("./"))
-        if not latest:
-            return None
-        rows = await memory.read("audit/decision", decision_id=latest[0]["id"])
-    decision_id = rows[0]["decision"]["id"]
-    story = dict(rows[0])
-    for key, name in (
-        ("steps", "audit/decision_steps"),
-        ("executions", "audit/executions_for_decision"),
-        ("escalations", "audit/escalations_for_decision"),
-        ("learned", "audit/lessons_for_decision"),
-    ):
-        story[key] = await memory.read(name, decision_id=decision_id)
-    return story
+def path_candidates(target: str, root: Path, cwd: Path) -> list[str]:
+    """The root-relative paths ``target`` may mean, in the order they are tried.
+
+    First the path relative to ``cwd`` (or absolute), when it lies inside ``root``;
+    then ``target`` read as relative to the root. ``..`` is resolved without
+    following links, so a link inside the root keeps its own path.
+    """
+    base = root.expanduser().resolve()
+    candidates: list[str] = []
+    here = Path(os.path.normpath(cwd / Path(target).expanduser()))
+    if here.is_relative_to(base) and here != base:
+        candidates.append(here.relative_to(base).as_posix())
+    if not Path(target).is_absolute():
+        in_root = os.path.normpath(target).replace(os.sep, "/")
+        if in_root not in (".", "..") and not in_root.startswith("../"):
+            candidates.append(in_root)
+    return list(dict.fromkeys(candidates))
 
 
 async def _why(args: argparse.Namespace, memory: Memory) -> int:
-    found = await story(memory, args.target)
+    root = args.settings.watch.root.expanduser().resolve()  # --root, when given
+    tried = path_candidates(args.target, root, Path.cwd())
+    found = await AuditStore(memory).decision_story(args.target, tried)
     if found is None:
+        where = f" (tried {', '.join(tried)} under {root})" if tried else f" inside {root}"
+        if not tried:
+            where += " (the path lies outside the watched root)"
         raise CommandError(
             f"no decision {args.target!r} and no decision about a path {args.target!r}"
-            f" for agent {memory.agent_id!r}"
+            f"{where} for agent {memory.agent_id!r}"
         )
     return show(args, found, render(found))
+
+
+def _when(row: dict[str, Any], tail: str) -> str:
+    """One observation or past decision under its heading: time, type, path, then ``tail``."""
+    return f"│    {cell(row.get('at'))} {row.get('type')} {row.get('path') or '-'}{tail}"
 
 
 def render(s: dict[str, Any]) -> str:
@@ -73,11 +87,7 @@ def render(s: dict[str, Any]) -> str:
         f"  at {cell(d.get('at'))} · status {d.get('status')} · path {d.get('path') or '-'}",
     ]
     out.append(f"├─ considered {len(s['observations'])} observation(s)")
-    out += [
-        f"│    {cell(o.get('at'))} {o.get('type')} {o.get('path') or '-'}"
-        f" ({o.get('urgency')}, {o.get('category')})"
-        for o in s["observations"]
-    ]
+    out += [_when(o, f" ({o.get('urgency')}, {o.get('category')})") for o in s["observations"]]
     out.append(f"├─ frame {d.get('frame') or '-'}")
     pattern = s.get("pattern")
     pattern_text = (
@@ -87,11 +97,7 @@ def render(s: dict[str, Any]) -> str:
     )
     out.append(f"├─ recall showed {len(s['recalled'])} past decision(s)")
     out.append(f"│    pattern {pattern_text}")
-    out += [
-        f"│    {cell(p.get('at'))} {p.get('type')} {p.get('path') or '-'}"
-        f" → {_success(p.get('outcome_success'))}"
-        for p in s["recalled"]
-    ]
+    out += [_when(p, f" → {_success(p.get('outcome_success'))}") for p in s["recalled"]]
     out.append(f"├─ reasoning: {len(s['steps'])} steps")
     for step in s["steps"]:
         delta = step.get("confidence_delta") or 0.0

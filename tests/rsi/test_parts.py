@@ -8,6 +8,7 @@ from cognition.llm import LLMClient
 from graph.models import Desire, Trajectory
 from graph.store.rsi import ExperienceItem
 from rsi import problems
+from rsi.checks import checks_module
 from rsi.difficulty import current_level
 from rsi.reflect import RulesReflector, normalise, show
 from rsi.route import classify
@@ -151,10 +152,11 @@ def test_practice_never_picks_a_held_out_problem() -> None:
         assert chosen is not None and chosen.source not in problems.HELD_OUT_IDS
 
 
-def test_checks_are_split_into_one_test_per_assert() -> None:
+def test_each_assert_of_a_check_is_counted_apart() -> None:
     first = problems.by_id("HumanEval/0")
-    assert first.tests.count("\ndef test_") == 7
-    assert first.tests.startswith("from solution import *")
+    checks = checks_module(first.check, first.entry_point)
+    assert len(checks.assert_lines) == 7
+    assert checks.source.startswith("from solution import *")
 
 
 def test_difficulty_goes_up_after_three_successes_and_down_after_two_failures() -> None:

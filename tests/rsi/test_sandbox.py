@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rsi.confine import NOBODY, PROCESSES, confinement
+from rsi.confine import PROCESSES, confinement
 from rsi.sandbox import SandboxResult, run_tests
 from tests.support.eventually import eventually
 
@@ -127,17 +127,6 @@ async def test_opening_a_socket_fails() -> None:
     assert result.tests_total == 1 and result.tests_passed == 0
 
 
-def processes_of(uid: int) -> int:
-    return sum(1 for e in os.scandir("/proc") if e.name.isdigit() and _owner(e.path) == uid)
-
-
-def _owner(path: str) -> int | None:
-    try:
-        return os.stat(path).st_uid
-    except OSError:
-        return None
-
-
 async def test_a_fork_bomb_is_held_and_cleaned_up() -> None:
     # Forks of the test process itself, named so that they can be found from here.
     marker = new_marker()
@@ -164,7 +153,9 @@ async def test_a_fork_bomb_is_held_and_cleaned_up() -> None:
     peak = 0
     while not task.done():
         if conf.drops_to_nobody:
-            peak = max(peak, processes_of(NOBODY))
+            # The bomb's own processes (named by it): other sandboxes running as nobody on
+            # the same machine share the limit, so they only ever leave the bomb fewer.
+            peak = max(peak, len(processes_with(marker)))
         await asyncio.sleep(0.1)
     result = task.result()
     assert result.tests_passed == 0 and result.killed and result.timed_out

@@ -16,7 +16,7 @@ from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.prune import Pruner
-from rsi.strategies import CONSTITUTION_PATH, StrategyBook, load_constitution, render_strategies
+from rsi.strategies import CONSTITUTION, StrategyBook, load_constitution, render_strategies
 from tests.support.recall_seed import Seeder, seeding
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -43,7 +43,7 @@ def test_the_constitution_ships_with_a_version() -> None:
     constitution = load_constitution()
     assert constitution.version >= 1
     assert "<!--" not in constitution.text and constitution.text.startswith("# Constitution")
-    assert CONSTITUTION_PATH.is_file()
+    assert CONSTITUTION.is_file()
 
 
 def test_strategies_render_by_domain_with_ids() -> None:

@@ -356,6 +356,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
         elif stub.models_reply is not None:
             reply = stub.models_reply
+            stub._sleep(reply.delay_s)
             self._send_raw(reply.status, (reply.body or "").encode(), reply.headers)
         elif not stub.healthy:
             self._send(503, {"error": {"message": "stub is unhealthy"}})

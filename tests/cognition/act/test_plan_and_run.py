@@ -12,7 +12,7 @@ from cognition.act.attribution import ActiveExecutions
 from cognition.act.executors import ClaudeFlowExecutor, ExecutionRequest
 from cognition.act.fillable import can_fill
 from cognition.act.render import line_after, slugify
-from cognition.act.templates import TemplateRegistry, load_templates
+from cognition.act.templates import TemplateRegistry, instantiate, load_templates
 from graph.models import Category, Observation, ObservationType
 from graph.settings import ExecutorSettings
 
@@ -32,7 +32,7 @@ def _intake(path: str = "_intake/ada.md") -> Observation:
 
 
 def test_extraction_rules_fill_the_thinker(registry: TemplateRegistry) -> None:
-    action = registry.instantiate(
+    action = instantiate(
         registry.get("create_thinker"),
         _intake(),
         summary="s",

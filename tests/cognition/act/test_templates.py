@@ -804,7 +804,7 @@ def test_undeclared_automatic_paths_are_checked_too(tmp_path: Path) -> None:
 
 def test_internal_actions_carry_their_function(registry: TemplateRegistry) -> None:
     template = registry.get("handle_failure")
-    action = registry.instantiate(
+    action = instantiate(
         template,
         observe(T.TASK_FAILED, error="exit 1: file not found", attempt=1),
         summary="nightly import",

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from cognition.deliberate.confidence import (
+    act_history,
     adjust_confidence,
     clamp_delta,
     conclude,
     decision_type,
-    pattern_key,
 )
 from cognition.frames.spec import SEED_FRAMES
 from cognition.schemas import DecisionContext, TemplateOption
@@ -22,6 +22,7 @@ from graph.models import (
     StepName,
     Urgency,
 )
+from graph.models.learn import pattern_key
 from graph.settings import ThresholdSettings
 
 AGENT = "test-thresholds"
@@ -230,3 +231,37 @@ def test_conclude_critical_escalation_and_wait() -> None:
     assert verdict.is_critical and verdict.decision_type is WAIT
     assert verdict.wait_timeout_s == 60.0
     assert verdict.escalation_reason is None and verdict.escalation_priority is None
+
+
+def test_the_record_on_this_kind_of_path_comes_before_the_templates_record() -> None:
+    key = "intake:file_created:act:process_intake"
+    # The template fails on reports and works on notes: across the category it looks broken.
+    everywhere = Pattern(agent_id=AGENT, key=key, total=12, successes=4)
+    here = Pattern(agent_id=AGENT, key=f"{key} on _intake/*.md", total=8, successes=8)
+    elsewhere = Pattern(agent_id=AGENT, key=f"{key} on _intake/reports/*.md", total=8, successes=0)
+    thresholds = DEFAULTS
+    deltas = [(StepName.OBSERVE, 0.2), (StepName.EVALUATE, 0.15)]
+
+    with_here = conclude(
+        intake_context(everywhere, here, elsewhere),
+        significance="high",
+        recommended_template="process_intake",
+        deltas=deltas,
+        thresholds=thresholds,
+    )
+    assert act_history(intake_context(everywhere, here, elsewhere), "process_intake") == here
+    assert with_here.pattern == here and with_here.pattern_key == key  # recorded as the seed's
+    assert with_here.confidence == pytest.approx(0.85 * 0.6 + 1.0 * 0.4)
+    assert with_here.decision_type is DecisionType.ACT
+
+    # No outcome here yet: the template's record across the category decides.
+    unseen = Pattern(agent_id=AGENT, key=f"{key} on _intake/*.md", total=0, successes=0)
+    without = conclude(
+        intake_context(everywhere, unseen, elsewhere),
+        significance="high",
+        recommended_template="process_intake",
+        deltas=deltas,
+        thresholds=thresholds,
+    )
+    assert without.pattern == everywhere
+    assert without.decision_type is not DecisionType.ACT

@@ -283,7 +283,7 @@ async def test_no_server_at_all_gives_rules_for_every_step() -> None:
 
 async def test_a_slow_reply_falls_back_within_bounded_time(stub: LLMStub) -> None:
     stub.default = Script(OBSERVE=[Reply.json(GOOD["OBSERVE"], delay_s=5.0)])
-    async with LLMClient(settings_for(stub.base_url, timeout_s=0.3)) as llm:
+    async with LLMClient(settings_for(stub.base_url, timeout_s=0.3, timeout_ceiling_s=0.3)) as llm:
         started = time.perf_counter()
         deliberation = await LLMReasoner(llm, THRESHOLDS, deliberation="stepwise").deliberate(
             new_intake_file(), RENDERED
@@ -517,6 +517,8 @@ async def test_a_thousand_faults_crash_nothing(stub: LLMStub, client: LLMClient)
             {"recommended_template": None, "past_success_rate": 80.0},
         ),
         (MatchPatternReply, {"pattern_confidence": 85}, {"pattern_confidence": 0.85}),
+        (MatchPatternReply, {"pattern_confidence": -3}, {"pattern_confidence": 0.0}),
+        (MatchPatternReply, {"past_success_rate": 250}, {"past_success_rate": 100.0}),
         (
             EvaluateReply,
             {"recommended_option": "ACT - run it now"},
@@ -539,7 +541,8 @@ def test_replies_tolerate_harmless_slips(
         (ObserveReply, {"brief_summary": "x", "confidence_delta": float("nan")}),
         (ObserveReply, {"brief_summary": "x", "significance": "apocalyptic"}),
         (CategorizeReply, {"primary_intent": "update"}),
-        (MatchPatternReply, {"past_success_rate": 250}),
+        (MatchPatternReply, {"past_success_rate": "often"}),
+        (MatchPatternReply, {"pattern_confidence": float("nan")}),
         (EvaluateReply, {"recommended_option": "pray"}),
     ],
 )

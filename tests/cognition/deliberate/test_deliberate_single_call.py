@@ -171,3 +171,43 @@ async def test_the_system_prompt_comes_from_the_provider_and_stays_the_same(
 def test_an_unknown_mode_is_refused(client: LLMClient) -> None:
     with pytest.raises(ValueError, match="deliberation"):
         LLMReasoner(client, THRESHOLDS, deliberation="chatty")  # type: ignore[arg-type]
+
+
+async def test_out_of_range_numbers_are_clamped_and_noted_without_a_second_request(
+    client: LLMClient, stub: LLMStub
+) -> None:
+    stub.default = Reply.json(
+        whole(
+            observe={"confidence_delta": 0.9},
+            match_pattern={"pattern_confidence": -0.2, "past_success_rate": 250},
+            evaluate={
+                "options": [
+                    {"option": "act", "likelihood_of_success": 150},
+                    {"option": "wait", "likelihood_of_success": 30},
+                ]
+            },
+        )
+    )
+
+    deliberation = await LLMReasoner(client, THRESHOLDS).deliberate(new_intake_file(), RENDERED)
+
+    assert len(stub.chat_requests) == 1  # valid on the first try: no repair asked
+    assert all(s.reasoner is ReasonerKind.LLM and s.error is None for s in deliberation.steps)
+    by_name = {s.name.value: s for s in deliberation.steps}
+    match = by_name["MATCH_PATTERN"]
+    assert match.output["pattern_confidence"] == 0.0
+    assert match.output["past_success_rate"] == 100.0
+    assert match.output["clamped"] == [
+        "past_success_rate 250 clamped to 100",
+        "pattern_confidence -0.2 clamped to 0",
+    ]
+    evaluate = by_name["EVALUATE"]
+    assert [o["likelihood_of_success"] for o in evaluate.output["options"]] == [100.0, 30.0]
+    assert evaluate.output["clamped"] == ["options[0].likelihood_of_success 150 clamped to 100"]
+    observe = by_name["OBSERVE"]
+    assert observe.confidence_delta < 0.9
+    assert observe.output["clamped"] == [
+        f"confidence_delta 0.9 clamped to {observe.confidence_delta:g}"
+    ]
+    assert "clamped" not in by_name["CATEGORIZE"].output
+    assert client.state.steps_last_hour() == (5, 0)

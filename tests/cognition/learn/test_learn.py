@@ -12,13 +12,14 @@ from cognition.learn.learner import (
     OutcomeLearner,
     censor_worthy,
     draw_lessons,
+    works_here,
 )
 from cognition.monitor import ToolError, assess
-from graph.models import ActionTarget, Decision, DecisionType, Execution
+from graph.models import ActionTarget, Decision, DecisionType, Execution, Pattern
 from graph.server.finder import Neo4jEndpoint
 from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
-from graph.store.memory import Memory
+from graph.store.memory import Memory, path_pattern
 from tests.support.graph_checks import GraphChecks, open_checks
 
 KEY = "execution:process_failed:act:run_tests"
@@ -254,3 +255,49 @@ async def test_ending_a_session_ends_its_open_episode(store: LearningStore) -> N
     assert ended is not None and (ended.id, ended.outcome) == (episode_id, "completed")
     assert await episodes.end_session("s-1") is None
     assert await episodes.start("s-1") != episode_id
+
+
+async def test_an_outcome_counts_on_its_kind_of_path_too(
+    memory: Memory, store: LearningStore
+) -> None:
+    learner = OutcomeLearner(store)
+    for path, success in [("tests/a.py", True), ("tests/b.py", True), ("docs/c.md", False)]:
+        decision = await _decision(memory, 0.7)
+        decision.path, decision.path_pattern = path, path_pattern(path)
+        await learner.learn(decision, success=success)
+
+    everywhere, tests, docs = [
+        await store.pattern(key) for key in (KEY, f"{KEY} on tests/*.py", f"{KEY} on docs/*.md")
+    ]
+    assert everywhere is not None and (everywhere.total, everywhere.successes) == (3, 2)
+    assert tests is not None and (tests.total, tests.successes) == (2, 2)
+    assert docs is not None and (docs.total, docs.successes) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("total", "successes", "expected"),
+    [(None, None, False), (2, 2, False), (3, 1, False), (3, 2, True), (10, 5, True)],
+)
+def test_works_here_needs_a_record_mostly_of_success(
+    total: int | None, successes: int | None, expected: bool
+) -> None:
+    record = (
+        None
+        if total is None
+        else Pattern(agent_id="a", key=f"{KEY} on x/*.md", total=total, successes=successes or 0)
+    )
+    assert works_here(record) is expected
+
+
+async def test_a_repeat_where_the_action_mostly_works_stays_a_warning(
+    store: LearningStore,
+) -> None:
+    book = CensorBook(store)
+    trigger = "run_tests on tests/*.py"
+    first = await book.record_failure(trigger, reason="flaky fixture", works_here=True)
+    again = await book.record_failure(trigger, reason="flaky fixture", works_here=True)
+    assert again.id == first.id
+    assert (again.severity, again.fire_count) == ("warn", 2)
+    # Where it does not work, the next repeat blocks as before.
+    blocked = await book.record_failure(trigger, reason="flaky fixture")
+    assert (blocked.severity, blocked.fire_count) == ("block", 3)

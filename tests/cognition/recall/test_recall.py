@@ -230,6 +230,8 @@ def test_pattern_keys_cover_every_decision_for_the_kind(memory: Memory) -> None:
     keys = pattern_keys(observation(memory), [TEMPLATE])
     assert keys == [
         "knowledge:file_modified:act:analyze_knowledge",
+        # The template's record on this kind of path, consulted first when it has one.
+        "knowledge:file_modified:act:analyze_knowledge on notes/*.md",
         "knowledge:file_modified:act:custom",
         "knowledge:file_modified:wait:custom",
         "knowledge:file_modified:investigate:custom",

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from pathlib import Path
 
 from graph.models import Category, Observation, ObservationType, Urgency, utc_now
 from graph.store.memory import Memory, path_pattern
@@ -101,3 +103,17 @@ def test_path_patterns_group_by_folder_and_extension() -> None:
     assert path_pattern(".env") == "*"
     assert path_pattern("a/b.tar.gz") == "a/*.gz"
     assert path_pattern(None) is None
+
+
+def test_only_the_stores_read_and_write_queries_by_name() -> None:
+    # The one door into the memory: everything else calls a store method with a domain name.
+    repo = Path(__file__).resolve().parents[3]
+    call = re.compile(r"memory\.(read|write)\(")
+    found = [
+        f"{path.relative_to(repo)}:{number}"
+        for package in ("cognition", "rsi", "scheduler")
+        for path in sorted((repo / package).rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if call.search(line)
+    ]
+    assert not found, found

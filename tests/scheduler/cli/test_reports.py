@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from graph.models import DecisionType
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.queries import QueryLibrary
+from scheduler.cli.why import path_candidates
 from tests.scheduler.cli.conftest import Nous
 from tests.support.recall_seed import Seeder
 from tests.support.story_seed import PATH, write_story
@@ -116,3 +120,43 @@ async def test_why_names_the_censor_that_stopped_a_decision(nous: Nous, seeder: 
     result = await nous("why", decision_id)
     assert "stopped by censor: analyze_knowledge on k/*.md (permission denied)" in result.out
     assert "executions: 0" in result.out and "outcome -" in result.out
+
+
+async def test_why_takes_a_path_relative_to_the_current_folder_or_the_root(
+    nous: Nous, seeder: Seeder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    story = await write_story(seeder)  # a decision about knowledge/notes.md
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    (root / "knowledge").mkdir(parents=True)
+    (root / "docs").mkdir()
+    outside.mkdir()
+    asked = {
+        root / "knowledge": ["notes.md", "./notes.md", str(root / PATH)],
+        root / "docs": ["../knowledge/notes.md", PATH],
+        root: [PATH, f"./{PATH}"],
+        outside: [PATH],  # relative to the root: the current folder lies outside it
+    }
+    for cwd, targets in asked.items():
+        monkeypatch.chdir(cwd)
+        for target in targets:
+            found = await nous("why", target, "--root", str(root), "--json")
+            assert found.code == 0, (cwd, target, found.err)
+            assert json.loads(found.out)["decision"]["id"] == story.decision_id, (cwd, target)
+    monkeypatch.chdir(outside)
+    away = await nous("why", "../outside/notes.md", "--root", str(root))
+    assert away.code == 1 and "outside the watched root" in away.err, away.err
+    monkeypatch.chdir(root / "docs")
+    wrong = await nous("why", "notes.md", "--root", str(root))
+    assert wrong.code == 1 and "tried docs/notes.md, notes.md under" in wrong.err, wrong.err
+
+
+def test_path_candidates_stay_inside_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    (root / "a").mkdir(parents=True)
+    assert path_candidates("x.md", root, root / "a") == ["a/x.md", "x.md"]
+    assert path_candidates("x.md", root, root) == ["x.md"]
+    assert path_candidates("../../etc/passwd", root, root / "a") == []
+    assert path_candidates("/etc/passwd", root, root) == []
+    assert path_candidates(".", root, root) == []
+    assert path_candidates("a/../../x", root, tmp_path) == []
+    assert path_candidates(".github/ci.yml", root, root) == [".github/ci.yml"]

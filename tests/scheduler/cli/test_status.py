@@ -17,6 +17,7 @@ import pytest
 
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from rsi.confine import describe as describe_sandbox
 from scheduler.logs import configure_logging
 from tests.scheduler.cli.conftest import Nous
 from tests.support.llm_stub import LLMStub
@@ -53,6 +54,7 @@ async def test_status_follows_a_daemon_run_by_nous_run(
     assert "neo4j      Neo4j at" in before.out
     assert f"llm        {llm_url} model local-model: answers" in before.out
     assert "daemon     this agent's daemon has never run" in before.out
+    assert f"sandbox    {describe_sandbox()}" in before.out
     assert "budget 0/20 this hour · running 0 · escalations open 0" in before.out
     assert "last 5 decisions:" in before.out
 
@@ -80,6 +82,7 @@ async def test_status_follows_a_daemon_run_by_nous_run(
         strategies = root / ".nous" / "strategies.md"
         assert f"strategy 0 learned strategies carried in every prompt ({strategies})" in out
         assert "heuristic pruning (cron '0 3 * * *')" in out
+        assert f"  sandbox  {describe_sandbox()}" in out
         assert "No learned strategies yet" in strategies.read_text()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/nous.html", timeout=10) as reply:
             assert "What the memory holds" in reply.read().decode()

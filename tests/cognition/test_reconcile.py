@@ -12,9 +12,10 @@ import yaml
 from cognition.act.actor import Actor
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
-from cognition.act.reconcile import LoopParts, Reconciler
 from cognition.act.templates import load_templates
 from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
+from cognition.monitor import Monitor
+from cognition.reconcile import LoopParts, Reconciler
 from graph.models import ActionTarget, Decision, DecisionType, Execution, ReasoningStep
 from graph.settings import BudgetSettings
 from graph.store.decisions import DecisionStore
@@ -22,7 +23,7 @@ from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.recovery import RecoveryStore
 
-SHIPPED = Path(__file__).resolve().parents[3] / "cognition" / "act" / "templates.yaml"
+SHIPPED = Path(__file__).resolve().parents[2] / "cognition" / "act" / "templates.yaml"
 
 
 def _templates(tmp_path: Path, *, repeatable: bool) -> Path:
@@ -62,7 +63,7 @@ def _reconciler(
     decisions = DecisionStore(memory)
     store = LearningStore(memory)
     budget = ActionBudget(BudgetSettings(actions_per_hour=5))
-    actor = Actor(decisions, {}, budget, ActiveExecutions(grace_s=1.0), tmp_path)
+    actor = Actor(decisions, {}, budget, ActiveExecutions(grace_s=1.0), tmp_path, Monitor())
     parts = LoopParts(
         decisions=decisions,
         actor=actor,

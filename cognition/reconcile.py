@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from datetime import timedelta
 
 from cognition.act.actor import Actor, PlannedAction
@@ -74,26 +74,18 @@ class LoopParts:
     retry_after: timedelta
 
 
+@dataclass(eq=False)  # a part with identity, not a value
 class Reconciler:
     """Settles interrupted executions, open episodes and the budget for one agent."""
 
-    def __init__(
-        self,
-        recovery: RecoveryStore,
-        store: LearningStore,
-        episodes: Episodes,
-        budget: ActionBudget,
-        parts: LoopParts,
-        *,
-        session_id: str,
-    ) -> None:
-        self.recovery = recovery
-        self.store = store
-        self.episodes = episodes
-        self.budget = budget
-        self.parts = parts
-        self.session_id = session_id
-        self._task: asyncio.Task[None] | None = None
+    recovery: RecoveryStore
+    store: LearningStore
+    episodes: Episodes
+    budget: ActionBudget
+    parts: LoopParts
+    _: KW_ONLY
+    session_id: str
+    _task: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     async def reconcile(self) -> Reconciliation:
         """The bookkeeping, before the first tick; retries are left in the result."""

@@ -9,7 +9,8 @@ is registered by the scheduler, which owns it.
 from __future__ import annotations
 
 from cognition.act.executors import ExecutionRequest
-from cognition.monitor import analyze_failure, retry_strategy
+from cognition.monitor.failures import analyze_failure
+from cognition.monitor.retry import retry_strategy
 
 
 async def handle_failure(request: ExecutionRequest) -> str:

@@ -1,0 +1,129 @@
+"""HumanEval's ``check(candidate)`` without pytest: every assert reports, none stops the rest.
+
+:func:`checks_module` rewrites the ``check`` function of a HumanEval test so
+that each ``assert`` (top-level, in a loop, anywhere in ``check``) becomes a
+call to ``_expect``, which the sandbox's runner (:mod:`rsi.check_runner`)
+passes in and which records the assert's line, whether it held and, for an
+``==``, what came out. A solution's score is the share of assert *statements*
+that held every time they ran; one that never ran (``check`` stopped on an
+exception first) did not hold.
+
+The rewritten module is written as a file and imported by the runner; no
+text is evaluated.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rsi.errors import RSIError
+
+EXPECT = "_expect"
+HEADER = "from solution import *  # noqa: F403 (HumanEval's check sees the solution's names)\n"
+# One failing assert's report in the output the model reads back.
+_FAILURE_LIMIT = 300
+_MAX_FAILURES = 20
+
+
+@dataclass(frozen=True)
+class Checks:
+    """A HumanEval test rewritten for the runner, and the lines of its asserts."""
+
+    source: str
+    entry_point: str
+    assert_lines: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the runner reported: asserts held, asserts in all, and readable failures."""
+
+    passed: int
+    total: int
+    failures: tuple[str, ...]
+    error: str | None
+
+
+class _Rewrite(ast.NodeTransformer):
+    def __init__(self) -> None:
+        self.lines: list[int] = []
+
+    def visit_Assert(self, node: ast.Assert) -> ast.stmt:
+        self.lines.append(node.lineno)
+        text = ast.unparse(node.test)
+        if (
+            isinstance(node.test, ast.Compare)
+            and len(node.test.ops) == 1
+            and isinstance(node.test.ops[0], ast.Eq)
+        ):
+            # Both sides apart, so a failure says what came out and what was expected.
+            parts = [node.test.left, node.test.comparators[0]]
+        else:
+            parts = [node.test]
+        args: list[ast.expr] = [ast.Constant(node.lineno), ast.Constant(text)]
+        args += [ast.Lambda(_no_args(), part) for part in parts]
+        call = ast.Call(ast.Name(EXPECT, ast.Load()), args, [])
+        return ast.copy_location(ast.Expr(call), node)
+
+
+def _no_args() -> ast.arguments:
+    return ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+
+
+@functools.lru_cache(maxsize=256)
+def checks_module(check_source: str, entry_point: str) -> Checks:
+    """HumanEval's test source, ``check(candidate)`` rewritten as ``check(candidate, _expect)``."""
+    try:
+        module = ast.parse(check_source)
+    except SyntaxError as exc:
+        raise RSIError(f"HumanEval test for {entry_point} does not parse: {exc}") from None
+    check = next(
+        (n for n in module.body if isinstance(n, ast.FunctionDef) and n.name == "check"), None
+    )
+    if check is None or not check.args.args:
+        raise RSIError(f"HumanEval test for {entry_point} has no check(candidate)")
+    rewrite = _Rewrite()
+    check.body = [rewrite.visit(statement) for statement in check.body]
+    check.args.args.append(ast.arg(EXPECT))
+    source = HEADER + ast.unparse(ast.fix_missing_locations(module)) + "\n"
+    # With no assert at all, the call of check itself is the one test.
+    lines = tuple(sorted(set(rewrite.lines))) or (0,)
+    return Checks(source, entry_point, lines)
+
+
+def verdict(checks: Checks, report: Iterable[str]) -> Verdict:
+    """Read the runner's records against the asserts ``checks`` holds.
+
+    Records, one a line, fields split by tabs: ``assert LINE ok|failed TEXT`` for
+    each assert run, ``check returned`` or ``check raised TEXT`` once, ``error
+    TEXT`` when nothing could run. Only the lines the rewrite found count, so a
+    report that claims more (a solution that wrote into it) cannot raise the score.
+    """
+    held: dict[int, bool] = {}
+    failures: list[str] = []
+    error: str | None = None
+    returned = False
+    for raw in report:
+        kind, *fields = raw.rstrip("\n").split("\t")
+        if kind == "error" and fields:
+            error = fields[0][:_FAILURE_LIMIT]
+        elif kind == "check" and fields[:1] == ["returned"]:
+            returned = True
+        elif kind == "check" and fields[:1] == ["raised"]:
+            failures.append(f"check stopped: {' '.join(fields[1:])[:_FAILURE_LIMIT]}")
+        elif kind == "assert" and len(fields) == 3 and fields[0].isdigit():
+            line, ok = int(fields[0]), fields[1] == "ok"
+            if line not in checks.assert_lines:
+                continue  # not an assert of this check: a torn or forged record
+            held[line] = held.get(line, True) and ok
+            if not ok and len(failures) < _MAX_FAILURES:
+                failures.append(f"line {line}: {fields[2][:_FAILURE_LIMIT]}")
+    if checks.assert_lines == (0,):
+        held[0] = returned
+    passed = sum(1 for line in checks.assert_lines if held.get(line, False))
+    if error is None and not held and not failures:
+        error = "no check ran"
+    return Verdict(passed, len(checks.assert_lines), tuple(failures), error)

@@ -1,0 +1,78 @@
+"""The practice sandbox's mount namespace: the filesystem read-only, ``/tmp`` private and empty.
+
+Two ways, the first that works on this machine (probed by :mod:`rsi.confine`):
+
+- **bubblewrap** (``bwrap``): ``--ro-bind / /``, a fresh ``--tmpfs /tmp`` (the
+  working folder, mode 1777, size-capped), a new ``/dev`` and ``/proc``, every
+  namespace but the user one when Nous runs as root (the drop to ``nobody`` is
+  ``setpriv``'s, after the mounts), all of them otherwise; ``--die-with-parent``.
+  The run's files are bound read-only into ``/tmp``.
+- **unshare --mount**: a private mount namespace (with network and PID ones,
+  a fresh ``/proc``) in which a short ``sh`` script remounts every mount
+  read-only, mounts a tmpfs on ``/tmp``, copies the run's files into it from
+  the folder it was started in, and executes the command there.
+
+Either way the only thing written outside is the report, through a file
+descriptor the run inherits; what the code writes elsewhere is refused or
+vanishes with the tmpfs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+WORK_DIR = Path("/tmp")  # noqa: S108 (inside the namespace: a private tmpfs)
+TMPFS_BYTES = 64 * 1024 * 1024
+BUBBLEWRAP = "bubblewrap"
+UNSHARE = "unshare --mount"
+
+# Runs as the namespace's root, before the drop to nobody; "$@" is the command.
+# A mount that refuses the read-only remount is left as it is; the probe then
+# checks that the paths that matter are read-only before this way is trusted.
+_UNSHARE_SCRIPT = f"""set -eu
+while read -r _ _ _ _ point _; do
+  case "$point" in
+    /proc|/proc/*) ;;
+    *) mount -o remount,bind,ro "$point" 2>/dev/null || true ;;
+  esac
+done < /proc/self/mountinfo
+mount -t tmpfs -o size={TMPFS_BYTES},mode=1777,nosuid,nodev nous-practice {WORK_DIR}
+cp -- ./* {WORK_DIR}/
+cd {WORK_DIR}
+exec "$@"
+"""
+
+
+def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) -> list[str]:
+    """The ``bwrap`` prefix for a run whose files ``names`` lie in ``folder``."""
+    argv = [bwrap, "--ro-bind", "/", "/"]
+    argv += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", str(WORK_DIR)]
+    argv += ["--dev", "/dev", "--proc", "/proc", "--die-with-parent"]
+    if as_root:
+        # No user namespace: nobody inside is nobody outside, so root's files stay
+        # root's; setpriv needs these two capabilities for its drop, and loses them by it.
+        argv += ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"]
+        argv += ["--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
+    else:
+        argv += ["--unshare-all"]
+    for name in names:
+        argv += ["--ro-bind", str(folder / name), str(WORK_DIR / name)]
+    return [*argv, "--chdir", str(WORK_DIR)]
+
+
+def unshare_mount(unshare: str, as_root: bool) -> list[str]:
+    """The ``unshare`` prefix; the run must start in the folder that holds its files."""
+    user = [] if as_root else ["--user", "--map-root-user"]
+    namespaces = ["--mount", "--propagation", "private", "--net", "--pid", "--fork"]
+    return [
+        unshare,
+        *user,
+        *namespaces,
+        "--kill-child",
+        "--mount-proc",
+        "/bin/sh",
+        "-c",
+        _UNSHARE_SCRIPT,
+        "nous-practice",
+    ]

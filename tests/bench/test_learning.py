@@ -1,0 +1,93 @@
+"""The learning-curve bench's parts: the stream, the stand-in's script per path, the tally."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from contextlib import redirect_stdout
+from pathlib import Path
+
+from bench.learning import (
+    BAD,
+    FAILURE,
+    GOOD,
+    STAND_IN,
+    Tally,
+    blocks,
+    report,
+    stand_in_script,
+    stream,
+)
+
+
+def test_the_stream_is_seeded_and_fails_by_folder() -> None:
+    items = stream(2000, seed=7)
+    assert items == stream(2000, seed=7)
+    assert items != stream(2000, seed=8)
+    for folder, rate in ((BAD, 0.9), (GOOD, 0.1)):
+        mine = [i for i in items if i.folder == folder]
+        assert 800 < len(mine) < 1200
+        assert abs(sum(i.fails for i in mine) / len(mine) - rate) < 0.04
+    assert len({i.path for i in items}) == len(items)  # each path names one observation
+
+
+def _stand_in(script: Path, prompt: str, cwd: Path) -> tuple[int, dict[str, object]]:
+    env = {"PATH": os.environ.get("PATH", ""), "FAKE_CLAUDE_SCRIPT": str(script)}
+    done = subprocess.run(
+        [str(STAND_IN), "-p", prompt, "--output-format", "json"],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    return done.returncode, json.loads(done.stdout)
+
+
+def test_the_stand_in_fails_or_files_by_the_path_in_its_prompt(tmp_path: Path) -> None:
+    items = stream(6, seed=3)
+    failing = next(i for i in items if i.fails)
+    working = next(i for i in items if not i.fails)
+    script = tmp_path / "claude.json"
+    script.write_text(json.dumps(stand_in_script(items)))
+
+    code, result = _stand_in(script, f"Process the file {failing.path} now.", tmp_path)
+    assert code == 1 and result["is_error"] is True and result["result"] == FAILURE
+
+    code, result = _stand_in(script, f"Process the file {working.path} now.", tmp_path)
+    assert code == 0 and result["is_error"] is False
+    assert (tmp_path / "knowledge" / f"{Path(working.path).stem}.md").is_file()
+
+    code, result = _stand_in(script, "A prompt naming no path of the stream.", tmp_path)
+    assert code == 0 and result["is_error"] is False
+
+
+def _tally(actions: int, failed: int, folder: str) -> Tally:
+    tally = Tally(actions=actions, failed=failed)
+    tally.actions_by_folder[folder] = actions
+    return tally
+
+
+def test_the_report_compares_the_last_hundred_with_the_baseline() -> None:
+    items = stream(200, seed=1)
+    baseline = [_tally(1, int(i.fails), i.folder) for i in items]
+    # Learned: stops acting on reports after the first 20, keeps acting on notes.
+    learned = [
+        _tally(1, int(i.fails), i.folder) if i.folder == GOOD or n < 20 else Tally(escalations=1)
+        for n, i in enumerate(items)
+    ]
+    assert [b.actions for b in blocks(baseline, 50)] == [50, 50, 50, 50]
+
+    out = io.StringIO()
+    with redirect_stdout(out):
+        ok = report(items, learned, baseline, 50)
+    assert ok, out.getvalue()
+    assert "PASS  failed actions" in out.getvalue()
+
+    # Not acting at all has no failures, and misses the second target.
+    idle = [Tally(waits=1) for _ in items]
+    with redirect_stdout(io.StringIO()):
+        assert report(items, idle, baseline, 50) is False
