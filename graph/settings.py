@@ -50,6 +50,9 @@ from graph.settings_model import (
     BudgetSettings as BudgetSettings,
 )
 from graph.settings_model import (
+    ClaudeSettings as ClaudeSettings,
+)
+from graph.settings_model import (
     EmbeddingSettings as EmbeddingSettings,
 )
 from graph.settings_model import (
@@ -59,7 +62,13 @@ from graph.settings_model import (
     GoalSettings as GoalSettings,
 )
 from graph.settings_model import (
+    IntakeSettings as IntakeSettings,
+)
+from graph.settings_model import (
     LLMSettings as LLMSettings,
+)
+from graph.settings_model import (
+    McpSettings as McpSettings,
 )
 from graph.settings_model import (
     Neo4jSettings as Neo4jSettings,

@@ -131,6 +131,16 @@ class SenseSettings(BaseModel):
     queue_limit: int = Field(100_000, ge=1)
 
 
+class IntakeSettings(BaseModel):
+    """The intake spool (``.nous/intake.spool``): observations on disk until Neo4j has them."""
+
+    model_config = _STRICT
+
+    spool: bool = True
+    spool_max_bytes: int = Field(64 * 1024 * 1024, ge=64 * 1024)
+    in_memory: int = Field(2000, ge=1, description="held in memory; the rest wait in the spool")
+
+
 class ScheduleSettings(BaseModel):
     """When the jobs run."""
 
@@ -302,6 +312,44 @@ class EmbeddingSettings(BaseModel):
         return self
 
 
+class ClaudeSettings(BaseModel):
+    """Claude Code's hooks (``nous hook EVENT``) and ``nous init claude``."""
+
+    model_config = _STRICT
+
+    hook_timeout_s: float = Field(
+        15.0, gt=0, le=60, description="a hook gives up (exit 0, nothing added) after this long"
+    )
+    session_start_tokens: int = Field(
+        1500, ge=0, description="what SessionStart adds: strategies, censors, escalations"
+    )
+    tool_output_chars: int = Field(2000, ge=100, description="a tool's output kept on its turn")
+    tool_input_chars: int = Field(500, ge=40, description="each tool input value kept on its turn")
+
+
+class McpSettings(BaseModel):
+    """``nous mcp``: how much one tool answer may carry back into a model's context."""
+
+    model_config = _STRICT
+
+    max_answer_chars: int = Field(
+        8000, ge=500, le=200_000, description="an answer's whole text, fence included"
+    )
+    recall_tokens: int = Field(
+        1500,
+        ge=100,
+        le=50_000,
+        description="the recall tool's budget (characters / 4); its answer fits max_answer_chars",
+    )
+    list_limit: int = Field(20, ge=1, le=500, description="items a listing tool shows at most")
+    max_remember_chars: int = Field(
+        4000, ge=100, le=100_000, description="the longest fact or procedure `remember` keeps"
+    )
+    tool_timeout_s: float = Field(
+        20.0, gt=0, le=600, description="a tool's work in Neo4j, at most; then it answers an error"
+    )
+
+
 class Settings(BaseModel):
     """Everything Nous can be told, with every default in one place."""
 
@@ -312,6 +360,7 @@ class Settings(BaseModel):
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     watch: WatchSettings = Field(default_factory=WatchSettings)
     sense: SenseSettings = Field(default_factory=SenseSettings)
+    intake: IntakeSettings = Field(default_factory=IntakeSettings)
     schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)
     reasoner: Literal["auto", "llm", "rules"] = "auto"
     llm: LLMSettings = Field(default_factory=LLMSettings)
@@ -324,6 +373,8 @@ class Settings(BaseModel):
     goals: list[GoalSettings] = Field(default_factory=list)
     rsi: RSISettings = Field(default_factory=RSISettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    claude: ClaudeSettings = Field(default_factory=ClaudeSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
 
 
 # Top-level settings that are not sections: NOUS_<NAME> sets them.

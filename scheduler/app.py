@@ -22,6 +22,8 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from cognition.reconcile import Reconciler
 from graph.settings import Settings
 from scheduler.banner import print_banner
+from scheduler.claude.hook_server import HookServer
+from scheduler.claude.wiring import build_session
 from scheduler.compose import Nous, build, build_reconciler
 from scheduler.guide.serve import GuideServer
 from scheduler.jobs import (
@@ -100,12 +102,18 @@ async def run_daemon(
         status.part_error = f"{part}: {why}"
 
     supervisor = Supervisor(stop, on_death=died)
+    # Claude Code's hooks in this project are answered here, without a process's start-up.
+    hooks = HookServer(
+        build_session(nous.memory, settings, nous.root), nous.root, settings.claude.hook_timeout_s
+    )
     nous.watcher.on_gap(lambda: _rescan_soon(nous.index_sync))
+    nous.ingestor.on_spool_relief(lambda: _rescan_soon(nous.index_sync))
     supervisor.start(
         [
             Part("writer", lambda: nous.ingestor.run(stop)),
             Part("watcher", lambda: watch_into(nous.watcher, nous.ingestor, stop, status)),
             Part("jobs", lambda: run_jobs(scheduler, stop, died)),
+            Part("hooks", lambda: hooks.serve(stop)),
         ]
     )
     reconciler.start_retries(recovered)

@@ -41,6 +41,7 @@ from cognition.recall.vectors import ModelChangedError, VectorJob
 from cognition.reconcile import LoopParts, Reconciler
 from cognition.sense.classify import ObservationBatcher, ObservationClassifier
 from cognition.sense.ingest import Ingestor
+from cognition.sense.spool import open_intake_spool
 from graph.errors import SettingsError
 from graph.models import new_id
 from graph.server.finder import Neo4jEndpoint, find_or_start
@@ -186,6 +187,8 @@ async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
             batch_size=settings.sense.write_batch_size,
             queue_limit=settings.sense.queue_limit,
             attribute=attribution.attribute,
+            spool=open_intake_spool(root, settings.intake),
+            in_memory=settings.intake.in_memory,
         )
         watcher = FileWatcher(root, settings.watch, settings.agent_id)
         index_sync = IndexSync(
@@ -194,6 +197,7 @@ async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
             ingestor,
             PathFilter(settings.watch.ignore_patterns),
             max_hash_bytes=settings.watch.max_hash_bytes,
+            recent=watcher.recent,
         )
         runtime = await build_loop(
             settings,

@@ -31,6 +31,7 @@ from graph.models import Observation, ObservationType, utc_now
 from graph.settings import EmbeddingSettings, RSISettings, ScheduleSettings
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
+from graph.watch.recent import RecentReports
 from graph.watch.rescan import RescanResult, rescan
 from graph.watch.watcher import FileWatcher
 from rsi.engine import CycleResult, RSIEngine
@@ -107,12 +108,14 @@ class IndexSync:
         path_filter: PathFilter,
         *,
         max_hash_bytes: int,
+        recent: RecentReports | None = None,
     ) -> None:
         self.root = root
         self.memory = memory
         self.ingestor = ingestor
         self.path_filter = path_filter
         self.max_hash_bytes = max_hash_bytes
+        self.recent = recent  # the watcher's: what it reports, the rescan does not repeat
         self.last_result: RescanResult | None = None
         self.last_run: datetime | None = None
         self.last_error: str | None = None
@@ -138,12 +141,17 @@ class IndexSync:
         return f"{result.files_seen} files seen, {len(result.observations)} changes recorded"
 
     async def _run(self, announce: bool) -> RescanResult | None:
-        # What the watcher queued must be in the graph first, or the rescan
-        # would observe those changes a second time.
+        # What the spool held at start, and what the watcher queued, must be in the
+        # graph first, or the rescan would observe those changes a second time.
+        await self.ingestor.wait_replayed()
         await self.ingestor.wait_idle(IDLE_WAIT_S)
         try:
             result = await rescan(
-                self.root, self.memory, self.path_filter, max_hash_bytes=self.max_hash_bytes
+                self.root,
+                self.memory,
+                self.path_filter,
+                max_hash_bytes=self.max_hash_bytes,
+                recent=self.recent,
             )
         except (GraphError, OSError) as exc:
             self.last_error = f"index sync: {exc}"
@@ -212,7 +220,8 @@ class StatusLine:
         return (
             f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
             f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
-            f"{decided}{lag}{self.operations_text}{llm} · last error: {error}"
+            f"{self.ingestor.spool_status()}{decided}{lag}{self.operations_text}{llm}"
+            f" · last error: {error}"
         )
 
     async def emit(self) -> None:

@@ -17,7 +17,7 @@ import os
 import stat
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,8 @@ class Seen:
     inode: int
     size: int
     mtime_ns: int
+    # The content the watcher last reported, when it read it; not part of equality.
+    content_hash: str | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, st: os.stat_result) -> Seen:
@@ -140,7 +142,15 @@ def translate_changes(
         state = inspect_file(root, rel, max_hash_bytes)
         if state is None:
             continue  # gone again already; its delete event will follow
-        result.updates[rel] = now
+        if (
+            kind_ is ObservationType.FILE_MODIFIED
+            and known[rel] == now
+            and state.content_hash is not None
+            and state.content_hash == known[rel].content_hash
+        ):
+            # The tail of a write whose first events came in the batch before: nothing new.
+            continue
+        result.updates[rel] = replace(now, content_hash=state.content_hash)
         result.observations.append(_observe(agent_id, kind_, rel, state, origin))
     for rel in sorted(gone):
         result.updates[rel] = None

@@ -23,6 +23,7 @@ from graph.models import FileRecord, Observation, ObservationType
 from graph.store.memory import Memory
 from graph.watch.files import FileState, PathFilter, inspect_file, walk_files
 from graph.watch.oddnames import odd_name_observation
+from graph.watch.recent import RecentReports
 
 
 @dataclass
@@ -41,17 +42,26 @@ async def rescan(
     path_filter: PathFilter,
     *,
     max_hash_bytes: int,
+    recent: RecentReports | None = None,
 ) -> RescanResult:
     """Walk ``root``, compare with the memory, store touches, return the observations.
 
     The observations are returned, not written: the caller classifies them
-    and writes them through the same path as the watcher's.
+    and writes them through the same path as the watcher's. With ``recent``
+    (the running watcher's), what the watcher reports meanwhile is left out.
     """
-    known = await memory.file_records()
-    result = await asyncio.to_thread(
-        compare_tree, root, known, path_filter, memory.agent_id, max_hash_bytes
-    )
-    await memory.touch_files(result.touched)
+    since = recent.mark() if recent is not None else 0.0
+    try:
+        known = await memory.file_records()
+        result = await asyncio.to_thread(
+            compare_tree, root, known, path_filter, memory.agent_id, max_hash_bytes
+        )
+        await memory.touch_files(result.touched)
+        if recent is not None:
+            result.observations = await recent.not_reported(result.observations, since)
+    finally:
+        if recent is not None:
+            recent.release(since)
     return result
 
 

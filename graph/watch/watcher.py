@@ -22,6 +22,7 @@ from graph.settings import WatchSettings
 from graph.watch.changes import SOURCE, Seen, prime, translate_changes
 from graph.watch.files import PathFilter, is_decodable, warn_once
 from graph.watch.oddnames import odd_name_observation, undecodable_paths
+from graph.watch.recent import RecentReports
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +64,8 @@ class FileWatcher:
         self._known: dict[str, Seen] = {}
         self._ready = asyncio.Event()
         self._running = False
+        # A rescan beside the watcher leaves out what the watcher reports.
+        self.recent = RecentReports((settings.debounce_ms + settings.step_ms) / 1000 + 1.0)
 
     def on_gap(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` when the watch was re-armed and changes may have been missed.
@@ -192,6 +195,7 @@ class FileWatcher:
                         else:
                             self._known[path] = seen
                     if translation.observations:
+                        self.recent.note(translation.observations)
                         yield translation.observations
                     if folders is not None and _added_folder(raw, root, self._filter):
                         # Folders are watched one by one: a new one needs a new watch.

@@ -8,7 +8,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 
@@ -16,6 +15,8 @@ import pytest
 
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from tests.support.daemon import QUICK_AND_DRY
+from tests.support.daemon import Daemon as SupportDaemon
 from tests.support.eventually import eventually
 from tests.support.processes import gone
 
@@ -23,55 +24,19 @@ REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60.0
 
 
-class Daemon:
+class Daemon(SupportDaemon):
     """``python -m graph.daemon`` in a subprocess, with its output collected."""
 
     def __init__(
         self, root: Path, agent_id: str, env: dict[str, str], log: Path, **extra: str
     ) -> None:
-        self.log = log
-        env = {
-            **env,
-            "NOUS_SCHEDULE__STATUS_INTERVAL_S": "0.5",
-            "NOUS_SCHEDULE__DECISION_INTERVAL_S": "0.5",
-            "NOUS_WATCH__DEBOUNCE_MS": "100",
-            # The rules reasoner, and nothing executed unless a test says otherwise.
-            "NOUS_REASONER": "rules",
-            "NOUS_EXECUTORS__DRY_RUN": "true",
-            **extra,
-        }
-        self._sink = log.open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "graph.daemon", "--root", str(root), "--agent-id", agent_id],
-            cwd=REPO,
-            env=env,
-            stdout=self._sink,
-            stderr=subprocess.STDOUT,
-        )
-
-    def output(self) -> str:
-        return self.log.read_text()
-
-    def wait_for(self, text: str, timeout_s: float = START_TIMEOUT_S) -> None:
-        deadline = time.monotonic() + timeout_s
-        while text not in self.output():
-            if self.process.poll() is not None:
-                pytest.fail(f"daemon exited {self.process.returncode}:\n{self.output()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"no {text!r} within {timeout_s} s:\n{self.output()}")
-            time.sleep(0.1)
-
-    def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
-        self.process.send_signal(sig)
-        code = self.process.wait(timeout=60)
-        self._sink.close()
-        return code
+        super().__init__(root, agent_id, {**env, **QUICK_AND_DRY, **extra}, log, [])
 
     def kill(self) -> None:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        self._sink.close()
+        self.close()
 
 
 @pytest.fixture

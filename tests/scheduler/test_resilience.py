@@ -12,9 +12,8 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -24,81 +23,12 @@ from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.watch.oddnames import odd_name_observation
 from tests.conftest import IN_CI
+from tests.support.daemon import Daemon
 from tests.support.graph_checks import GraphChecks, open_checks
 
 REPO = Path(__file__).resolve().parents[2]
 CLAUDE = str(REPO / "tests" / "bin" / "claude")
 DROP_CAPS = ["--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"]
-
-
-class Daemon:
-    """``python -m graph.daemon`` in a subprocess (optionally behind a prefix such as setpriv)."""
-
-    def __init__(
-        self, root: Path, agent_id: str, env: dict[str, str], log: Path, prefix: list[str]
-    ) -> None:
-        self.log = log
-        self._sink = log.open("w")
-        argv = [sys.executable, "-m", "graph.daemon", "--root", str(root), "--agent-id", agent_id]
-        self.process = subprocess.Popen(
-            [*prefix, *argv],
-            cwd=REPO,
-            env=env,
-            stdout=self._sink,
-            stderr=subprocess.STDOUT,
-        )
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace")
-
-    def wait_for(self, text: str, timeout_s: float = 60.0) -> None:
-        deadline = time.monotonic() + timeout_s
-        while text not in self.output():
-            if self.process.poll() is not None:
-                pytest.fail(f"daemon exited {self.process.returncode}:\n{self.output()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"no {text!r} within {timeout_s} s:\n{self.output()}")
-            time.sleep(0.1)
-
-    def stop(self, sig: signal.Signals = signal.SIGTERM) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-        code = self.process.wait(timeout=60)
-        self.close()
-        return code
-
-    def close(self) -> None:
-        if not self._sink.closed:
-            self._sink.close()
-
-
-@pytest.fixture
-def start_daemon(
-    tmp_path: Path, neo4j_env: dict[str, str], agent_id: str
-) -> Iterator[Callable[..., Daemon]]:
-    started: list[Daemon] = []
-
-    def start(root: Path, prefix: list[str] | None = None, **extra: str) -> Daemon:
-        env = {
-            **neo4j_env,
-            "NOUS_SCHEDULE__STATUS_INTERVAL_S": "0.5",
-            "NOUS_SCHEDULE__DECISION_INTERVAL_S": "0.5",
-            "NOUS_WATCH__DEBOUNCE_MS": "100",
-            "NOUS_REASONER": "rules",
-            "NOUS_EXECUTORS__DRY_RUN": "true",
-            **extra,
-        }
-        log = tmp_path / f"daemon-{len(started)}.log"
-        daemon = Daemon(root, agent_id, env, log, prefix or [])
-        started.append(daemon)
-        return daemon
-
-    yield start
-    for daemon in started:
-        if daemon.process.poll() is None:
-            daemon.process.kill()
-            daemon.process.wait()
-        daemon.close()
 
 
 @pytest.fixture

@@ -17,7 +17,9 @@ def test_the_status_line_says_what_the_llm_does() -> None:
     state.reply_format = "json_object_schema"
     state.record_steps(by_llm=9, fell_back=1)
     ingestor = SimpleNamespace(
-        stats=SimpleNamespace(recorded=3, noise_dropped=0, last_error=None), queue_depth=0
+        stats=SimpleNamespace(recorded=3, noise_dropped=0, last_error=None),
+        queue_depth=0,
+        spool_status=lambda: "",
     )
     status = StatusLine(
         ingestor,  # type: ignore[arg-type]

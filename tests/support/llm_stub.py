@@ -19,20 +19,18 @@ Usage::
 from __future__ import annotations
 
 import collections
-import contextlib
 import hashlib
 import json
 import math
 import re
-import socket
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+from tests.support.http_stub import StubServer, TrackedHandler
 from tests.support.schema_instance import instance_of, strict_problems
 
 STEP_HEADER = "x-nous-step"
@@ -196,10 +194,7 @@ class LLMStub:
         server = _Server(("127.0.0.1", 0), _Handler)
         server.stub = self
         self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
+        self._thread = server.serve_in_thread()
         return self
 
     def stop(self) -> None:
@@ -208,10 +203,7 @@ class LLMStub:
         if server is None or thread is None:
             return
         self._stopping.set()
-        server.shutdown()
-        server.drop_connections()
-        server.server_close()  # joins the handler threads
-        thread.join()
+        server.close_all(thread)
         self._server = self._thread = None
 
     def __enter__(self) -> LLMStub:
@@ -300,58 +292,16 @@ class LLMStub:
             self._stopping.wait(seconds)
 
 
-class _Server(ThreadingHTTPServer):
-    # Handler threads are joined by server_close(); drop_connections() first
-    # wakes the ones idling on a keep-alive connection so the join is prompt.
-    daemon_threads = False
-    block_on_close = True
+class _Server(StubServer):
     stub: LLMStub
 
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
-        super().__init__(address, handler)
-        self._connections: set[socket.socket] = set()
-        self._connections_lock = threading.Lock()
 
-    def track(self, connection: socket.socket, *, open_: bool) -> None:
-        with self._connections_lock:
-            if open_:
-                self._connections.add(connection)
-            else:
-                self._connections.discard(connection)
-
-    def drop_connections(self) -> None:
-        with self._connections_lock:
-            connections = list(self._connections)
-        for connection in connections:
-            with contextlib.suppress(OSError):  # the client may have closed it already
-                connection.shutdown(socket.SHUT_RDWR)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # The client going away mid-reply (a timeout test) is expected, not a failure.
-        return
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive, as real servers do
-    # Buffered, so headers and body leave in one write: two small writes on a
-    # keep-alive connection meet Nagle and delayed ACK and cost ~40 ms each.
-    wbufsize = 64 * 1024
+class _Handler(TrackedHandler):
     server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        self.server.track(self.connection, open_=True)
-
-    def finish(self) -> None:
-        self.server.track(self.connection, open_=False)
-        super().finish()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
 
     def do_GET(self) -> None:
         stub = self.server.stub
-        stub._record(RecordedRequest("GET", self.path, self._lower_headers(), None))
+        stub._record(RecordedRequest("GET", self.path, self.lower_headers(), None))
         if self.path.rstrip("/") != "/v1/models":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
         elif stub.models_reply is not None:
@@ -373,7 +323,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw) if raw else None
         except ValueError:
             body = None
-        request = RecordedRequest("POST", self.path, self._lower_headers(), body)
+        request = RecordedRequest("POST", self.path, self.lower_headers(), body)
         stub._record(request)
         if self.path.rstrip("/") == "/v1/embeddings":
             self._embeddings(stub, body)
@@ -444,9 +394,6 @@ class _Handler(BaseHTTPRequestHandler):
         tokens = sum(len(t.split()) for t in texts)
         usage = {"prompt_tokens": tokens, "total_tokens": tokens}
         self._send(200, {"object": "list", "data": data, "model": stub.model, "usage": usage})
-
-    def _lower_headers(self) -> dict[str, str]:
-        return {k.lower(): v for k, v in self.headers.items()}
 
     def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         self._send_raw(status, json.dumps(payload).encode(), headers or {})
