@@ -21,7 +21,7 @@ from cognition.recall.vectors import ModelChangedError, VectorJob
 from cognition.schemas import DecisionContext
 from graph.models import Category, Observation, ObservationType
 from graph.server.finder import Neo4jEndpoint
-from graph.settings import EmbeddingSettings, LLMSettings
+from graph.settings import EmbeddingSettings, LLMSettings, SenseSettings
 from graph.store.driver import GraphDriver
 from graph.store.embeddings import EmbeddingStore, Space, VectorRow
 from graph.store.lucene import agent_query, lucene_query
@@ -29,6 +29,7 @@ from graph.store.memory import Memory
 from graph.store.recall import Hit, HybridRequest, RecallStore
 from graph.watch.files import PathFilter
 from graph.watch.rescan import rescan
+from scheduler.claude.mcp_recall import recall_question
 from tests.support.recall_seed import T0, Seeder, seeding
 
 SETTINGS = EmbeddingSettings()
@@ -268,3 +269,21 @@ async def test_more_nodes_at_one_moment_than_a_batch_are_all_embedded(
     assert await job.run() == 40  # the cursor read back still finds the rest of T0
     hybrid = HybridRecall(memory, embeddings, SETTINGS)
     assert len((await hybrid.space()).per_label) and (await hybrid.space()).mine == 40
+
+
+async def test_the_mcp_recall_adds_what_only_meaning_finds(
+    memory: Memory, seed: Seeder, embeddings: Embeddings, tmp_path: Path
+) -> None:
+    await _episodes(seed, RELEASE, *OTHERS)
+    await VectorJob(memory, embeddings, SETTINGS, tmp_path).run()
+    question = "why did the release break?"
+    meaning = HybridRecall(memory, embeddings, SETTINGS)
+    sense = SenseSettings()
+    found = await recall_question(
+        memory, question, path=None, root=tmp_path, tokens=1500, sense=sense, meaning=meaning
+    )
+    assert "## Similar by meaning" in found.text and RELEASE in found.text
+    assert "[episode, found by meaning]" in found.text and found.items["similar"] >= 1
+    plain = await recall_question(memory, question, path=None, root=tmp_path, tokens=1500,
+                                  sense=sense)  # fmt: skip
+    assert RELEASE not in plain.text  # words alone miss it
