@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import bench_settings, connected, percentile, verdict
+from bench.common import bench_settings, connected, percentile, report_checks
 from bench.recall_data import SESSION, History
 from bench.recall_vectors import (
     SyntheticVectors,
@@ -199,9 +199,7 @@ def hybrid_verdicts(p95s: dict[int, float]) -> bool:
         checks.append((beside <= TARGET_BESIDE,
                        f"hybrid {smallest:,} beside the larger / alone = {beside:.2f} "
                        f"(target <= {TARGET_BESIDE})"))  # fmt: skip
-    for ok, text in checks:
-        print(f"{verdict(ok)}  {text}")
-    return all(ok for ok, _ in checks)
+    return report_checks(checks)
 
 
 async def count_nodes(driver: GraphDriver, agent_id: str) -> int:
@@ -227,9 +225,7 @@ def verdicts(p95s: dict[int, float]) -> bool:
         (ratio <= TARGET_RATIO,
          f"ratio p95({largest:,}) / p95({smallest:,}) = {ratio:.2f} (target <= {TARGET_RATIO})"),
     ]  # fmt: skip
-    for ok, text in checks:
-        print(f"{verdict(ok)}  {text}")
-    return all(ok for ok, _ in checks)
+    return report_checks(checks)
 
 
 def main() -> None:

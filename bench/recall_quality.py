@@ -27,7 +27,7 @@ from collections import defaultdict
 from datetime import timedelta
 from pathlib import Path
 
-from bench.common import bench_settings, connected, verdict
+from bench.common import bench_settings, connected, report_checks
 from bench.recall_quality_data import Question, incidents, questions
 from cognition.embeddings import EmbeddedE5, Embeddings
 from cognition.recall.hybrid import HybridRecall, RecalledItem, fuse
@@ -156,9 +156,7 @@ def report(ranks: dict[str, dict[str, list[float]]]) -> bool:
         (hybrid >= best - 0.02,
          f"hybrid recall@5 {hybrid:.3f} within 2 points of the best single method {best:.3f}"),
     ]  # fmt: skip
-    for ok, text in checks:
-        print(f"{verdict(ok)}  {text}")
-    return all(ok for ok, _ in checks)
+    return report_checks(checks)
 
 
 def main() -> None:
