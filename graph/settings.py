@@ -53,6 +53,9 @@ from graph.settings_model import (
     ClaudeSettings as ClaudeSettings,
 )
 from graph.settings_model import (
+    EmbeddingSettings as EmbeddingSettings,
+)
+from graph.settings_model import (
     ExecutorSettings as ExecutorSettings,
 )
 from graph.settings_model import (

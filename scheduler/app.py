@@ -35,6 +35,7 @@ from scheduler.jobs import (
     register_jobs,
     register_prune_job,
     register_rsi_job,
+    register_vector_job,
     watch_into,
 )
 from scheduler.operations import operations_summary
@@ -89,6 +90,7 @@ async def run_daemon(
     jobs += register_rsi_job(scheduler, settings.rsi, RSIJob(improvement.engine, settings.rsi))
     if settings.rsi.enabled:
         jobs.append(register_prune_job(scheduler, settings.rsi, improvement.pruner))
+    jobs += register_vector_job(scheduler, settings.embeddings, nous.runtime.vectors)
     guide = serve_guide(settings)
     # Seed 001: the banner says whether the LLM endpoint answers, checked now.
     llm = None if settings.reasoner == "rules" else await nous.runtime.llm.healthy()

@@ -24,10 +24,11 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from cognition.act.executors import ExecutionRequest
+from cognition.recall.vectors import VectorJob
 from cognition.sense.ingest import Ingestor
 from graph.errors import GraphError
 from graph.models import Observation, ObservationType, utc_now
-from graph.settings import RSISettings, ScheduleSettings
+from graph.settings import EmbeddingSettings, RSISettings, ScheduleSettings
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from graph.watch.recent import RecentReports
@@ -329,6 +330,19 @@ def register_prune_job(scheduler: AsyncIOScheduler, settings: RSISettings, prune
         misfire_grace_time=3600,
     )
     return f"heuristic pruning (cron '{settings.prune_cron}')"
+
+
+def register_vector_job(
+    scheduler: AsyncIOScheduler, settings: EmbeddingSettings, job: VectorJob | None
+) -> list[str]:
+    """Add the vector job (none when embeddings are off); return its banner description."""
+    if job is None:
+        return []
+    _every(scheduler, OneAtATime("vectors", job.run), settings.interval_s, "vectors")
+    return [
+        f"vectors ({job.embeddings.model}, every {settings.interval_s:g} s, "
+        f"at most {settings.max_per_run} a run)"
+    ]
 
 
 def _every(scheduler: AsyncIOScheduler, run: OneAtATime, seconds: float, job_id: str) -> None:

@@ -8,7 +8,10 @@ question, as if the question were an event about ``path``: past decisions
 about that file and its folder, active censors and goals, pattern
 statistics, and the facts, procedures, episodes and lessons whose text
 matches the question. The daemon's renderer fits each section into its
-share of the budget (``mcp.recall_tokens``).
+share of the budget (``mcp.recall_tokens``). With embeddings on, hybrid
+recall (:mod:`cognition.recall.hybrid`: words, vectors and graph proximity,
+fused) adds what the sections did not show as "Similar by meaning", each
+item saying which methods found it, within a fifth of the budget.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from pathlib import Path
 
 from cognition.context.render import render_context
 from cognition.recall.gather import Recall
+from cognition.recall.hybrid import HybridRecall
 from cognition.schemas import FileView, TemplateOption
 from cognition.sense.classify import ObservationClassifier
+from cognition.text import estimate_tokens, plain_text
 from graph.models import Observation, ObservationType
 from graph.models.frame import ContextBudget, FrameSpec
 from graph.settings import SenseSettings
@@ -31,6 +36,7 @@ SECTIONS = ("censors", "goals", "decisions", "patterns", "facts", "procedures", 
 
 FRAME_NAME = "mcp_recall"
 MAX_QUESTION_CHARS = 2000  # full-text search needs the words, not a whole document
+MEANING_SHARE = 5  # "similar by meaning" gets a fifth of the recall budget
 
 
 @dataclass(frozen=True)
@@ -67,8 +73,13 @@ async def recall_question(
     root: Path,
     tokens: int,
     sense: SenseSettings,
+    meaning: HybridRecall | None = None,
 ) -> RecallAnswer:
-    """What memory holds about ``question`` (and the file at ``path``, relative to ``root``)."""
+    """What memory holds about ``question`` (and the file at ``path``, relative to ``root``).
+
+    ``meaning`` (embeddings on) adds the memories found by hybrid recall that
+    the sections do not show.
+    """
     frame = FrameSpec(name=FRAME_NAME, title="Recall for a client", budget=recall_budget(tokens))
     # The question is an event about the path: classified as the daemon would (its category
     # picks the pattern statistics), never a file change, so nothing is treated as one.
@@ -90,8 +101,26 @@ async def recall_question(
         "lessons": len(context.lessons),
     }
     text = "\n\n".join(s.content for s in shown)
+    tokens_used = sum(s.token_estimate for s in shown)
+    if meaning is not None:
+        known = {d.id for d in context.past_decisions}
+        known |= {r.id for r in [*context.facts, *context.procedures, *context.episodes]}
+        known |= {r.id for r in context.lessons}
+        found = await meaning.recall(
+            question[:MAX_QUESTION_CHARS], path=path, budget_tokens=tokens // MEANING_SHARE
+        )
+        lines = [
+            f"- [{f.label.lower()}, found by {' + '.join(f.found_by)}] {plain_text(f.text, 400)}"
+            for f in found
+            if f.id not in known
+        ]
+        items["similar"] = len(lines)
+        if lines:
+            section = "## Similar by meaning\n" + "\n".join(lines)
+            text = f"{text}\n\n{section}" if text else section
+            tokens_used += estimate_tokens(section)
     decision_ids = tuple(d.id for d in context.past_decisions)
-    return RecallAnswer(text, items, sum(s.token_estimate for s in shown), decision_ids)
+    return RecallAnswer(text, items, tokens_used, decision_ids)
 
 
 def _no_templates(observation: Observation, file: FileView | None) -> list[TemplateOption]:

@@ -17,6 +17,8 @@ from typing import TypeVar
 
 from mcp.server.fastmcp.exceptions import ToolError
 
+from cognition.embeddings import build_embeddings
+from cognition.recall.hybrid import HybridRecall
 from graph.errors import GraphError, PathOutsideRootError
 from graph.models import Fact
 from graph.settings import Settings
@@ -54,6 +56,10 @@ class NousTools:
         self.gate = gate
         self.root = settings.watch.root.expanduser().resolve()
         self.limit = settings.mcp.max_answer_chars
+        # The embedded model (or none: an endpoint needs the daemon's LLM client, off is off);
+        # one HybridRecall per connection keeps its vector counts and a small agent's vectors.
+        self.embeddings = build_embeddings(settings.embeddings, None)
+        self._meaning: HybridRecall | None = None
 
     async def recall(self, question: str, path: str | None = None) -> str:
         """What memory holds about a question (and a file), within the recall budget."""
@@ -69,6 +75,7 @@ class NousTools:
                 root=self.root,
                 tokens=self.settings.mcp.recall_tokens,
                 sense=self.settings.sense,
+                meaning=self._meaning_for(memory),
             )
         )
         counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
@@ -82,6 +89,13 @@ class NousTools:
             )
         body = found.text or "Nothing in memory matches."
         return self._answer(heading, body, "recalled memory", note)
+
+    def _meaning_for(self, memory: Memory) -> HybridRecall | None:
+        if self.embeddings is None:
+            return None
+        if self._meaning is None or self._meaning.store.memory is not memory:
+            self._meaning = HybridRecall(memory, self.embeddings, self.settings.embeddings)
+        return self._meaning
 
     async def why(self, target: str) -> str:
         """The whole story of a decision, by id or as the latest about a path."""

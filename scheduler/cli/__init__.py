@@ -29,6 +29,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.browser",
     "scheduler.cli.neo4j",
     "scheduler.cli.service",
+    "scheduler.cli.embeddings",
     "scheduler.cli.init",
     "scheduler.cli.hook",
     "scheduler.claude.mcp_command",
