@@ -3,7 +3,8 @@
 Every answer is a short heading Nous wrote, then what memory holds, fenced
 by :func:`cognition.text.fence` (stored text may be anything: a file's
 content, a model's reply, a prompt in disguise), then an optional note.
-Control characters are dropped from the memory's text; when the whole would
+Control characters are dropped from the memory's text (text made only of
+them shows as an empty block, not as nothing); when the whole would
 pass ``mcp.max_answer_chars`` the memory's text is cut and the cut says so.
 """
 
@@ -23,7 +24,11 @@ def answer(heading: str, body: str, *, label: str, limit: int, note: str = "") -
     """``heading``, then ``body`` fenced as data (``label``), then ``note``: at most ``limit``."""
     # Heading and note are Nous's words around the data; a quarter of the answer each at most.
     heading = plain_text(heading, limit // 4, single_line=False)
-    body = plain_text(body, single_line=False)
+    raw, body = body, plain_text(body, single_line=False)
+    if not body and raw.strip():
+        # Memory held text, all of it escape sequences or control characters (``ESC [ ` ``
+        # is one whole sequence): an empty block says so where "(nothing)" would not.
+        body = "\n"
     note = plain_text(note, limit // 4, single_line=False)
     full = _compose(heading, body, label, note)
     if len(full) <= limit:
