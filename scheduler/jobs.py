@@ -109,12 +109,14 @@ class IndexSync:
         *,
         max_hash_bytes: int,
         recent: RecentReports | None = None,
+        idle_wait_s: float = IDLE_WAIT_S,
     ) -> None:
         self.root = root
         self.memory = memory
         self.ingestor = ingestor
         self.path_filter = path_filter
         self.max_hash_bytes = max_hash_bytes
+        self.idle_wait_s = idle_wait_s  # how long the writer may take to store what is queued
         self.recent = recent  # the watcher's: what it reports, the rescan does not repeat
         self.last_result: RescanResult | None = None
         self.last_run: datetime | None = None
@@ -142,21 +144,36 @@ class IndexSync:
 
     async def _run(self, announce: bool) -> RescanResult | None:
         # What the spool held at start, and what the watcher queued, must be in the
-        # graph first, or the rescan would observe those changes a second time.
-        await self.ingestor.wait_replayed()
-        await self.ingestor.wait_idle(IDLE_WAIT_S)
+        # graph first, or the rescan would observe those changes a second time. The
+        # mark comes before the wait: a batch the watcher reports after it is left
+        # out of the rescan's findings whether or not the writer has stored it yet.
+        since = self.recent.mark() if self.recent is not None else None
         try:
+            await self.ingestor.wait_replayed()
+            if not await self.ingestor.wait_idle(self.idle_wait_s):
+                # Still writing after the wait: what it holds is not in the graph, and
+                # the rescan would observe it again. The next run (or action) rescans.
+                self.last_error = (
+                    f"index sync skipped: the observation writer was still busy"
+                    f" after {self.idle_wait_s:g} s"
+                )
+                log.warning("%s", self.last_error)
+                return None
             result = await rescan(
                 self.root,
                 self.memory,
                 self.path_filter,
                 max_hash_bytes=self.max_hash_bytes,
                 recent=self.recent,
+                since=since,
             )
         except (GraphError, OSError) as exc:
             self.last_error = f"index sync: {exc}"
             log.error("%s", self.last_error)
             return None
+        finally:
+            if self.recent is not None and since is not None:
+                self.recent.release(since)
         self.ingestor.submit(result.observations)
         if announce:
             self.ingestor.submit(
