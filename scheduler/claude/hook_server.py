@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from scheduler.claude.events import EVENTS
-from scheduler.claude.hook_socket import socket_path, usable
+from scheduler.claude.hook_socket import private, socket_path, usable
 from scheduler.claude.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_payload
 from scheduler.claude.session import ClaudeSession
 
@@ -48,7 +48,7 @@ class HookServer:
             return
         folder = self.path.parent
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if folder.lstat().st_uid != os.getuid() or stat.S_IMODE(folder.lstat().st_mode) & 0o077:
+        if not private(folder):
             log.warning("%s is not this user's private folder; hooks will work alone", folder)
             await stop.wait()
             return

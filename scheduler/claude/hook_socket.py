@@ -12,6 +12,9 @@ The socket lives outside the watched tree, in a folder of the user's own
 under the temporary directory (``nous-UID/``, mode 0700), named by a hash of
 the root's resolved path: a socket inside the root kept watchfiles from
 noticing the root's deletion, and a unix socket's address must stay short.
+The hook asks only through a folder that is its user's and private
+(:func:`private`): one another user made first could hold a socket whose
+answers reach the model or allow a tool call.
 
 One request per connection: a line of JSON ``{"event", "root", "payload"}``
 (the payload as Claude Code sent it, at most ``MAX_PAYLOAD_BYTES``), one
@@ -24,6 +27,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import stat
 import tempfile
 import zlib
 from pathlib import Path
@@ -41,6 +45,19 @@ class DaemonUnavailable(Exception):
 def socket_folder() -> Path:
     """The user's own folder for hook sockets (``$TMPDIR/nous-UID``)."""
     return Path(tempfile.gettempdir()) / f"nous-{os.getuid()}"
+
+
+def private(folder: Path) -> bool:
+    """True when ``folder`` is a folder (not a link) of this user's that no one else may enter."""
+    try:
+        info = folder.lstat()
+    except OSError:
+        return False
+    return (
+        stat.S_ISDIR(info.st_mode)
+        and info.st_uid == os.getuid()
+        and not stat.S_IMODE(info.st_mode) & 0o077
+    )
 
 
 def socket_path(root: Path) -> Path:
@@ -61,6 +78,10 @@ def ask_daemon(root: Path, event: str, payload: bytes, timeout_s: float) -> str:
     path = socket_path(root)
     if not usable(path) or not path.exists():
         raise DaemonUnavailable("no daemon socket")
+    if not private(path.parent):
+        # Another user could have made the folder first and listen in it: its answer
+        # would reach the model's context, or allow a tool call.
+        raise DaemonUnavailable(f"{path.parent} is not this user's private folder")
     request = json.dumps(
         {"event": event, "root": str(root.resolve()), "payload": payload.decode("utf-8", "replace")}
     )

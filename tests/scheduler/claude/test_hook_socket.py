@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
 import socket
 import tempfile
+import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from graph.settings import load_settings
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.claude.hook_server import HookServer
-from scheduler.claude.hook_socket import socket_path
+from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon, socket_path
 from scheduler.claude.wiring import build_session
 from tests.support.claude_cli import nous_program
 from tests.support.daemon import Daemon
@@ -114,3 +116,39 @@ async def test_the_running_daemon_answers_for_its_root(
     assert await LearningStore(memory).open_episode(SESSION) is not None
     assert daemon.stop() == 0
     assert not socket_path(project).exists()
+
+
+@pytest.mark.parametrize("mode", [0o700, 0o755])
+def test_the_hook_asks_only_through_a_private_folder(
+    mode: int, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The hook's own temporary folder, so the real one other daemons use is left alone.
+    temp = Path(tempfile.mkdtemp(prefix="nt-", dir="/tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    path = socket_path(root)
+    path.parent.mkdir(mode=mode)
+    path.parent.chmod(mode)  # mkdir's mode passes through the umask
+    with socket.socket(socket.AF_UNIX) as listener:
+        listener.bind(str(path))
+        listener.listen(1)
+
+        def answer_once() -> None:
+            conn, _ = listener.accept()
+            with conn, contextlib.suppress(OSError):  # the wake-up below reads nothing
+                conn.recv(65536)
+                conn.sendall(json.dumps({"answer": "from the socket"}).encode() + b"\n")
+
+        server = threading.Thread(target=answer_once, daemon=True)
+        server.start()
+        try:
+            if mode == 0o700:
+                assert ask_daemon(root, "Stop", b"{}", timeout_s=5) == "from the socket"
+            else:
+                with pytest.raises(DaemonUnavailable, match="not this user's private folder"):
+                    ask_daemon(root, "Stop", b"{}", timeout_s=5)
+        finally:
+            if server.is_alive():  # never asked: let the accept return
+                with socket.socket(socket.AF_UNIX) as wake:
+                    wake.connect(str(path))
+            server.join(5)
+    shutil.rmtree(temp)
