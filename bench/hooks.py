@@ -129,7 +129,7 @@ async def run(size: int, count: int, batch: int) -> bool:
                     await asyncio.sleep(0.01)
                 try:
                     daemon, daemon_ok = await measure_hooks(root, prompts, env)
-                    work = server.work_ms
+                    work = list(server.work_ms)
                 finally:
                     stop.set()
                     await serving

@@ -17,6 +17,7 @@ import logging
 import os
 import stat
 import time
+from collections import deque
 from pathlib import Path
 
 from scheduler.claude.events import EVENTS
@@ -26,6 +27,8 @@ from scheduler.claude.session import ClaudeSession
 
 log = logging.getLogger(__name__)
 _REQUEST_LIMIT = MAX_PAYLOAD_BYTES * 2 + 4096  # the payload is JSON text inside JSON
+WORK_KEPT = 10_000
+"""How many hooks' work times the daemon keeps."""
 
 
 class HookServer:
@@ -37,8 +40,9 @@ class HookServer:
         self.path = socket_path(root)
         self.timeout_s = timeout_s
         self.answered = 0
-        self.work_ms: list[float] = []
-        """How long each answered hook's work took inside the daemon (for the benchmark)."""
+        # Bounded: the daemon runs for days and answers a hook at every tool call.
+        self.work_ms: deque[float] = deque(maxlen=WORK_KEPT)
+        """How long each recent hook's work took inside the daemon (for the benchmark)."""
 
     async def serve(self, stop: asyncio.Event) -> None:
         """Listen until ``stop`` is set; hooks work alone where no socket can be made."""
