@@ -40,6 +40,7 @@ from rsi.prune import Pruner, PruneReport
 log = logging.getLogger(__name__)
 
 IDLE_WAIT_S = 30.0
+MAX_IDLE_WAITS = 10  # a rescan waits at most this many IDLE_WAIT_S for a writer making progress
 HOUR_S = 3600.0
 DECISION_LOOP = "decision loop"
 LAG_SHOWN_AFTER_S = 60.0
@@ -142,6 +143,22 @@ class IndexSync:
             raise RuntimeError(self.last_error or "index sync failed")
         return f"{result.files_seen} files seen, {len(result.observations)} changes recorded"
 
+    async def _writer_idle(self) -> bool:
+        """Wait while the writer stores what is queued; False once a wait passes with no progress.
+
+        A long burst (a spool replay, a gap's backlog) keeps the writer busy for
+        longer than one wait, and the rescan that follows a gap is the one that
+        matters: it waits on while observations are being stored, up to
+        ``MAX_IDLE_WAITS`` waits.
+        """
+        for _ in range(MAX_IDLE_WAITS):
+            before = self.ingestor.stats.recorded
+            if await self.ingestor.wait_idle(self.idle_wait_s):
+                return True
+            if self.ingestor.stats.recorded == before:
+                return False
+        return False
+
     async def _run(self, announce: bool) -> RescanResult | None:
         # What the spool held at start, and what the watcher queued, must be in the
         # graph first, or the rescan would observe those changes a second time. The
@@ -150,12 +167,12 @@ class IndexSync:
         since = self.recent.mark() if self.recent is not None else None
         try:
             await self.ingestor.wait_replayed()
-            if not await self.ingestor.wait_idle(self.idle_wait_s):
-                # Still writing after the wait: what it holds is not in the graph, and
-                # the rescan would observe it again. The next run (or action) rescans.
+            if not await self._writer_idle():
+                # What the writer holds is not in the graph, and the rescan would observe
+                # it again. The next run (or the rescan action) tries again.
                 self.last_error = (
-                    f"index sync skipped: the observation writer was still busy"
-                    f" after {self.idle_wait_s:g} s"
+                    "index sync skipped: the observation writer stored nothing"
+                    f" for {self.idle_wait_s:g} s and is not done"
                 )
                 log.warning("%s", self.last_error)
                 return None

@@ -50,7 +50,7 @@ async def test_a_rescan_is_skipped_while_the_writer_stays_busy(
     sync.ingestor.submit([_created(memory, "queued.md", b"q")])
 
     assert await sync.run() is None
-    assert sync.last_error is not None and "still busy after 0.2 s" in sync.last_error
+    assert sync.last_error is not None and "stored nothing for 0.2 s" in sync.last_error
     assert sync.ingestor.queue_depth == 1  # the rescan queued nothing of its own
     assert recent._marks == []  # the mark taken before the wait is released
 
