@@ -26,9 +26,9 @@ from scheduler.claude.hook_server import HookServer
 from scheduler.claude.wiring import build_session
 from scheduler.compose import Nous, build, build_reconciler
 from scheduler.guide.serve import GuideServer
+from scheduler.index_sync import IndexSync
 from scheduler.jobs import (
     DECISION_LOOP,
-    IndexSync,
     OneAtATime,
     RSIJob,
     StatusLine,

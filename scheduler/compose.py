@@ -59,7 +59,7 @@ from rsi.crystallize import Crystallizer
 from rsi.engine import CycleResult, RSIEngine
 from rsi.prune import Pruner
 from rsi.strategies import StrategyBook
-from scheduler.jobs import IndexSync
+from scheduler.index_sync import IndexSync
 
 # The most of a file recall reads; the largest frame budget shows far less of it.
 MAX_CONTENT_BYTES = 64 * 1024

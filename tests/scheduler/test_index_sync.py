@@ -13,7 +13,7 @@ from graph.settings import DEFAULT_IGNORE_PATTERNS, SenseSettings
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from graph.watch.recent import RecentReports
-from scheduler.jobs import IndexSync
+from scheduler.index_sync import IndexSync
 
 FILTER = PathFilter(list(DEFAULT_IGNORE_PATTERNS))
 

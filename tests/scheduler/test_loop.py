@@ -30,7 +30,8 @@ from graph.store.recall import RecallRequest, RecallStore
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
 from scheduler.compose import LoopRuntime, build_loop, load_action_templates
-from scheduler.jobs import IndexSync, StatusLine, watch_into
+from scheduler.index_sync import IndexSync
+from scheduler.jobs import StatusLine, watch_into
 from tests.support.eventually import eventually
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 from tests.support.processes import gone

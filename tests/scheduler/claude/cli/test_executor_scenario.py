@@ -26,7 +26,8 @@ from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
 from scheduler.compose import LoopRuntime, build_loop, load_action_templates
-from scheduler.jobs import IndexSync, StatusLine, watch_into
+from scheduler.index_sync import IndexSync
+from scheduler.jobs import StatusLine, watch_into
 from tests.support.anthropic_stub import AnthropicStub, ModelTurn
 from tests.support.claude_cli import REPO
 from tests.support.eventually import eventually
