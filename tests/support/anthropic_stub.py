@@ -231,7 +231,7 @@ def _events(stub: AnthropicStub, turn: ModelTurn, body: dict[str, Any]) -> list[
     ]
     for index, block in enumerate(turn.blocks):
         if block["type"] == "text":
-            start = {"type": "text", "text": ""}
+            start: dict[str, Any] = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}
         else:
             start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}

@@ -344,7 +344,7 @@ class _Handler(TrackedHandler):
             self._send_raw(refusal.status, (refusal.body or "").encode(), refusal.headers)
             return
         if request.format_kind == "json_schema":
-            problems = strict_problems(fmt)
+            problems = strict_problems(fmt if isinstance(fmt, dict) else {})
             if problems:
                 self._send(400, {"error": {"message": "; ".join(problems)}})
                 return
