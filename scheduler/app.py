@@ -3,7 +3,9 @@
 ``run_daemon`` has the parts built (:mod:`scheduler.compose`), reconciles
 what an earlier run left behind, registers the jobs (:mod:`scheduler.jobs`),
 prints the banner (:mod:`scheduler.banner`) and runs the writer, the
-watcher and the jobs under a supervisor until SIGINT or SIGTERM. On a signal
+watcher, the jobs and the Claude Code hook socket
+(:mod:`scheduler.claude.hook_server`) under a supervisor, with a rescan at
+start, until SIGINT or SIGTERM. On a signal
 it stops the watcher, lets the writer finish the batch in hand and flush the
 queue, and returns 0.
 """
@@ -60,8 +62,8 @@ async def run_daemon(
     """Run the daemon until ``stop`` is set or SIGINT/SIGTERM arrives; return the exit code.
 
     Before the first tick, what an earlier run left behind is reconciled
-    (:mod:`cognition.reconcile`). The watcher, the writer and the job loop
-    run under a :class:`~scheduler.supervisor.Supervisor`; when one of them
+    (:mod:`cognition.reconcile`). The watcher, the writer, the job loop and
+    the hook socket run under a :class:`~scheduler.supervisor.Supervisor`; when one of them
     cannot be restarted the daemon stops and returns 1 with the reason.
     """
     stop = stop if stop is not None else asyncio.Event()

@@ -1,7 +1,8 @@
 """What each Claude Code hook does with Nous's memory (seed 004's API around a model's turn).
 
-One :class:`ClaudeSession` per hook process. Nothing is kept between hooks
-in Python: the episode is keyed by Claude Code's ``session_id``, the turn
+One :class:`ClaudeSession` per hook process, or one in the running daemon
+for every hook it answers (:mod:`scheduler.claude.hook_server`). Nothing is
+kept between hooks in Python: the episode is keyed by Claude Code's ``session_id``, the turn
 (its decision, episode, frame and tool results) is a ``Turn`` node opened by
 ``UserPromptSubmit`` and closed by ``Stop``, and working memory is the
 session's ``WorkingMemory`` node. The censor gate asks the graph for the
