@@ -11,92 +11,34 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from cognition.act.attribution import ActiveExecutions
-from cognition.loop import TickReport
-from cognition.sense.classify import ObservationClassifier
-from cognition.sense.ingest import Ingestor
-from graph.models import new_id
-from graph.settings import WatchSettings, load_settings
+from graph.settings import WatchSettings
 from graph.store.memory import Memory
-from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
-from scheduler.compose import LoopRuntime, build_loop, load_action_templates
-from scheduler.index_sync import IndexSync
 from scheduler.jobs import StatusLine, watch_into
 from tests.support.anthropic_stub import AnthropicStub, ModelTurn
-from tests.support.claude_cli import REPO
 from tests.support.eventually import eventually
-
-
-@dataclass
-class Daemon:
-    """The loop on a root whose actions run the real CLI."""
-
-    root: Path
-    memory: Memory
-    ingestor: Ingestor
-    index_sync: IndexSync
-    runtime: LoopRuntime
-
-    async def observe(self) -> None:
-        await self.index_sync.run()
-        await self.ingestor.flush()
-
-    async def tick_and_act(self) -> TickReport:
-        report = await self.runtime.loop.tick()
-        assert await self.runtime.loop.idle(600), "the actions did not end"
-        return report
+from tests.support.loop_rig import LoopRig, loop_rig, loop_settings
 
 
 @pytest.fixture
 async def daemon(
     tmp_path: Path, memory: Memory, claude_bin: Path, cli_env: dict[str, str]
-) -> AsyncIterator[Daemon]:
+) -> AsyncIterator[LoopRig]:
     root = tmp_path / "root"
     (root / "_intake").mkdir(parents=True)
-    settings = load_settings(
-        REPO / "tests" / "support" / "empty.yaml",
-        environ={},
-        overrides={
-            "watch.root": str(root),
-            "reasoner": "rules",
-            "executors.claude_binary": str(claude_bin),
-            "llm.base_url": "http://127.0.0.1:9/v1",  # nothing listens: the rules decide
-            "llm.timeout_s": 2.0,
-        },
-    )
-    settings.agent_id = memory.agent_id
-    attribution = ActiveExecutions(grace_s=2.0)
-    ingestor = Ingestor(
-        memory, ObservationClassifier(settings.sense), attribute=attribution.attribute
-    )
-    index_sync = IndexSync(
-        root, memory, ingestor, PathFilter(settings.watch.ignore_patterns), max_hash_bytes=1 << 20
-    )
-    runtime = await build_loop(
-        settings,
-        memory,
-        root,
-        index_sync,
-        {**cli_env, "CLAUDECODE": "1"},  # removed by the executor, or the CLI refuses to run
-        session_id=new_id(),
-        templates=load_action_templates(settings),
-        attribution=attribution,
-    )
-    try:
-        yield Daemon(root, memory, ingestor, index_sync, runtime)
-    finally:
-        await runtime.loop.stop(0.0)
-        await runtime.close()
+    settings = loop_settings(root, claude_bin)
+    # CLAUDECODE is removed by the executor, or the CLI refuses to run.
+    env = {**cli_env, "CLAUDECODE": "1"}
+    async with loop_rig(settings, memory, root, env, grace_s=2.0) as rig:
+        yield rig
 
 
 async def test_an_intake_action_writes_through_the_real_cli_as_the_execution(
-    daemon: Daemon, model: AnthropicStub
+    daemon: LoopRig, model: AnthropicStub
 ) -> None:
     (daemon.root / "_intake" / "idea.md").write_text("# An idea\nworth keeping\n")
     filed = daemon.root / "knowledge" / "idea.md"
@@ -111,7 +53,7 @@ async def test_an_intake_action_writes_through_the_real_cli_as_the_execution(
     watching = asyncio.create_task(watch_into(watcher, daemon.ingestor, stop, status))
     try:
         await asyncio.wait_for(watcher.ready.wait(), 30)
-        report = await daemon.tick_and_act()
+        report = await daemon.tick_and_act(600)
 
         async def filed_recorded() -> bool:
             await daemon.ingestor.flush()
@@ -138,12 +80,12 @@ async def test_an_intake_action_writes_through_the_real_cli_as_the_execution(
 
 
 async def test_an_error_result_from_the_real_cli_takes_the_retry_path(
-    daemon: Daemon, model: AnthropicStub
+    daemon: LoopRig, model: AnthropicStub
 ) -> None:
     (daemon.root / "_intake" / "locked.md").write_text("locked\n")
     model.default = ModelTurn.error(400, "permission denied for this workspace")
     await daemon.observe()
-    report = await daemon.tick_and_act()
+    report = await daemon.tick_and_act(600)
 
     [outcome] = report.outcomes
     assert not outcome.success
