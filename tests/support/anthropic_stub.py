@@ -23,16 +23,13 @@ Usage::
 
 from __future__ import annotations
 
-import collections
 import itertools
 import json
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
 from typing import Any
 
-from tests.support.http_stub import StubServer, TrackedHandler
+from tests.support.http_stub import ScriptedStub, StubServer, TrackedHandler
 
 _ids = itertools.count(1)
 
@@ -122,80 +119,24 @@ class MessagesRequest:
 TurnSource = ModelTurn | Callable[[MessagesRequest], ModelTurn]
 
 
-class AnthropicStub:
-    """An Anthropic Messages server on 127.0.0.1, scripted per test."""
+class AnthropicStub(ScriptedStub[ModelTurn, MessagesRequest]):
+    """An Anthropic Messages server on 127.0.0.1, scripted per test (:meth:`script` its turns)."""
 
     def __init__(self, *, model: str = "claude-stub", default: TurnSource | None = None) -> None:
+        super().__init__(_Server, _Handler)
         self.model = model
         self.default: TurnSource = default if default is not None else ModelTurn.text("Done.")
         self.side_reply = ModelTurn.text("Nous session")
-        self._queue: collections.deque[ModelTurn] = collections.deque()
-        self._requests: list[MessagesRequest] = []
-        self._lock = threading.Lock()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> AnthropicStub:
-        """Bind a free port and serve in a background thread."""
-        if self._server is None:
-            server = _Server(("127.0.0.1", 0), _Handler)
-            server.stub = self
-            self._server = server
-            self._thread = server.serve_in_thread()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving and join every thread."""
-        server, thread = self._server, self._thread
-        if server is None or thread is None:
-            return
-        server.close_all(thread)
-        self._server = self._thread = None
-
-    def __enter__(self) -> AnthropicStub:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:<port>`` (the CLI appends ``/v1/messages``)."""
-        if self._server is None:
-            raise RuntimeError("AnthropicStub is not started")
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def script(self, *turns: ModelTurn) -> None:
-        """Queue answers for the next conversation requests, in order."""
-        with self._lock:
-            self._queue.extend(turns)
-
-    @property
-    def pending(self) -> int:
-        """How many scripted answers are still queued."""
-        with self._lock:
-            return len(self._queue)
-
-    @property
-    def requests(self) -> list[MessagesRequest]:
-        """Every request received so far, oldest first."""
-        with self._lock:
-            return list(self._requests)
+        return self.address()
 
     @property
     def conversation(self) -> list[MessagesRequest]:
         """The conversation requests so far (see :attr:`MessagesRequest.is_conversation`)."""
         return [r for r in self.requests if r.is_conversation]
-
-    def _record(self, request: MessagesRequest) -> None:
-        with self._lock:
-            self._requests.append(request)
 
     def _answer(self, request: MessagesRequest) -> ModelTurn:
         if not request.is_conversation:

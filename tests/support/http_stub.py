@@ -1,13 +1,19 @@
 """What the tests' scripted HTTP servers share: a threaded server that can drop its keep-alive
-connections on stop, a handler that registers its connection, and serving in a thread."""
+connections on stop, a handler that registers its connection, serving in a thread, and the
+scripted stub's life and script (:class:`ScriptedStub`)."""
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from types import TracebackType
+from typing import Any, Generic, Self, TypeVar
+
+AnswerT = TypeVar("AnswerT")
+RequestT = TypeVar("RequestT")
 
 
 class StubServer(ThreadingHTTPServer):
@@ -19,6 +25,7 @@ class StubServer(ThreadingHTTPServer):
 
     daemon_threads = False
     block_on_close = True
+    stub: Any  # the ScriptedStub it serves (a subclass narrows the type)
 
     def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
         super().__init__(address, handler)
@@ -82,3 +89,79 @@ class TrackedHandler(BaseHTTPRequestHandler):
     def lower_headers(self) -> dict[str, str]:
         """The request's headers, names lower-cased."""
         return {k.lower(): v for k, v in self.headers.items()}
+
+
+class ScriptedStub(Generic[AnswerT, RequestT]):
+    """A scripted server's life (start, stop, ``with``) and script: answers queued, requests kept.
+
+    A subclass passes its server class (whose ``stub`` is the subclass) and
+    handler; the handler answers from :meth:`_next` and records with :meth:`_record`.
+    """
+
+    def __init__(self, server_type: type[StubServer], handler: type[TrackedHandler]) -> None:
+        self._server_type = server_type
+        self._handler = handler
+        self._queue: collections.deque[AnswerT] = collections.deque()
+        self._requests: list[RequestT] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()  # set on stop: wakes replies that wait
+        self._server: StubServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> Self:
+        """Bind a free port and serve in a background thread."""
+        if self._server is None:
+            self._stopping.clear()
+            server = self._server_type(("127.0.0.1", 0), self._handler)
+            server.stub = self
+            self._server = server
+            self._thread = server.serve_in_thread()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, wake delayed replies, and join every thread."""
+        server, thread = self._server, self._thread
+        if server is None or thread is None:
+            return
+        self._stopping.set()
+        server.close_all(thread)
+        self._server = self._thread = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def address(self) -> str:
+        """``http://127.0.0.1:<port>``."""
+        if self._server is None:
+            raise RuntimeError(f"{type(self).__name__} is not started")
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def script(self, *answers: AnswerT) -> None:
+        """Queue answers for the next requests, in order."""
+        with self._lock:
+            self._queue.extend(answers)
+
+    @property
+    def pending(self) -> int:
+        """How many scripted answers are still queued."""
+        with self._lock:
+            return len(self._queue)
+
+    @property
+    def requests(self) -> list[RequestT]:
+        """Every request received so far, oldest first."""
+        with self._lock:
+            return list(self._requests)
+
+    def _record(self, request: RequestT) -> None:
+        with self._lock:
+            self._requests.append(request)

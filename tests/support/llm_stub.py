@@ -18,19 +18,16 @@ Usage::
 
 from __future__ import annotations
 
-import collections
 import hashlib
 import json
 import math
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any
 
-from tests.support.http_stub import StubServer, TrackedHandler
+from tests.support.http_stub import ScriptedStub, StubServer, TrackedHandler
 from tests.support.schema_instance import instance_of, strict_problems
 
 STEP_HEADER = "x-nous-step"
@@ -150,7 +147,7 @@ def stub_embedding(text: str) -> list[float]:
 _NO_REPLY = Reply.error(500, "stub: no reply scripted")
 
 
-class LLMStub:
+class LLMStub(ScriptedStub[Reply, RecordedRequest]):
     """An OpenAI-compatible server on 127.0.0.1, scripted per test.
 
     ``healthy=False`` makes ``/v1/models`` answer 503; ``models_reply``, when
@@ -168,6 +165,7 @@ class LLMStub:
     """
 
     def __init__(self, *, model: str = "stub-model", default: ReplySource | None = None) -> None:
+        super().__init__(_Server, _Handler)
         self.model = model
         self.default: ReplySource = default if default is not None else _NO_REPLY
         self.healthy = True
@@ -177,72 +175,13 @@ class LLMStub:
         self.refusal: Reply = Reply.error(400, {"error": "unsupported response_format"})
         self.answer_from_schema = False
         self.embeddings = True
-        self._queue: collections.deque[Reply] = collections.deque()
-        self._requests: list[RecordedRequest] = []
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    # -- lifecycle ---------------------------------------------------------
-
-    def start(self) -> LLMStub:
-        """Bind a free port and serve in a background thread."""
-        if self._server is not None:
-            return self
-        self._stopping.clear()
-        server = _Server(("127.0.0.1", 0), _Handler)
-        server.stub = self
-        self._server = server
-        self._thread = server.serve_in_thread()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving, wake delayed replies, and join every thread."""
-        server, thread = self._server, self._thread
-        if server is None or thread is None:
-            return
-        self._stopping.set()
-        server.close_all(thread)
-        self._server = self._thread = None
-
-    def __enter__(self) -> LLMStub:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:<port>/v1``."""
-        if self._server is None:
-            raise RuntimeError("LLMStub is not started")
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"{self.address()}/v1"
 
-    # -- scripting and inspection ------------------------------------------
-
-    def script(self, *replies: Reply) -> None:
-        """Queue replies for the next chat requests, in order."""
-        with self._lock:
-            self._queue.extend(replies)
-
-    @property
-    def pending(self) -> int:
-        """How many scripted replies are still queued."""
-        with self._lock:
-            return len(self._queue)
-
-    @property
-    def requests(self) -> list[RecordedRequest]:
-        """Every request received so far, oldest first."""
-        with self._lock:
-            return list(self._requests)
+    # -- inspection ----------------------------------------------------------
 
     @property
     def chat_requests(self) -> list[RecordedRequest]:
@@ -266,10 +205,6 @@ class LLMStub:
             self._requests.clear()
 
     # -- called from handler threads ---------------------------------------
-
-    def _record(self, request: RecordedRequest) -> None:
-        with self._lock:
-            self._requests.append(request)
 
     def _next_reply(self, request: RecordedRequest) -> Reply:
         with self._lock:
