@@ -177,18 +177,19 @@ class Embeddings:
     async def _embed(self, texts: list[str], *, query: bool) -> list[Vector] | None:
         if not texts:
             return []
-        missing = list(dict.fromkeys(t for t in texts if (query, t) not in self._cache))
+        # This call's vectors are kept here, not read back from the cache: a cache smaller
+        # than the call (or none, cache_size 0) would otherwise have every text embedded twice.
+        known = {t: v for t in texts if (v := self._cache.get((query, t))) is not None}
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
         for start in range(0, len(missing), self.batch):
             chunk = missing[start : start + self.batch]
             vectors = await self.provider.embed(chunk, query=query)
             if vectors is None:
                 return None
             for text, vector in zip(chunk, vectors, strict=True):
+                known[text] = vector
                 self._remember((query, text), vector)
-        found = [self._cache.get((query, t)) for t in texts]
-        if any(v is None for v in found):  # a cache smaller than one call: ask again, uncached
-            return await self.provider.embed(texts, query=query)
-        return [v for v in found if v is not None]
+        return [known[t] for t in texts]
 
     def _remember(self, key: tuple[bool, str], vector: Vector) -> None:
         if self.cache_size <= 0:

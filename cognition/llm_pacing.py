@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Literal
 
+from cognition.text import CHARS_PER_TOKEN
 from graph.settings import LLMSettings
 
 Priority = Literal["decision", "background"]
@@ -96,11 +97,6 @@ class RequestPacer:
         self._pump()
 
 
-# About four characters a token in English prose and JSON; an estimate that errs
-# long only makes the timeout more generous.
-_CHARS_PER_TOKEN = 4
-
-
 def request_timeout(settings: LLMSettings, prompt_chars: int, max_tokens: int) -> float:
     """Seconds one request may take: its prompt and ``max_tokens`` at the slowest expected
     rates, within ``[timeout_s, timeout_ceiling_s]``.
@@ -108,7 +104,8 @@ def request_timeout(settings: LLMSettings, prompt_chars: int, max_tokens: int) -
     A slow local model answering a long prompt is a normal model; the timeout
     is there to notice a request that will never finish, not one that is large.
     """
-    prompt_tokens = prompt_chars / _CHARS_PER_TOKEN
+    # An estimate that errs long only makes the timeout more generous.
+    prompt_tokens = prompt_chars / CHARS_PER_TOKEN
     needed = (
         prompt_tokens / settings.prompt_tokens_per_s + max_tokens / settings.completion_tokens_per_s
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 DEFAULT_CONFIG_FILE = Path("nous.yaml")
 
@@ -304,6 +304,12 @@ class EmbeddingSettings(BaseModel):
     # one asks the index for k = 2 * limit / share candidates (at most max_k) and filters.
     exact_max: int = Field(20_000, ge=0)
     max_k: int = Field(2000, ge=10, le=10_000)
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _unquoted_off(cls, value: object) -> object:
+        # YAML 1.1 reads a bare `off` as false; the user meant the provider named off.
+        return "off" if value is False else value
 
     @model_validator(mode="after")
     def _endpoint_names_a_model(self) -> EmbeddingSettings:

@@ -137,8 +137,9 @@ class Recall:
             head = min(self.max_content_bytes, cap)
             file = await asyncio.to_thread(read_file_view, self.root, primary.path, head)
         templates = self.templates_for(primary, file) if budgets["templates"] > 0 else []
-        # One round trip for everything: on a busy machine each extra query costs more
-        # (session, transaction, records) than the work it asks of Neo4j.
+        # One round trip for everything the graph holds by key and word: on a busy machine
+        # each extra query costs more (session, transaction, records) than the work it asks
+        # of Neo4j. The search by meaning, when on, runs beside it.
         found, similar = await asyncio.gather(
             self.store.recall(
                 RecallRequest(

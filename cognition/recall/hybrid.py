@@ -181,8 +181,13 @@ class HybridRecall:
             return HybridRequest(model=model, k=k, **fields)
         mine = await self._agent_vectors(model)
         path, vector = fields.get("path"), fields.get("vector")
-        query = vector if vector is not None else (mine.vector_of(path) if path else None)
-        near = mine.nearest(query, limit, skip=path) if query is not None else []
+        # The File at ``path`` is left out only when it is the query itself (as the
+        # index branch of recall/hybrid does); a question asked beside it may be about it.
+        if vector is not None:
+            near = mine.nearest(vector, limit)
+        else:
+            query = mine.vector_of(path) if path else None
+            near = mine.nearest(query, limit, skip=path) if query is not None else []
         fields["meaning_limit"] = limit if near else 0
         return HybridRequest(model=model, near=[(n.eid, n.score) for n in near], **fields)
 

@@ -22,14 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from cognition.carried import SystemPromptSource
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
-from cognition.recall.hybrid import HybridRecall, RecalledItem
+from cognition.recall.hybrid import HybridRecall
 from cognition.schemas import DecisionContext
 from cognition.text import fence, plain_text
 from graph.errors import GraphError
 from graph.models import ReasonerKind, ReasoningStep, StepName
 from graph.store.lucene import lucene_query
 from graph.store.memory import Memory, path_pattern
-from graph.store.recall import RecallStore
+from graph.store.recall import Hit, RecallStore
 
 log = logging.getLogger(__name__)
 
@@ -139,16 +139,23 @@ class Investigator:
             await self._answer(findings)
         return findings
 
-    async def _by_meaning(self, questions: list[str], known: set[str]) -> list[RecalledItem]:
-        """What the questions find by meaning alone that nothing shown or found holds."""
-        if self.meaning is None or not questions:
+    async def _by_meaning(self, questions: list[str], known: set[str]) -> list[Hit]:
+        """What the questions find by meaning that nothing shown or found holds.
+
+        Only the search by meaning: the words were searched above, and a whole
+        hybrid recall would search them (and the graph) again to be thrown away.
+        """
+        if self.meaning is None or self.meaning.embeddings is None or not questions:
             return []
         try:
-            found = await self.meaning.recall(" ".join(questions), limit=LIMIT)
+            vector = await self.meaning.embeddings.query(" ".join(questions))
+            if vector is None:
+                return []
+            found = await self.meaning.similar(vector=vector, limit=LIMIT)
         except (LLMUnavailableError, GraphError) as exc:  # investigating goes on by words
             log.info("investigation by meaning skipped: %s", exc)
             return []
-        return [f for f in found if "meaning" in f.found_by and f.id not in known][:LIMIT]
+        return [f for f in found if f.id not in known]
 
     async def _answer(self, findings: Findings) -> None:
         assert self.llm is not None

@@ -79,6 +79,17 @@ async def test_the_cache_asks_the_endpoint_once_per_text() -> None:
     assert first is not None and again == [first[2], first[0]]
 
 
+@pytest.mark.parametrize("cache_size", [0, 1])
+async def test_a_cache_smaller_than_the_texts_still_embeds_each_text_once(cache_size: int) -> None:
+    # cache_size 0 is a setting the benchmarks use; a text must not be embedded twice for it.
+    with LLMStub() as stub:
+        async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
+            embeddings = Embeddings(EndpointEmbedder(llm, "embedder"), cache_size=cache_size)
+            vectors = await embeddings.passages(["a", "b", "a"])
+        assert [(r.body or {})["input"] for r in stub.embedding_requests] == [["a", "b"]]
+    assert vectors == [stub_embedding("a"), stub_embedding("b"), stub_embedding("a")]
+
+
 async def test_the_embedded_model_finds_meaning_across_words_and_languages() -> None:
     embeddings = Embeddings(EmbeddedE5(threads=1))
     assert (embeddings.model, embeddings.dimensions) == (EMBEDDED_MODEL, 384)

@@ -287,3 +287,25 @@ async def test_the_mcp_recall_adds_what_only_meaning_finds(
     plain = await recall_question(memory, question, path=None, root=tmp_path, tokens=1500,
                                   sense=sense)  # fmt: skip
     assert RELEASE not in plain.text  # words alone miss it
+
+
+async def test_a_question_asked_beside_a_file_can_find_that_file_on_both_paths(
+    memory: Memory, embeddings: Embeddings, tmp_path: Path
+) -> None:
+    # The path only leaves its File out when the File is the query (no vector given);
+    # a question asked beside a file may well be answered by it, in memory as by the index.
+    root = tmp_path / "root"
+    (root / "notes").mkdir(parents=True)
+    (root / "notes" / "release.md").write_text("The release failed: npm wants a one-time code.\n")
+    (root / "notes" / "lunch.md").write_text("Lunch was late on Tuesday.\n")
+    result = await rescan(root, memory, PathFilter([]), max_hash_bytes=1 << 20)
+    await memory.record_observations(result.observations)
+    await VectorJob(memory, embeddings, SETTINGS, root).run()
+    question = await embeddings.query("a publish that needed a one-time password")
+    found = {}
+    for name, settings in (("memory", SETTINGS), ("index", EmbeddingSettings(exact_max=0))):
+        hits = await HybridRecall(memory, embeddings, settings).similar(
+            vector=question, path="notes/release.md"
+        )
+        found[name] = [h.path for h in hits][:1]
+    assert found == {"memory": ["notes/release.md"], "index": ["notes/release.md"]}
