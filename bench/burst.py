@@ -28,7 +28,8 @@ from bench.common import bench_settings, verdict
 from graph.models import new_id
 from graph.settings import child_environment
 from scheduler.compose import build
-from scheduler.jobs import IndexSync, StatusLine, watch_into
+from scheduler.index_sync import IndexSync
+from scheduler.jobs import StatusLine, watch_into
 
 SETTLE_S = 3.0
 TIMEOUT_S = 120.0

@@ -41,3 +41,10 @@ def percentile(values: list[float], q: float) -> float:
 def verdict(ok: bool) -> str:
     """PASS or MISS, for the lines that compare a figure with its target."""
     return "PASS" if ok else "MISS"
+
+
+def report_checks(checks: list[tuple[bool, str]]) -> bool:
+    """Print each check as PASS or MISS with its text; True when all pass."""
+    for ok, text in checks:
+        print(f"{verdict(ok)}  {text}")
+    return all(ok for ok, _ in checks)

@@ -38,7 +38,7 @@ from graph.models import Observation, ObservationType, Urgency, new_id
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from scheduler.compose import build_loop, load_action_templates
-from scheduler.jobs import IndexSync
+from scheduler.index_sync import IndexSync
 
 STAND_IN = Path(__file__).resolve().parents[1] / "tests" / "bin" / "claude"
 TARGET_RATIO = 1.5

@@ -47,7 +47,7 @@ from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from scheduler.compose import LoopRuntime, build_loop, load_action_templates
-from scheduler.jobs import IndexSync
+from scheduler.index_sync import IndexSync
 
 STAND_IN = Path(__file__).resolve().parents[1] / "tests" / "bin" / "claude"
 BAD, GOOD = "_intake/reports", "_intake/notes"

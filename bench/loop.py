@@ -31,7 +31,7 @@ from graph.settings import child_environment
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from scheduler.compose import build_loop, load_action_templates
-from scheduler.jobs import IndexSync
+from scheduler.index_sync import IndexSync
 
 KINDS = [
     (ObservationType.FILE_CREATED, "_intake/note{}.md"),

@@ -15,7 +15,16 @@ are measured (several agents share one Neo4j, as in production); at the end
 the smallest agent is measured again beside the others, and every agent the
 run created is deleted in chunks.
 
+Hybrid recall (issue 19) is measured beside it at each size: every node with
+text gets a synthetic vector through the product's own pending/write queries
+(:mod:`bench.recall_vectors`), then ``HybridRecall.recall`` (full-text, vector
+and graph proximity, fused) runs with a ready query vector; the default
+model's time to embed one question is printed on its own line. ``--no-vectors``
+skips all of it.
+
 Targets (issue 5): p95 <= 20 ms at 1M nodes, p95(1M) / p95(10k) <= 1.5.
+Targets (issue 19, hybrid): the same, and the smallest agent beside the larger
+ones within 1.2x of it alone.
 """
 
 from __future__ import annotations
@@ -27,8 +36,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import bench_settings, connected, percentile, verdict
+from bench.common import bench_settings, connected, percentile, report_checks
 from bench.recall_data import SESSION, History
+from bench.recall_vectors import (
+    SyntheticVectors,
+    fill_vectors,
+    measure_hybrid,
+    measure_parts,
+    query_embedding_ms,
+)
 from cognition.context.render import render_context
 from cognition.frames.spec import SEED_FRAMES
 from cognition.recall.gather import Recall
@@ -40,6 +56,7 @@ from graph.store.memory import Memory
 
 TARGET_P95_MS = 20.0
 TARGET_RATIO = 1.5
+TARGET_BESIDE = 1.2
 OPTIONS = [
     TemplateOption(name="analyze_knowledge", description="analyse the note", target="dry_run"),
     TemplateOption(name="update_index", description="refresh the index", target="internal"),
@@ -95,16 +112,24 @@ async def measure(
     return timings, tokens
 
 
-async def run(sizes: list[int], runs: int, warmup: int, frame_name: str, batch: int) -> bool:
+async def run(
+    sizes: list[int], runs: int, warmup: int, frame_name: str, batch: int, vectors: bool = True
+) -> bool:
     frame = next(f for f in SEED_FRAMES if f.name == frame_name)
     settings = bench_settings()
     p95s: dict[int, float] = {}
+    hybrid: dict[int, float] = {}
+    provider = SyntheticVectors()
+    if vectors:
+        p50, p95 = await query_embedding_ms()
+        print(f"query embedding (default model, one question): p50 {p50:.1f} ms  p95 {p95:.1f} ms")
     async with connected(settings) as (endpoint, driver):
         print(f"neo4j: {endpoint.describe()}; frame {frame.name}, {runs} runs after {warmup}")
         memories: list[Memory] = []
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 first: tuple[Recall, list[Observation]] | None = None
+                small: tuple[Memory, History] | None = None
                 for size in sizes:
                     memory = Memory(driver, f"bench-recall-{new_id().lower()}-{size}")
                     memories.append(memory)
@@ -117,17 +142,64 @@ async def run(sizes: list[int], runs: int, warmup: int, frame_name: str, batch: 
                     timings, tokens = await measure(recall, batch_obs, frame, runs, warmup)
                     p95s[size] = report(f"{nodes:>9,} nodes", timings, tokens)
                     print(f"           (filled in {seconds:.1f} s)")
+                    if vectors:
+                        start = time.perf_counter()
+                        count = await fill_vectors(memory, provider)
+                        took = time.perf_counter() - start
+                        print(f"           ({count:,} vectors written in {took:.1f} s)")
+                        timed = await measure_hybrid(memory, history, provider, runs, warmup)
+                        hybrid[size] = report_hybrid(f"{nodes:>9,} nodes", timed)
+                        parts = await measure_parts(memory, history, provider, 50)
+                        print("           (each alone, p50: " + ", ".join(
+                            f"{k} {v:.2f} ms" for k, v in parts.items()) + ")")  # fmt: skip
                     first = first or (recall, batch_obs)
+                    small = small or (memory, history)
                 if first is not None and len(sizes) > 1:
                     timings, tokens = await measure(first[0], first[1], frame, runs, warmup)
                     report(f"{sizes[0]:>9,} again beside the larger agents", timings, tokens)
+                if vectors and small is not None and len(sizes) > 1:
+                    timed = await measure_hybrid(small[0], small[1], provider, runs, warmup)
+                    beside = report_hybrid(f"{sizes[0]:>9,} again beside the larger", timed)
+                    parts = await measure_parts(small[0], small[1], provider, 50)
+                    print("           (each alone, p50: " + ", ".join(
+                        f"{k} {v:.2f} ms" for k, v in parts.items()) + ")")  # fmt: skip
+                    hybrid[-1] = beside
         finally:
             for memory in memories:
                 start = time.perf_counter()
                 deleted = await memory.forget(chunk=20_000)
                 print(f"deleted {deleted:,} nodes of {memory.agent_id} in "
                       f"{time.perf_counter() - start:.1f} s")  # fmt: skip
-    return verdicts(p95s)
+    structural = verdicts(p95s)
+    return (hybrid_verdicts(hybrid) if vectors else True) and structural
+
+
+def report_hybrid(label: str, timings: list[float]) -> float:
+    p50, p95 = percentile(timings, 50), percentile(timings, 95)
+    print(f"{label}: hybrid p50 {p50:6.2f} ms  p95 {p95:6.2f} ms  (query vector given)")
+    return p95
+
+
+def hybrid_verdicts(p95s: dict[int, float]) -> bool:
+    """Hybrid targets: p95 at the largest size, its ratio to the smallest, the small agent."""
+    sizes = sorted(s for s in p95s if s > 0)
+    if not sizes:
+        return False
+    smallest, largest = sizes[0], sizes[-1]
+    ratio = p95s[largest] / p95s[smallest]
+    checks = [
+        (p95s[largest] <= TARGET_P95_MS,
+         f"hybrid p95 at {largest:,} nodes {p95s[largest]:.2f} ms (target <= {TARGET_P95_MS:.0f})"),
+        (ratio <= TARGET_RATIO,
+         f"hybrid ratio p95({largest:,}) / p95({smallest:,}) = {ratio:.2f} "
+         f"(target <= {TARGET_RATIO})"),
+    ]  # fmt: skip
+    if -1 in p95s:
+        beside = p95s[-1] / p95s[smallest]
+        checks.append((beside <= TARGET_BESIDE,
+                       f"hybrid {smallest:,} beside the larger / alone = {beside:.2f} "
+                       f"(target <= {TARGET_BESIDE})"))  # fmt: skip
+    return report_checks(checks)
 
 
 async def count_nodes(driver: GraphDriver, agent_id: str) -> int:
@@ -153,9 +225,7 @@ def verdicts(p95s: dict[int, float]) -> bool:
         (ratio <= TARGET_RATIO,
          f"ratio p95({largest:,}) / p95({smallest:,}) = {ratio:.2f} (target <= {TARGET_RATIO})"),
     ]  # fmt: skip
-    for ok, text in checks:
-        print(f"{verdict(ok)}  {text}")
-    return all(ok for ok, _ in checks)
+    return report_checks(checks)
 
 
 def main() -> None:
@@ -165,9 +235,10 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=30)
     parser.add_argument("--frame", default="task", choices=[f.name for f in SEED_FRAMES])
     parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--no-vectors", action="store_true", help="structural recall only")
     args = parser.parse_args()
     sizes = sorted(int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip())
-    asyncio.run(run(sizes, args.runs, args.warmup, args.frame, args.batch))
+    asyncio.run(run(sizes, args.runs, args.warmup, args.frame, args.batch, not args.no_vectors))
 
 
 if __name__ == "__main__":

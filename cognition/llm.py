@@ -4,10 +4,10 @@
 an invalid reply exactly one repair attempt. A reply that is still unusable
 comes back as an :class:`LLMReply` with ``value=None`` and ``error`` set; it
 never raises. An endpoint that cannot be reached (refused, 5xx, 429) raises
-:class:`LLMUnavailableError` and starts a backoff, during which
-:meth:`LLMClient.healthy` answers ``False`` and :meth:`LLMClient.complete_json`
-raises at once, both without network I/O, so the rules reasoner takes over
-without every step waiting out a timeout.
+:class:`LLMUnavailableError` and starts a backoff (:mod:`cognition.llm_health`),
+during which :meth:`LLMClient.healthy` answers ``False`` and
+:meth:`LLMClient.complete_json` raises at once, both without network I/O, so
+the rules reasoner takes over without every step waiting out a timeout.
 
 A slow model is a normal model: each request's timeout follows its prompt
 and ``max_tokens`` (:func:`cognition.llm_pacing.request_timeout`), and a
@@ -50,6 +50,7 @@ from cognition.llm_format import (
     step_header,
     wire_schema,
 )
+from cognition.llm_health import HEALTH_TIMEOUT_S, EndpointHealth
 from cognition.llm_pacing import Priority, RequestPacer, request_timeout
 from cognition.llm_reply import LLMReply, describe_error, parse_reply, repair_prompt, reply_parts
 from cognition.llm_state import LLMState
@@ -62,9 +63,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T", bound=BaseModel)
 
-# A health check should answer quickly or not at all; the full request timeout
-# (60 s by default, sized for generation) would stall whoever is asking.
-_HEALTH_TIMEOUT_S = 5.0
 # The format probe only needs the server to accept the request, not a full answer.
 _PROBE_MAX_TOKENS = 8
 
@@ -99,8 +97,6 @@ class LLMClient:
         self._settings = settings
         self._clock = clock if clock is not None else time.monotonic
         self._client: openai.AsyncOpenAI | None = None
-        self._failures = 0
-        self._retry_at: float | None = None
         # Where the format ladder starts; moves down (for the run) when the
         # endpoint refuses a format and accepts a lower one. A setting other
         # than "auto" pins the format and nothing is negotiated.
@@ -111,6 +107,7 @@ class LLMClient:
         self._schemas: dict[type[BaseModel], dict[str, object]] = {}
         self._pacer = RequestPacer(settings.min_interval_s)
         self.state = LLMState(base_url=settings.base_url, clock=self._clock)
+        self._health = EndpointHealth(settings.health_backoff_s, self._clock, self.state)
         if not self._negotiate:
             self.state.reply_format = self._format
 
@@ -157,7 +154,7 @@ class LLMClient:
     @property
     def backing_off(self) -> bool:
         """Whether a recent failure still suppresses requests."""
-        return self._retry_at is not None and self._clock() < self._retry_at
+        return self._health.backing_off
 
     async def healthy(self) -> bool:
         """Whether the endpoint lists at least one model.
@@ -167,31 +164,7 @@ class LLMClient:
         delays escalate with each failure and reset on success.
         """
         client = self._require_client()
-        if self.backing_off:
-            return False
-        timeout = min(self._settings.timeout_s, _HEALTH_TIMEOUT_S)
-        try:
-            async with asyncio.timeout(timeout):
-                # Untyped on purpose: the SDK's page model raises AttributeError
-                # on a body that is not an object, and a health check must not.
-                listing = await client.get("/models", cast_to=object, options={"timeout": timeout})
-        except (openai.APITimeoutError, TimeoutError):
-            # Busy, not dead: a local server generating a long reply does not
-            # answer /models until it is done, and backing off would make every
-            # request after this one fail at once.
-            self.state.last_error = "health check timed out (busy generating?)"
-            return False
-        except (openai.OpenAIError, ValueError) as exc:
-            self._mark_unhealthy(f"health check failed: {describe_error(exc)}")
-            return False
-        models = listing.get("data") if isinstance(listing, dict) else None
-        if not isinstance(models, list) or not models:
-            self._mark_unhealthy("health check failed: the endpoint lists no model")
-            return False
-        first = models[0].get("id") if isinstance(models[0], dict) else None
-        self.state.served_model = first if isinstance(first, str) and first else None
-        self._mark_healthy()
-        return True
+        return await self._health.check(client, min(self._settings.timeout_s, HEALTH_TIMEOUT_S))
 
     async def probe(self) -> LLMState:
         """Check health and, if the endpoint answers, negotiate the reply format now.
@@ -386,7 +359,7 @@ class LLMClient:
             # A server that ignores the protocol (an HTML page, plain text)
             # is not one we can reason with.
             raise self._unavailable(request.step, TypeError("reply is not a chat completion"))
-        self._mark_healthy()
+        self._health.answered()
         return completion
 
     async def _wait_for_turn(self, turn: contextlib.AsyncExitStack, request: _Request) -> None:
@@ -410,28 +383,10 @@ class LLMClient:
 
     def _unavailable(self, step: str, exc: BaseException) -> LLMUnavailableError:
         reason = describe_error(exc)
-        self._mark_unhealthy(f"{step}: {reason}")
+        self._health.failed(f"{step}: {reason}")
         return LLMUnavailableError(
             f"{step}: LLM endpoint {self._settings.base_url} unavailable: {reason}"
         )
-
-    def _mark_unhealthy(self, reason: str) -> None:
-        if self.backing_off:
-            # Concurrent requests failing in one outage climb the ladder once.
-            return
-        delays = self._settings.health_backoff_s
-        delay = delays[min(self._failures, len(delays) - 1)] if delays else 0.0
-        self._failures += 1
-        self._retry_at = self._clock() + delay
-        self.state.answers, self.state.last_error = False, reason
-        log.warning("LLM endpoint unhealthy (%s); next try in %.0f s", reason, delay)
-
-    def _mark_healthy(self) -> None:
-        if self._failures:
-            log.info("LLM endpoint healthy again")
-        self._failures = 0
-        self._retry_at = None
-        self.state.answers, self.state.last_error = True, None
 
     def _require_client(self) -> openai.AsyncOpenAI:
         if self._client is None:

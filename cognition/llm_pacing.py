@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Literal
 
+from cognition.text import CHARS_PER_TOKEN
 from graph.settings import LLMSettings
 
 Priority = Literal["decision", "background"]
@@ -59,6 +60,10 @@ class RequestPacer:
             if granted.done() and not granted.cancelled():
                 self._release()  # granted in the same tick it was cancelled
             raise
+        # The turn starts now, when its holder runs again, not when it was granted: on a
+        # busy loop the two lie apart, and spacing grants would let the next request
+        # start less than the interval after this one.
+        self._last_start = loop.time()
         try:
             yield
         finally:
@@ -84,18 +89,12 @@ class RequestPacer:
                 self._timer = loop.call_later(delay, self._on_timer)
                 return
         _, _, granted = heapq.heappop(self._waiting)
-        self._busy = True
-        self._last_start = now
+        self._busy = True  # until the holder releases; its start is set when it runs
         granted.set_result(None)
 
     def _on_timer(self) -> None:
         self._timer = None
         self._pump()
-
-
-# About four characters a token in English prose and JSON; an estimate that errs
-# long only makes the timeout more generous.
-_CHARS_PER_TOKEN = 4
 
 
 def request_timeout(settings: LLMSettings, prompt_chars: int, max_tokens: int) -> float:
@@ -105,7 +104,8 @@ def request_timeout(settings: LLMSettings, prompt_chars: int, max_tokens: int) -
     A slow local model answering a long prompt is a normal model; the timeout
     is there to notice a request that will never finish, not one that is large.
     """
-    prompt_tokens = prompt_chars / _CHARS_PER_TOKEN
+    # An estimate that errs long only makes the timeout more generous.
+    prompt_tokens = prompt_chars / CHARS_PER_TOKEN
     needed = (
         prompt_tokens / settings.prompt_tokens_per_s + max_tokens / settings.completion_tokens_per_s
     )

@@ -59,10 +59,10 @@ class PastDecision(_Data):
 
 
 class RecalledText(_Data):
-    """A fact, procedure, episode or lesson found by full-text recall."""
+    """A fact, procedure, episode or lesson found by full-text recall, or a memory by meaning."""
 
     id: str
-    kind: Literal["fact", "procedure", "episode", "lesson"]
+    kind: Literal["fact", "procedure", "episode", "lesson", "similar"]
     text: str
     score: float = 0.0
     at: datetime | None = None
@@ -103,6 +103,8 @@ class DecisionContext(_Data):
     procedures: list[RecalledText] = Field(default_factory=list)
     episodes: list[RecalledText] = Field(default_factory=list)
     lessons: list[RecalledText] = Field(default_factory=list)
+    similar: list[RecalledText] = Field(default_factory=list)
+    """Memories whose vector is nearest the primary file's (embeddings on, the file embedded)."""
     templates: list[TemplateOption] = Field(default_factory=list)
     working_memory: WorkingMemory | None = None
     investigation_round: int = 0

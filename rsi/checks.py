@@ -100,7 +100,10 @@ def verdict(checks: Checks, report: Iterable[str]) -> Verdict:
     Records, one a line, fields split by tabs: ``assert LINE ok|failed TEXT`` for
     each assert run, ``check returned`` or ``check raised TEXT`` once, ``error
     TEXT`` when nothing could run. Only the lines the rewrite found count, so a
-    report that claims more (a solution that wrote into it) cannot raise the score.
+    torn record or one for a line that is not an assert is ignored. The report is
+    not proof against the solution itself: it runs in the runner's process and can
+    write ``ok`` records for the real assert lines to the report's descriptor and
+    exit; the sandbox contains what the code does, not whether it tells the truth.
     """
     held: dict[int, bool] = {}
     failures: list[str] = []

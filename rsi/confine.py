@@ -108,15 +108,28 @@ def process_limit(drops_to_nobody: bool) -> int:
 
 
 def describe() -> str:
-    """One line on how practice code is confined here, for the banner and ``nous status``."""
-    return confinement().note
+    """One line on how practice code is confined here, for the banner and ``nous status``.
+
+    Never raises: a probe that fails in a way nobody foresaw is said here and in a
+    WARNING, and the daemon (or ``nous status``) goes on without practice.
+    """
+    try:
+        return confinement().note
+    except Exception as exc:
+        log.warning("practice sandbox: the probe failed: %r", exc)
+        return f"unknown: the probe failed ({type(exc).__name__}: {exc})"
 
 
 @functools.cache
 def confinement() -> Confinement:
     """What this machine allows, probed once per process and said once in the log."""
     for candidate in candidates():
-        if works(candidate):
+        try:
+            usable = works(candidate)
+        except Exception as exc:
+            log.warning("practice sandbox: probing %s failed: %r", candidate.note, exc)
+            usable = False
+        if usable:
             if candidate.private_tmp:
                 log.info("practice sandbox: %s", candidate.note)
             else:
@@ -173,29 +186,79 @@ def _drop() -> list[str]:
 def works(candidate: Confinement) -> bool:
     """Run the probe as a practice run would: it must import pytest (the interpreter and
     its packages are readable by the sandbox's user), write its working folder, and,
-    with a mount namespace, see only its files there and write nothing elsewhere."""
-    with tempfile.TemporaryDirectory(prefix="nous-probe-") as tmp:
-        folder = Path(tmp)
-        (folder / "probe.py").write_text(_PROBE, encoding="utf-8")
-        if candidate.drops_to_nobody:
-            for path in (folder, folder / "probe.py"):
-                os.chown(path, NOBODY, NOBODY)
-        outside = [str(p) for p in (Path.home(), Path.cwd(), Path("/var/tmp"), Path("/dev/shm"))]  # noqa: S108
-        script = str(candidate.work_dir(folder) / "probe.py")
-        command = [sys.executable, "-I", "-B", script, str(candidate.private_tmp), *outside]
-        try:
-            done = subprocess.run(
-                candidate.argv(folder, ["probe.py"], command),
-                cwd=folder,
-                capture_output=True,
-                timeout=_PROBE_TIMEOUT_S,
-                check=False,
-            )
-        except (OSError, subprocess.SubprocessError):
-            return False
+    with a mount namespace, see only its files there and write nothing elsewhere.
+
+    Whether we may hand the folder to ``nobody`` is decided by trying: a root without
+    CAP_CHOWN (or CAP_SETUID, which ``setpriv`` needs) makes the candidate not work,
+    it does not raise."""
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="nous-probe-"))
+    except OSError as exc:
+        log.warning("practice sandbox: no folder for the probe: %s", exc)
+        return False
+    try:
+        return _probe(candidate, folder)
+    except OSError as exc:
+        log.debug("practice sandbox: %s does not work: %s", candidate.note, exc)
+        return False
+    finally:
+        remove_folder(folder)
+
+
+def _probe(candidate: Confinement, folder: Path) -> bool:
+    (folder / "probe.py").write_text(_PROBE, encoding="utf-8")
+    if candidate.drops_to_nobody:
+        folder.chmod(0o711)  # still passable for us (cwd) once nobody's
+        hand_to_nobody([folder / "probe.py", folder])  # the folder last: we could not reach in
+    outside = [str(p) for p in (Path.home(), Path.cwd(), Path("/var/tmp"), Path("/dev/shm"))]  # noqa: S108
+    script = str(candidate.work_dir(folder) / "probe.py")
+    command = [sys.executable, "-I", "-B", script, str(candidate.private_tmp), *outside]
+    try:
+        done = subprocess.run(
+            candidate.argv(folder, ["probe.py"], command),
+            cwd=folder,
+            capture_output=True,
+            timeout=_PROBE_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
     if done.returncode != 0:
         log.debug("practice sandbox: %s does not work: %s", candidate.note, done.stderr[-500:])
     return done.returncode == 0
+
+
+def hand_to_nobody(paths: Sequence[Path]) -> None:
+    """Give ``paths`` to ``nobody``, in order (a folder after what is inside it: a root
+    without CAP_DAC_OVERRIDE cannot reach into a folder it has given away).
+
+    Raises :class:`PermissionError` where we may not (no CAP_CHOWN)."""
+    for path in paths:
+        os.chown(path, NOBODY, NOBODY)
+
+
+def remove_folder(folder: Path) -> None:
+    """Remove a probe's or a run's folder; never raises, leaves at worst a warning.
+
+    What ``nobody`` owns there, a root without CAP_DAC_OVERRIDE can neither list nor
+    empty: it is taken back first (chown needs only CAP_CHOWN), top down."""
+    shutil.rmtree(folder, ignore_errors=True)
+    if not folder.exists():
+        return
+    _take_back(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+    if folder.exists():
+        log.warning("practice sandbox: could not remove %s", folder)
+
+
+def _take_back(path: Path) -> None:
+    try:
+        os.chown(path, os.geteuid(), os.getegid(), follow_symlinks=False)
+        if path.is_dir() and not path.is_symlink():
+            for entry in os.scandir(path):
+                _take_back(Path(entry.path))
+    except (OSError, RecursionError):
+        return  # best effort: what is left is said by remove_folder
 
 
 # The probe's own code, written beside it as a file; argv: private_tmp, then folders to try.

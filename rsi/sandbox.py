@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import logging
 import math
 import os
 import shutil
@@ -43,9 +44,19 @@ from pathlib import Path
 
 from cognition.text import clip
 from rsi.checks import Checks, checks_module, verdict
-from rsi.confine import NOBODY, Confinement, confinement, limit_resources, process_limit
+from rsi.confine import (
+    NOBODY,
+    Confinement,
+    confinement,
+    hand_to_nobody,
+    limit_resources,
+    process_limit,
+    remove_folder,
+)
 from rsi.errors import RSIError
 from rsi.problems import Problem
+
+log = logging.getLogger(__name__)
 
 TESTS_FILE = "test_practice.py"
 SOLUTION_FILE = "solution.py"
@@ -176,11 +187,21 @@ async def _confined(
             (inputs / name).write_text(text, encoding="utf-8")
         report = folder / REPORT_FILE
         report.touch()
-        if conf.drops_to_nobody:
-            for path in (folder, report, inputs, *inputs.iterdir()):
-                os.chown(path, NOBODY, NOBODY)
+        # Opened before the report is given away: a root without CAP_DAC_OVERRIDE could
+        # not open nobody's file for writing afterwards.
         fd = os.open(report, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
         try:
+            if conf.drops_to_nobody:
+                try:
+                    # The folder stays ours (we write the output there and remove it),
+                    # only passable; nobody owns its inputs and the report (pytest
+                    # reopens /dev/fd/N, which checks the file's owner).
+                    folder.chmod(0o711)
+                    hand_to_nobody([*inputs.iterdir(), inputs, report])
+                except OSError as exc:
+                    refused = f"cannot hand the practice folder to user {NOBODY}: {exc}"
+                    log.warning("practice run not started: %s", refused)
+                    return _Ended("", "", False, False, refused)
             work = conf.work_dir(inputs)
             argv = conf.argv(inputs, sorted(files), command(work, fd))
             timed_out, code = await _run(
@@ -196,7 +217,7 @@ async def _confined(
             error = f"killed by signal {-code if code is not None else '?'}"
         return _Ended(_head(report), _tail(folder / OUTPUT_FILE), timed_out, killed, error)
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        remove_folder(folder)
 
 
 def _make_folder(root: Path | None) -> Path:

@@ -3,7 +3,9 @@
 ``run_daemon`` has the parts built (:mod:`scheduler.compose`), reconciles
 what an earlier run left behind, registers the jobs (:mod:`scheduler.jobs`),
 prints the banner (:mod:`scheduler.banner`) and runs the writer, the
-watcher and the jobs under a supervisor until SIGINT or SIGTERM. On a signal
+watcher, the jobs and the Claude Code hook socket
+(:mod:`scheduler.claude.hook_server`) under a supervisor, with a rescan at
+start, until SIGINT or SIGTERM. On a signal
 it stops the watcher, lets the writer finish the batch in hand and flush the
 queue, and returns 0.
 """
@@ -22,17 +24,20 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from cognition.reconcile import Reconciler
 from graph.settings import Settings
 from scheduler.banner import print_banner
+from scheduler.claude.hook_server import HookServer
+from scheduler.claude.wiring import build_session
 from scheduler.compose import Nous, build, build_reconciler
 from scheduler.guide.serve import GuideServer
+from scheduler.index_sync import IndexSync
 from scheduler.jobs import (
     DECISION_LOOP,
-    IndexSync,
     OneAtATime,
     RSIJob,
     StatusLine,
     register_jobs,
     register_prune_job,
     register_rsi_job,
+    register_vector_job,
     watch_into,
 )
 from scheduler.operations import operations_summary
@@ -57,8 +62,8 @@ async def run_daemon(
     """Run the daemon until ``stop`` is set or SIGINT/SIGTERM arrives; return the exit code.
 
     Before the first tick, what an earlier run left behind is reconciled
-    (:mod:`cognition.reconcile`). The watcher, the writer and the job loop
-    run under a :class:`~scheduler.supervisor.Supervisor`; when one of them
+    (:mod:`cognition.reconcile`). The watcher, the writer, the job loop and
+    the hook socket run under a :class:`~scheduler.supervisor.Supervisor`; when one of them
     cannot be restarted the daemon stops and returns 1 with the reason.
     """
     stop = stop if stop is not None else asyncio.Event()
@@ -87,6 +92,7 @@ async def run_daemon(
     jobs += register_rsi_job(scheduler, settings.rsi, RSIJob(improvement.engine, settings.rsi))
     if settings.rsi.enabled:
         jobs.append(register_prune_job(scheduler, settings.rsi, improvement.pruner))
+    jobs += register_vector_job(scheduler, settings.embeddings, nous.runtime.vectors)
     guide = serve_guide(settings)
     # Seed 001: the banner says whether the LLM endpoint answers, checked now.
     llm = None if settings.reasoner == "rules" else await nous.runtime.llm.healthy()
@@ -98,6 +104,10 @@ async def run_daemon(
         status.part_error = f"{part}: {why}"
 
     supervisor = Supervisor(stop, on_death=died)
+    # Claude Code's hooks in this project are answered here, without a process's start-up.
+    hooks = HookServer(
+        build_session(nous.memory, settings, nous.root), nous.root, settings.claude.hook_timeout_s
+    )
     nous.watcher.on_gap(lambda: _rescan_soon(nous.index_sync))
     nous.ingestor.on_spool_relief(lambda: _rescan_soon(nous.index_sync))
     supervisor.start(
@@ -105,6 +115,7 @@ async def run_daemon(
             Part("writer", lambda: nous.ingestor.run(stop)),
             Part("watcher", lambda: watch_into(nous.watcher, nous.ingestor, stop, status)),
             Part("jobs", lambda: run_jobs(scheduler, stop, died)),
+            Part("hooks", lambda: hooks.serve(stop)),
         ]
     )
     reconciler.start_retries(recovered)

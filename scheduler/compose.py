@@ -26,7 +26,7 @@ from cognition.act.executors import InternalExecutor, executors_for
 from cognition.act.fillable import template_options
 from cognition.act.templates import TemplateRegistry, load_templates
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
-from cognition.embeddings import Embeddings
+from cognition.embeddings import Embeddings, EndpointEmbedder, build_embeddings
 from cognition.errors import TemplateError
 from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
@@ -35,7 +35,9 @@ from cognition.loop import DecisionLoop, LoopSettings
 from cognition.monitor import Monitor
 from cognition.monitor.handle_failure import handle_failure
 from cognition.recall.gather import Recall
+from cognition.recall.hybrid import HybridRecall
 from cognition.recall.investigate import Investigator
+from cognition.recall.vectors import ModelChangedError, VectorJob
 from cognition.reconcile import LoopParts, Reconciler
 from cognition.sense.classify import ObservationBatcher, ObservationClassifier
 from cognition.sense.ingest import Ingestor
@@ -58,7 +60,7 @@ from rsi.engine import CycleHook, RSIEngine
 from rsi.prune import Pruner
 from rsi.strategies import StrategyBook
 from rsi.trial import HeuristicTrials
-from scheduler.jobs import IndexSync
+from scheduler.index_sync import IndexSync
 
 # The most of a file recall reads; the largest frame budget shows far less of it.
 MAX_CONTENT_BYTES = 64 * 1024
@@ -135,6 +137,7 @@ class LoopRuntime:
     templates: TemplateRegistry
     store: LearningStore
     rsi: SelfImprovement
+    vectors: VectorJob | None = None  # None: embeddings.provider is off
 
     async def close(self) -> None:
         """End the daemon's episode, say so in the event stream, close the LLM client."""
@@ -241,9 +244,19 @@ async def build_loop(
     frames = FrameEngine(memory)
     await frames.seed()
     llm = LLMClient(settings.llm)
+    # One embedding client (and cache) for recall's vectors and RSI's de-duplication.
+    embeddings = build_embeddings(settings.embeddings, llm)
+    vectors = VectorJob(memory, embeddings, settings.embeddings, root) if embeddings else None
+    if vectors is not None:
+        try:
+            await vectors.check_model()
+        except ModelChangedError as exc:
+            raise SettingsError(str(exc)) from None
     # The constitution and strategies: first in every request of the loop and of RSI. Read
     # (and the strategies files written) before the episode opens and the client starts.
-    rsi = await build_self_improvement(settings.rsi, memory, llm, root, settings.llm.model)
+    rsi = await build_self_improvement(
+        settings.rsi, memory, llm, root, settings.llm.model, embeddings=embeddings
+    )
     store = LearningStore(memory)
     episodes = Episodes(store)
     episode_id = await episodes.start(session_id)
@@ -271,6 +284,7 @@ async def build_loop(
         root,
         templates_for=lambda o, f: template_options(templates, o, f, reasoner_supplies=llm_fills),
         max_content_bytes=MAX_CONTENT_BYTES,
+        meaning=HybridRecall(memory, embeddings, settings.embeddings) if embeddings else None,
     )
     loop = DecisionLoop(
         decisions=decisions,
@@ -286,7 +300,10 @@ async def build_loop(
         session_id=session_id,
         episode_id=episode_id,
         investigator=Investigator(
-            memory, llm if llm_fills else None, system_prompt=rsi.strategies.prompt
+            memory,
+            llm if llm_fills else None,
+            system_prompt=rsi.strategies.prompt,
+            meaning=recall.meaning,
         ),
     )
     await store.emit(
@@ -301,7 +318,9 @@ async def build_loop(
         },
         session_id=session_id,
     )
-    return LoopRuntime(loop, llm, budget, attribution, episodes, episode_id, templates, store, rsi)
+    return LoopRuntime(
+        loop, llm, budget, attribution, episodes, episode_id, templates, store, rsi, vectors
+    )
 
 
 async def build_self_improvement(
@@ -310,21 +329,25 @@ async def build_self_improvement(
     llm: LLMClient | None,
     root: Path,
     chat_model: str = "",
+    embeddings: Embeddings | None = None,
 ) -> SelfImprovement:
     """Self-improvement's parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
 
     ``llm`` None means no model: the rules reflect, nothing is practised,
     crystallised or trialled. A crystallised heuristic is a candidate until
-    its trial, at the end of the same cycle or a later one. Embeddings for
-    de-duplication ask ``rsi.embedding_model``, else ``chat_model``. Reads the
-    active heuristics once (writing the files if they are out of date); does
-    no other I/O.
+    its trial, at the end of the same cycle or a later one. De-duplication
+    compares by ``embeddings``, the daemon's one embedding client (the one
+    recall's vectors come from, with its cache); without it, by
+    ``rsi.embedding_model`` at the LLM's endpoint when that is set, else the
+    model judges. Reads the active heuristics once (writing the files if they
+    are out of date); does no other I/O.
     """
     store = HeuristicStore(memory)
     events = LearningStore(memory)
     book = StrategyBook(store, settings.max_strategy_tokens, state_dir=state_dir(root))
     await book.refresh()
-    model = settings.embedding_model or chat_model
+    if embeddings is None and llm is not None and settings.embedding_model:
+        embeddings = Embeddings(EndpointEmbedder(llm, settings.embedding_model))
     crystallizer = Crystallizer(
         store,
         events,
@@ -332,7 +355,7 @@ async def build_self_improvement(
         settings,
         system_prompt=book.text,
         on_change=book.refresh,
-        embeddings=Embeddings(llm, model) if llm is not None and model else None,
+        embeddings=embeddings if llm is not None else None,
     )
 
     trials = (

@@ -6,7 +6,8 @@ The decision loop (every ``schedule.decision_interval_s``), the index sync
 heuristic pruning (``rsi.prune_cron``); each has a name a person reads, the
 one its log lines and the banner use. A run that comes due while the one
 before is still in hand is coalesced, quietly (:class:`OneAtATime`). The
-watcher is a long-running task, not a job.
+index sync's work is :class:`scheduler.index_sync.IndexSync`. The watcher is
+a long-running task, not a job.
 """
 
 from __future__ import annotations
@@ -17,28 +18,23 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from pathlib import Path
 from typing import TextIO
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
-from cognition.act.executors import ExecutionRequest
+from cognition.recall.vectors import VectorJob
 from cognition.sense.ingest import Ingestor
 from graph.errors import GraphError
-from graph.models import Observation, ObservationType, RSICycle, utc_now
-from graph.settings import RSISettings, ScheduleSettings
-from graph.store.memory import Memory
-from graph.watch.files import PathFilter
-from graph.watch.recent import RecentReports
-from graph.watch.rescan import RescanResult, rescan
+from graph.models import RSICycle
+from graph.settings import EmbeddingSettings, RSISettings, ScheduleSettings
 from graph.watch.watcher import FileWatcher
 from rsi.engine import RSIEngine
 from rsi.prune import Pruner, PruneReport
+from scheduler.index_sync import IndexSync
 
 log = logging.getLogger(__name__)
 
-IDLE_WAIT_S = 30.0
 HOUR_S = 3600.0
 DECISION_LOOP = "decision loop"
 LAG_SHOWN_AFTER_S = 60.0
@@ -94,92 +90,6 @@ class OneAtATime:
             f"{self.name} behind: a run in hand for {running_s:.0f} s,"
             f" {self.coalesced} due runs coalesced"
         )
-
-
-class IndexSync:
-    """The periodic index sync: rescan the tree against the ``File`` nodes."""
-
-    def __init__(
-        self,
-        root: Path,
-        memory: Memory,
-        ingestor: Ingestor,
-        path_filter: PathFilter,
-        *,
-        max_hash_bytes: int,
-        recent: RecentReports | None = None,
-    ) -> None:
-        self.root = root
-        self.memory = memory
-        self.ingestor = ingestor
-        self.path_filter = path_filter
-        self.max_hash_bytes = max_hash_bytes
-        self.recent = recent  # the watcher's: what it reports, the rescan does not repeat
-        self.last_result: RescanResult | None = None
-        self.last_run: datetime | None = None
-        self.last_error: str | None = None
-        # The start-up rescan, the cron job and the internal "rescan" action may
-        # overlap; two at once would both observe the same changes.
-        self._running = asyncio.Lock()
-
-    async def run(self, *, announce: bool = False) -> RescanResult | None:
-        """Rescan once and queue what it found; None if it failed (the error is kept).
-
-        With ``announce`` (the scheduled run) a ``schedule_triggered``
-        observation follows, so the decision loop can take up the second half
-        of the sync: the ``periodic_index_sync`` template.
-        """
-        async with self._running:
-            return await self._run(announce)
-
-    async def as_action(self, _: ExecutionRequest) -> str:
-        """The ``rescan`` internal action: rescan now; a failure is the action's failure."""
-        result = await self.run()
-        if result is None:
-            raise RuntimeError(self.last_error or "index sync failed")
-        return f"{result.files_seen} files seen, {len(result.observations)} changes recorded"
-
-    async def _run(self, announce: bool) -> RescanResult | None:
-        # What the spool held at start, and what the watcher queued, must be in the
-        # graph first, or the rescan would observe those changes a second time.
-        await self.ingestor.wait_replayed()
-        await self.ingestor.wait_idle(IDLE_WAIT_S)
-        try:
-            result = await rescan(
-                self.root,
-                self.memory,
-                self.path_filter,
-                max_hash_bytes=self.max_hash_bytes,
-                recent=self.recent,
-            )
-        except (GraphError, OSError) as exc:
-            self.last_error = f"index sync: {exc}"
-            log.error("%s", self.last_error)
-            return None
-        self.ingestor.submit(result.observations)
-        if announce:
-            self.ingestor.submit(
-                [
-                    Observation(
-                        agent_id=self.memory.agent_id,
-                        type=ObservationType.SCHEDULE_TRIGGERED,
-                        metadata={
-                            "job": "index_sync",
-                            "files_seen": result.files_seen,
-                            "changes": len(result.observations),
-                        },
-                    )
-                ]
-            )
-        self.last_result, self.last_run = result, utc_now()
-        log.info(
-            "index sync: %d files seen, %d hashed, %d changes, %d touched",
-            result.files_seen,
-            result.files_hashed,
-            len(result.observations),
-            len(result.touched),
-        )
-        return result
 
 
 class StatusLine:
@@ -329,6 +239,19 @@ def register_prune_job(scheduler: AsyncIOScheduler, settings: RSISettings, prune
         misfire_grace_time=3600,
     )
     return f"heuristic pruning (cron '{settings.prune_cron}')"
+
+
+def register_vector_job(
+    scheduler: AsyncIOScheduler, settings: EmbeddingSettings, job: VectorJob | None
+) -> list[str]:
+    """Add the vector job (none when embeddings are off); return its banner description."""
+    if job is None:
+        return []
+    _every(scheduler, OneAtATime("vectors", job.run), settings.interval_s, "vectors")
+    return [
+        f"vectors ({job.embeddings.model}, every {settings.interval_s:g} s, "
+        f"at most {settings.max_per_run} a run)"
+    ]
 
 
 def _every(scheduler: AsyncIOScheduler, run: OneAtATime, seconds: float, job_id: str) -> None:

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from graph.store.memory import Memory
+from tests.scheduler.claude.mcp_client import call, mcp_session
 from tests.support.eventually import eventually
 
 pytestmark = pytest.mark.wheel
@@ -208,3 +209,15 @@ async def test_the_daemon_records_observations_then_rsi_report_runs(
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert done.stdout.strip(), done.stderr
+
+
+async def test_nous_mcp_from_another_folder(
+    installed: Installed, installed_env: dict[str, str], agent_id: str, tmp_path: Path
+) -> None:
+    # What a client's .mcp.json runs: the installed console script, in the project folder.
+    command = [str(installed.bin / "nous"), "mcp", "--config", str(EMPTY), "--agent-id", agent_id]
+    async with mcp_session(command, installed_env, installed.elsewhere, tmp_path / "err") as mcp:
+        assert len((await mcp.list_tools()).tools) == 7
+        assert "No goals." in await call(mcp, "goals")
+        assert "Nothing in memory matches." in await call(mcp, "recall", question="anything")
+    assert "no Cypher file" not in (tmp_path / "err").read_text()

@@ -52,6 +52,7 @@ _HEADINGS = {
     "procedures": "Procedures",
     "episodes": "Episodes",
     "lessons": "Lessons",
+    "similar": "Similar by meaning",
 }
 _NOUNS = {
     "censors": "censors",
@@ -65,6 +66,7 @@ _NOUNS = {
     "procedures": "procedures",
     "episodes": "episodes",
     "lessons": "lessons",
+    "similar": "similar memories",
 }
 
 
@@ -110,6 +112,7 @@ def _parts(name: str, ctx: DecisionContext, identity: str) -> list[Part]:
         "procedures": ctx.procedures,
         "episodes": ctx.episodes,
         "lessons": ctx.lessons,
+        "similar": ctx.similar,
     }[name]
     return [Part(f"- {plain_text(r.text)}") for r in recalled]
 

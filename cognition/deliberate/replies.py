@@ -5,15 +5,15 @@ The reply models are what the LLM must send for each step (seed 000 section
 step that falls back slots into the chain unchanged. They are tolerant where
 a model's slip is harmless: case and spaces in enums, ``"none"`` for no
 template, a string where a list was asked, a percentage for a probability,
-unknown extra fields. What cannot be read sensibly fails validation, and the
-client's one repair attempt (then the rules) takes over. Advisory numbers
-out of range are clamped and noted (:mod:`cognition.deliberate.bounds`): the
-notes go into the step's ``output["clamped"]``.
+unknown extra fields (:mod:`cognition.deliberate.lenient`). What cannot be
+read sensibly fails validation, and the client's one repair attempt (then
+the rules) takes over. Advisory numbers out of range are clamped and noted
+(:mod:`cognition.deliberate.bounds`): the notes go into the step's
+``output["clamped"]``.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
@@ -30,101 +30,26 @@ from pydantic import (
 
 from cognition.deliberate.bounds import Bound, clamp_fields
 from cognition.deliberate.confidence import Conclusion, clamp_delta
+from cognition.deliberate.lenient import (
+    Delta,
+    Level,
+    Option,
+    Significance,
+    Text,
+    TextList,
+    as_intent,
+    as_optional_name,
+    as_parameters,
+    as_percent,
+    as_probability,
+    as_yes_no,
+    none_as,
+)
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.text import plain_text
 from graph.models import DecisionType, ReasonerKind, ReasoningStep, StepName
 
-_TEXT_LIMIT = 500
-_LIST_LIMIT = 10
 _EVALUATE_REASONING_CHARS = 100  # seed 000 keeps the first 100 characters
-_NONE_WORDS = frozenset({"", "none", "null", "n/a", "na", "unknown", "no template"})
-_SYNONYMS = {"moderate": "medium", "normal": "medium", "minor": "low", "major": "high"}
-
-
-def _word(value: object) -> object:
-    # "High", " act ", "ACT - execute now" -> "high", "act", "act"
-    if not isinstance(value, str):
-        return value
-    lowered = value.strip().lower()
-    match = re.match(r"[a-z_]+", lowered)
-    word = match.group(0) if match else lowered
-    return _SYNONYMS.get(word, word)
-
-
-def _yes_no(value: object) -> object:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    word = _word(value)
-    return {"true": "yes", "false": "no"}.get(word, word) if isinstance(word, str) else word
-
-
-def _intent(value: object) -> object:
-    # "New content" -> "new_content"; an intent outside the list is simply unknown.
-    if not isinstance(value, str):
-        return value
-    key = re.sub(r"[\s-]+", "_", value.strip().lower())
-    return key if key in {"new_content", "update", "fix", "cleanup"} else "unknown"
-
-
-def _text(value: object) -> object:
-    return plain_text(value, _TEXT_LIMIT) if isinstance(value, str) else value
-
-
-def _optional_name(value: object) -> object:
-    if value is None or (isinstance(value, str) and value.strip().lower() in _NONE_WORDS):
-        return None
-    return _text(value)
-
-
-def _none_as(default: str) -> Any:
-    return lambda value: default if value is None else _text(value)
-
-
-def _text_list(value: object) -> object:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list):
-        return value
-    items = [
-        plain_text(str(v), _TEXT_LIMIT)
-        for v in value
-        if isinstance(v, str | int | float) and str(v).strip()
-    ]
-    return items[:_LIST_LIMIT]
-
-
-def _percent(value: object) -> object:
-    if isinstance(value, str):
-        text = value.strip().rstrip("%").strip()
-        if text.lower() in _NONE_WORDS:
-            return None
-        return text
-    return value
-
-
-def _probability(value: object) -> object:
-    # A model asked for 0.0-1.0 sometimes answers 85 (meaning 85 %).
-    if isinstance(value, int | float) and not isinstance(value, bool) and 1 < value <= 100:
-        return value / 100
-    return value
-
-
-def _parameters(value: object) -> object:
-    # Only short scalar values, by name; the template's types check them again. A map
-    # ({"name": "value"}) is taken as well as the list of pairs the strict schema asks for.
-    if isinstance(value, dict):
-        pairs: list[tuple[object, object]] = list(value.items())
-    elif isinstance(value, list):
-        pairs = [(p.get("name"), p.get("value")) for p in value if isinstance(p, dict)]
-    else:
-        return []
-    return [
-        {"name": str(k), "value": plain_text(str(v), _TEXT_LIMIT)}
-        for k, v in pairs[:_LIST_LIMIT]
-        if k and isinstance(v, str | int) and not isinstance(v, bool) and str(v).strip()
-    ]
 
 
 class ParameterValue(BaseModel):
@@ -133,14 +58,6 @@ class ParameterValue(BaseModel):
 
     name: str
     value: str
-
-
-Text = Annotated[str, BeforeValidator(_text)]
-TextList = Annotated[list[str], BeforeValidator(_text_list)]
-Delta = Annotated[float, Field(allow_inf_nan=False)]
-Significance = Annotated[Literal["low", "medium", "high", "critical"], BeforeValidator(_word)]
-Level = Annotated[Literal["low", "medium", "high"] | None, BeforeValidator(_word)]
-Option = Annotated[DecisionType, BeforeValidator(_word)]
 
 
 class StepReply(BaseModel):
@@ -203,12 +120,12 @@ class CategorizeReply(StepReply):
     """CATEGORIZE: the intent behind the change and whether it asks for action."""
 
     primary_intent: Annotated[
-        Literal["new_content", "update", "fix", "cleanup", "unknown"], BeforeValidator(_intent)
+        Literal["new_content", "update", "fix", "cleanup", "unknown"], BeforeValidator(as_intent)
     ] = "unknown"
-    domain: Annotated[str, BeforeValidator(_none_as("unknown"))] = "unknown"
-    requires_action: Annotated[Literal["yes", "no", "maybe"], BeforeValidator(_yes_no)]
+    domain: Annotated[str, BeforeValidator(none_as("unknown"))] = "unknown"
+    requires_action: Annotated[Literal["yes", "no", "maybe"], BeforeValidator(as_yes_no)]
     action_urgency: Annotated[
-        Literal["immediate", "soon", "whenever", "none"], BeforeValidator(_none_as("none"))
+        Literal["immediate", "soon", "whenever", "none"], BeforeValidator(none_as("none"))
     ] = "none"
     confidence_delta: Delta = 0.0
 
@@ -227,12 +144,12 @@ class MatchPatternReply(StepReply):
         "pattern_confidence": Bound(0, 1, percent_ok=True),
     }
 
-    matched_pattern: Annotated[str, BeforeValidator(_none_as("none"))] = "none"
-    recommended_template: Annotated[str | None, BeforeValidator(_optional_name)] = None
-    past_success_rate: Annotated[float | None, BeforeValidator(_percent)] = Field(
+    matched_pattern: Annotated[str, BeforeValidator(none_as("none"))] = "none"
+    recommended_template: Annotated[str | None, BeforeValidator(as_optional_name)] = None
+    past_success_rate: Annotated[float | None, BeforeValidator(as_percent)] = Field(
         default=None, ge=0, le=100
     )
-    pattern_confidence: Annotated[float, BeforeValidator(_probability)] = Field(
+    pattern_confidence: Annotated[float, BeforeValidator(as_probability)] = Field(
         default=0.5, ge=0, le=1
     )
     confidence_delta: Delta = 0.0
@@ -293,7 +210,7 @@ class DecideReply(StepReply):
 
     rationale: Text = ""
     investigation_questions: TextList = Field(default_factory=list)
-    parameters: Annotated[list[ParameterValue], BeforeValidator(_parameters)] = Field(
+    parameters: Annotated[list[ParameterValue], BeforeValidator(as_parameters)] = Field(
         default_factory=list
     )
     """Values for the chosen template's parameters that the model read out of the file."""

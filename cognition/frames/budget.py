@@ -12,7 +12,8 @@ maps the frame's :class:`ContextBudget` onto the sections:
 
 * identity, censors, frame, working memory, facts and procedures take the
   field of the same name; past decisions take ``decisions``; episodes and
-  lessons share ``episodes`` (60 % / 40 %: both are what past work taught).
+  lessons and memories similar by meaning share ``episodes`` (50 % / 30 % /
+  20 %: all are what past work taught).
 * Sections seed 004's budget lacks take a fixed share of ``total``:
   observations 15 %, templates 4 %, goals 3 %, pattern statistics 3 %.
 * Identity and censors are never scaled. When the fixed shares do not fit in
@@ -41,6 +42,7 @@ SECTION_ORDER = (
     "procedures",
     "episodes",
     "lessons",
+    "similar",
 )
 
 FIXED_SHARES = {
@@ -49,7 +51,8 @@ FIXED_SHARES = {
     "goals": 0.03,
     "patterns": 0.03,
 }
-_EPISODE_SHARE = 0.6  # of the "episodes" field; lessons get the rest
+_EPISODE_SHARE = 0.5  # of the "episodes" field
+_SIMILAR_SHARE = 0.2  # of the "episodes" field: recall by meaning; lessons get the rest
 
 
 def section_budgets(budget: ContextBudget) -> dict[str, int]:
@@ -79,6 +82,7 @@ def section_budgets(budget: ContextBudget) -> dict[str, int]:
         **scaled,
         **fixed,
         "episodes": int(episodes * _EPISODE_SHARE),
-        "lessons": episodes - int(episodes * _EPISODE_SHARE),
+        "lessons": episodes - int(episodes * _EPISODE_SHARE) - int(episodes * _SIMILAR_SHARE),
+        "similar": int(episodes * _SIMILAR_SHARE),
     }
     return {name: out[name] for name in SECTION_ORDER}

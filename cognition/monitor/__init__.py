@@ -17,6 +17,7 @@ from cognition.monitor.assess import (
     assess,
     error_to_censor_text,
     is_transient,
+    tool_call_prefix,
 )
 from cognition.monitor.failures import analyze_failure
 from cognition.monitor.judge import Monitor
@@ -53,5 +54,6 @@ __all__ = [
     "is_transient",
     "refine_prompt",
     "retry_strategy",
+    "tool_call_prefix",
     "undecided_message",
 ]

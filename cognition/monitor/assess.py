@@ -112,9 +112,18 @@ def error_to_censor_text(
     text; arguments are shown as
     at most three `key=value` pairs with short values.
     """
+    return tool_call_prefix(tool_name, arguments) + plain_text(error, CENSOR_ERROR_CHARS)
+
+
+def tool_call_prefix(tool_name: str | None, arguments: Mapping[str, object] | None) -> str:
+    """The start every censor trigger learned from this call shares, up to its error.
+
+    Claude Code's censor gate looks censors up by it: a call described the
+    same way (same tool, same clipped arguments) meets the censors its
+    earlier failures left, whatever error they named.
+    """
     tool = plain_text(tool_name, _ARG_VALUE_CHARS) if tool_name else "the tool"
-    caused = plain_text(error, CENSOR_ERROR_CHARS)
-    return f"Avoid using {tool} when {_describe_arguments(arguments)} — caused: {caused}"
+    return f"Avoid using {tool} when {_describe_arguments(arguments)} — caused: "
 
 
 def assess(

@@ -4,9 +4,11 @@ Before each decision the loop asks :class:`Recall` for a context: the
 primary observation's file (read inside the watched root only), past
 decisions on the same file, kind and folder with their outcomes, pattern
 statistics, goals, censors, working memory, and facts, procedures,
-episodes and lessons found by full-text search. Strategies are not part of
-it: the system prompt every LLM request carries shows them
-(:mod:`cognition.carried`). How much of
+episodes and lessons found by full-text search; and, with embeddings on,
+memories "similar by meaning": the nodes whose vector is nearest the
+primary file's own vector (written by the vector job, so the loop never
+waits for an embedding). Strategies are not part of it: the system prompt
+every LLM request carries shows them (:mod:`cognition.carried`). How much of
 each is fetched follows from the frame's budget (:func:`recall_limits`); a
 section the frame gives no budget is not queried at all. Investigation
 rounds recall deeper: larger limits, and the investigation questions
@@ -17,10 +19,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 
 from cognition.frames.budget import section_budgets
 from cognition.recall.file_head import read_file_view
+from cognition.recall.hybrid import ITEM_CHARS, HybridRecall
 from cognition.schemas import (
     DecisionContext,
     FileView,
@@ -49,6 +53,7 @@ ITEM_TOKENS = {
     "procedures": 50,
     "episodes": 40,
     "lessons": 30,
+    "similar": 40,
 }
 MAX_ITEMS = 20  # per section in a first look; each investigation round adds as many again
 MAX_DEPTH = 3
@@ -101,8 +106,10 @@ class Recall:
         templates_for: TemplatesFor,
         *,
         max_content_bytes: int = DEFAULT_MAX_CONTENT_BYTES,
+        meaning: HybridRecall | None = None,
     ) -> None:
         self.store = RecallStore(memory)
+        self.meaning = meaning  # None: embeddings off, no "similar by meaning" section
         self.root = root
         self.templates_for = templates_for
         self.max_content_bytes = max_content_bytes
@@ -130,20 +137,24 @@ class Recall:
             head = min(self.max_content_bytes, cap)
             file = await asyncio.to_thread(read_file_view, self.root, primary.path, head)
         templates = self.templates_for(primary, file) if budgets["templates"] > 0 else []
-        # One round trip for everything: on a busy machine each extra query costs more
-        # (session, transaction, records) than the work it asks of Neo4j.
-        found = await self.store.recall(
-            RecallRequest(
-                path=primary.path,
-                category=primary.category.value,
-                observation_type=primary.type.value,
-                path_pattern=path_pattern(primary.path),
-                keys=pattern_keys(primary, templates),
-                prefix=f"{primary.category.value}:",
-                session_id=session_id if budgets["working_memory"] > 0 else None,
-                query=lucene_query(_query_texts(observations, extra_queries)),
-                limits=limits,
-            )
+        # One round trip for everything the graph holds by key and word: on a busy machine
+        # each extra query costs more (session, transaction, records) than the work it asks
+        # of Neo4j. The search by meaning, when on, runs beside it.
+        found, similar = await asyncio.gather(
+            self.store.recall(
+                RecallRequest(
+                    path=primary.path,
+                    category=primary.category.value,
+                    observation_type=primary.type.value,
+                    path_pattern=path_pattern(primary.path),
+                    keys=pattern_keys(primary, templates),
+                    prefix=f"{primary.category.value}:",
+                    session_id=session_id if budgets["working_memory"] > 0 else None,
+                    query=lucene_query(_query_texts(observations, extra_queries)),
+                    limits={k: v for k, v in limits.items() if k != "similar"},
+                )
+            ),
+            self._similar(primary.path, limits["similar"]),
         )
         patterns = {p.key: p for p in [*found.patterns, *found.top_patterns]}
         return DecisionContext(
@@ -158,10 +169,31 @@ class Recall:
             procedures=[_procedure(h) for h in found.procedures],
             episodes=[_episode(h) for h in found.episodes],
             lessons=[_lesson(h) for h in found.lessons],
+            similar=similar,
             templates=templates,
             working_memory=found.working_memory,
             investigation_round=investigation_round,
         )
+
+    async def _similar(self, path: str | None, limit: int) -> list[RecalledText]:
+        """Memories nearest the file's own vector: no embedding is made on the loop's path."""
+        if self.meaning is None or path is None or limit <= 0:
+            return []
+        hits = await self.meaning.similar(path=path, limit=limit)
+        return [
+            RecalledText(
+                id=h.id,
+                kind="similar",
+                text=f"{h.label.lower()}: {h.text[:ITEM_CHARS]}",
+                score=h.score,
+                at=_when(h.at),
+            )
+            for h in hits[:limit]
+        ]
+
+
+def _when(at: str | None) -> datetime | None:
+    return datetime.fromisoformat(at) if at else None
 
 
 def _past_decision(item: SimilarDecision) -> PastDecision:

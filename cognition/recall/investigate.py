@@ -4,9 +4,11 @@ An INVESTIGATE decision comes with three to five questions. They become
 recall queries (``cypher/recall/investigate.cypher``): full-text over facts,
 lessons, episodes and past reasoning; the file's own history; the files that
 changed together with it; and how decisions on the same path pattern turned
-out. With an LLM, the questions are answered from what was found, and from
-nothing else. The findings are *new* when they hold something the decision's
-own context did not show; only then is the decision taken again at once.
+out. With embeddings on, the questions are also asked by meaning (hybrid recall)
+and what only a vector finds is added. With an LLM, the questions are
+answered from what was found, and from nothing else. The findings are
+*new* when they hold something the decision's own context did not show;
+only then is the decision taken again at once.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from cognition.carried import SystemPromptSource
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
+from cognition.recall.hybrid import HybridRecall
 from cognition.schemas import DecisionContext
 from cognition.text import fence, plain_text
+from graph.errors import GraphError
 from graph.models import ReasonerKind, ReasoningStep, StepName
 from graph.store.lucene import lucene_query
 from graph.store.memory import Memory, path_pattern
-from graph.store.recall import RecallStore
+from graph.store.recall import Hit, RecallStore
 
 log = logging.getLogger(__name__)
 
@@ -93,11 +97,17 @@ class Investigator:
         llm: LLMClient | None = None,
         *,
         system_prompt: SystemPromptSource | None = None,
+        meaning: HybridRecall | None = None,
     ) -> None:
-        """``system_prompt`` gives the constitution and strategies every request carries first."""
+        """``system_prompt`` gives the constitution and strategies every request carries first.
+
+        With ``meaning`` (embeddings on) the questions are also asked by meaning:
+        what only a vector finds is added to the findings.
+        """
         self.memory = memory
         self.llm = llm
         self._system_prompt = system_prompt
+        self.meaning = meaning
 
     async def investigate(self, questions: list[str], context: DecisionContext) -> Findings:
         """Run the questions as recall queries; answer them with the LLM when there is one."""
@@ -121,10 +131,31 @@ class Investigator:
                 f"on {path_pattern(primary.path)}: {what} succeeded"
                 f" {o['successes']} of {o['total']}"
             )
-        findings = Findings(questions, lines, new=bool(fresh or row["together"]))
+        by_meaning = await self._by_meaning(questions, shown | {t["id"] for t in row["texts"]})
+        lines += [f"similar by meaning, {h.label.lower()}: {plain_text(h.text, _LINE_CHARS)}"
+                  for h in by_meaning]  # fmt: skip
+        findings = Findings(questions, lines, new=bool(fresh or row["together"] or by_meaning))
         if self.llm is not None and lines:
             await self._answer(findings)
         return findings
+
+    async def _by_meaning(self, questions: list[str], known: set[str]) -> list[Hit]:
+        """What the questions find by meaning that nothing shown or found holds.
+
+        Only the search by meaning: the words were searched above, and a whole
+        hybrid recall would search them (and the graph) again to be thrown away.
+        """
+        if self.meaning is None or self.meaning.embeddings is None or not questions:
+            return []
+        try:
+            vector = await self.meaning.embeddings.query(" ".join(questions))
+            if vector is None:
+                return []
+            found = await self.meaning.similar(vector=vector, limit=LIMIT)
+        except (LLMUnavailableError, GraphError) as exc:  # investigating goes on by words
+            log.info("investigation by meaning skipped: %s", exc)
+            return []
+        return [f for f in found if f.id not in known]
 
     async def _answer(self, findings: Findings) -> None:
         assert self.llm is not None

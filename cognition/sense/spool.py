@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from graph.models import Observation
 from graph.settings import IntakeSettings
 
@@ -146,7 +148,8 @@ class ObservationSpool:
         return fits
 
     def load(self, ids: Iterable[str]) -> list[Observation]:
-        """Read pending observations back; what cannot be read is dropped with an ERROR."""
+        """Read pending observations back; what cannot be read (damaged, or not an
+        Observation of this version) is dropped with an ERROR."""
         found: list[Observation] = []
         try:
             with self._opened(os.O_RDONLY) as fd:
@@ -161,7 +164,20 @@ class ObservationSpool:
                         )
                         del self._pending[oid]
                         continue
-                    found.append(Observation.model_validate(payload["o"]))
+                    try:
+                        found.append(Observation.model_validate(payload["o"]))
+                    except ValidationError as exc:
+                        # Intact but not an Observation of this version (a spool left by
+                        # another one): raising would stop the writer at every start.
+                        log.error(
+                            "spool %s: observation %s at offset %d cannot be read here,"
+                            " dropped: %s",
+                            self.path,
+                            oid,
+                            slot.offset,
+                            exc,
+                        )
+                        del self._pending[oid]
         except OSError as exc:
             log.error("spool %s cannot be read (%s): its observations are lost", self.path, exc)
             self._pending.clear()

@@ -1,5 +1,6 @@
 // purpose: a new fact, SUPPORTED_BY the episode it came from (when that episode exists)
-// params: $agent_id, $fact (map of Fact properties), $episode_id (or null)
+// params: $agent_id, $fact (map of Fact properties; one a client told `nous mcp`
+//   about also carries source: where it came from), $episode_id (or null)
 // returns: id of the fact
 CREATE (f:Fact)
 SET f = $fact

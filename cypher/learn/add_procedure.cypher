@@ -1,7 +1,8 @@
 // purpose: a new procedure (core_patterns_text keeps its patterns searchable by the
 //   procedure_text full-text index), SUPPORTED_BY the episode it came from
 // params: $agent_id, $procedure (map of Procedure properties, core_patterns_text and
-//   confirmations included), $episode_id (or null)
+//   confirmations included; one a client told `nous mcp` about also carries source: where
+//   it came from), $episode_id (or null)
 // returns: id of the procedure
 CREATE (p:Procedure)
 SET p = $procedure

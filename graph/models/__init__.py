@@ -26,6 +26,7 @@ from graph.models.learn import (
     Lesson,
     Pattern,
     Procedure,
+    Turn,
     WorkingMemory,
 )
 from graph.models.observe import (
@@ -79,6 +80,7 @@ __all__ = [
     "Reflection",
     "StepName",
     "Trajectory",
+    "Turn",
     "Urgency",
     "WorkingMemory",
     "new_id",

@@ -112,3 +112,25 @@ class Event(Node):
 
     type: str
     data: dict[str, Any] = Field(default_factory=dict)
+
+
+class Turn(Node):
+    """One Claude Code turn (a prompt and what the model did with it), kept between its hooks.
+
+    Every hook is a process of its own, so the turn lives in the graph: opened
+    by ``UserPromptSubmit``, tool results appended by ``PostToolUse``, closed by
+    ``Stop``. ``tool_results`` holds one JSON object per tool call (seed 004's
+    ``ToolResult``: name, clipped input and output, error, duration).
+    """
+
+    session_id: str
+    prompt: str = ""
+    frame: str | None = None
+    decision_id: str | None = None
+    episode_id: str | None = None
+    status: str = "open"
+    tool_results: list[str] = Field(default_factory=list)
+    response: str | None = None
+    outcome: str | None = None
+    surprise: float | None = None
+    ended_at: datetime | None = None

@@ -130,6 +130,13 @@ class EpisodeStore:
         )
         return str(rows[0]["id"])
 
+    async def remember_fact(self, fact: Fact, *, source: str) -> str:
+        """Write a fact someone told the agent, with ``source``: where it came from."""
+        rows = await self.memory.write(
+            "learn/add_fact", fact={**to_properties(fact), "source": source}, episode_id=None
+        )
+        return str(rows[0]["id"])
+
     async def confirm_fact(self, fact_id: str, *, episode_id: str | None = None) -> int | None:
         """Count one more confirmation; return the count, or None when there is no such fact."""
         rows = await self.memory.write(
@@ -139,14 +146,19 @@ class EpisodeStore:
 
     async def add_procedure(self, procedure: Procedure, *, episode_id: str | None = None) -> str:
         """Write a procedure (confirmations 1), ``SUPPORTED_BY`` the episode it came from."""
-        properties = {
-            **to_properties(procedure),
-            "core_patterns": list(procedure.core_patterns),
-            "core_patterns_text": "\n".join(procedure.core_patterns),
-            "confirmations": 1,
-        }
         rows = await self.memory.write(
-            "learn/add_procedure", procedure=properties, episode_id=episode_id
+            "learn/add_procedure",
+            procedure=_procedure_properties(procedure),
+            episode_id=episode_id,
+        )
+        return str(rows[0]["id"])
+
+    async def remember_procedure(self, procedure: Procedure, *, source: str) -> str:
+        """Write a procedure someone told the agent, with ``source``: where it came from."""
+        rows = await self.memory.write(
+            "learn/add_procedure",
+            procedure={**_procedure_properties(procedure), "source": source},
+            episode_id=None,
         )
         return str(rows[0]["id"])
 
@@ -161,3 +173,13 @@ class EpisodeStore:
             now=utc_now(),
         )
         return int(rows[0]["confirmations"]) if rows else None
+
+
+def _procedure_properties(procedure: Procedure) -> dict[str, object]:
+    # core_patterns_text keeps the patterns searchable by the procedure_text full-text index.
+    return {
+        **to_properties(procedure),
+        "core_patterns": list(procedure.core_patterns),
+        "core_patterns_text": "\n".join(procedure.core_patterns),
+        "confirmations": 1,
+    }

@@ -49,3 +49,15 @@ _STOP_WORDS = frozenset(
         "more", "most",
     }
 )  # fmt: skip
+
+
+def agent_query(words: str, agent_id: str) -> str:
+    """``words`` (from :func:`lucene_query`) restricted to one agent: ``+agent_id:"…" +(…)``.
+
+    For the ``*_words`` full-text indexes, which hold ``agent_id`` as a field,
+    so Lucene returns that agent's hits only; ``""`` stays ``""``.
+    """
+    if not words:
+        return ""
+    quoted = agent_id.replace("\\", "\\\\").replace('"', '\\"')
+    return f'+agent_id:"{quoted}" +({words})'

@@ -88,6 +88,54 @@ class RecalledMemory:
     lessons: list[TextHit[Lesson]]
 
 
+@dataclass(frozen=True)
+class Hit:
+    """A node found by one method of hybrid recall: its label, id, shown text and score.
+
+    ``score`` is the method's own (cosine, Lucene, or minus the graph rank); only the
+    order within one method matters to the fusion.
+    """
+
+    label: str
+    id: str
+    text: str
+    score: float
+    at: str | None = None
+    path: str | None = None
+
+
+@dataclass(frozen=True)
+class HybridRequest:
+    """What :meth:`RecallStore.hybrid` searches, each method's limit (0: not searched).
+
+    ``query`` is a Lucene query from :func:`graph.store.lucene.agent_query`;
+    ``vector`` the query's vector, or None to use the vector of the File at
+    ``path``; ``near`` the nearest nodes already found in memory (element id,
+    score), else the vector index is asked for ``k`` candidates.
+    """
+
+    model: str
+    query: str = ""
+    vector: Sequence[float] | None = None
+    path: str | None = None
+    path_pattern: str | None = None
+    session_id: str | None = None
+    near: Sequence[tuple[str, float]] | None = None
+    k: int = 10
+    words_limit: int = 10
+    meaning_limit: int = 10
+    graph_limit: int = 10
+
+
+@dataclass(frozen=True)
+class HybridHits:
+    """Each method's hits, best first."""
+
+    words: list[Hit]
+    meaning: list[Hit]
+    graph: list[Hit]
+
+
 LIMITS = ("decisions", "patterns", "goals", "censors", "facts", "procedures", "episodes",
           "lessons")  # fmt: skip
 
@@ -127,6 +175,30 @@ class RecallStore:
             lessons=[self._hit(Lesson, r) for r in row["lessons"]],
         )
 
+    async def hybrid(self, request: HybridRequest) -> HybridHits:
+        """Words, meaning and graph proximity in one round trip (``recall/hybrid``)."""
+        [row] = await self.memory.read(
+            "recall/hybrid",
+            query=request.query,
+            vector=list(request.vector) if request.vector is not None else None,
+            path=request.path,
+            path_pattern=request.path_pattern,
+            session_id=request.session_id,
+            model=request.model,
+            near=None
+            if request.near is None
+            else [{"eid": eid, "score": score} for eid, score in request.near],
+            k=max(request.k, 1),
+            words_limit=request.words_limit,
+            meaning_limit=request.meaning_limit,
+            graph_limit=request.graph_limit,
+        )
+        return HybridHits(
+            words=[_hit(r) for r in row["words"]],
+            meaning=[_hit(r) for r in row["meaning"]],
+            graph=[_hit(r) for r in row["graph"]],
+        )
+
     async def investigation(
         self, query: str, path: str | None, *, window_s: float, limit: int
     ) -> dict[str, Any]:
@@ -158,3 +230,14 @@ class RecallStore:
 
     def _as(self, model: type[N], row: Mapping[str, Any]) -> N:
         return from_properties(model, row, agent_id=self.memory.agent_id)
+
+
+def _hit(row: Mapping[str, Any]) -> Hit:
+    return Hit(
+        label=str(row["label"]),
+        id=str(row["id"] or ""),
+        text=str(row["text"] or ""),
+        score=float(row["score"]),
+        at=row["at"],
+        path=row["path"],
+    )

@@ -43,25 +43,29 @@ async def rescan(
     *,
     max_hash_bytes: int,
     recent: RecentReports | None = None,
+    since: float | None = None,
 ) -> RescanResult:
     """Walk ``root``, compare with the memory, store touches, return the observations.
 
     The observations are returned, not written: the caller classifies them
     and writes them through the same path as the watcher's. With ``recent``
-    (the running watcher's), what the watcher reports meanwhile is left out.
+    (the running watcher's), what the watcher reports meanwhile is left out:
+    from ``since``, a mark the caller took (and releases) before it waited for
+    the watcher's earlier reports to reach the graph, else from now.
     """
-    since = recent.mark() if recent is not None else 0.0
+    mark = recent.mark() if recent is not None and since is None else None
+    since = since if mark is None else mark
     try:
         known = await memory.file_records()
         result = await asyncio.to_thread(
             compare_tree, root, known, path_filter, memory.agent_id, max_hash_bytes
         )
         await memory.touch_files(result.touched)
-        if recent is not None:
+        if recent is not None and since is not None:
             result.observations = await recent.not_reported(result.observations, since)
     finally:
-        if recent is not None:
-            recent.release(since)
+        if recent is not None and mark is not None:
+            recent.release(mark)
     return result
 
 

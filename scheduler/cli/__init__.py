@@ -15,8 +15,6 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from scheduler.cli.common import CommandError
-
 SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.run",
     "scheduler.cli.status",
@@ -31,6 +29,10 @@ SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.browser",
     "scheduler.cli.neo4j",
     "scheduler.cli.service",
+    "scheduler.cli.embeddings",
+    "scheduler.cli.init",
+    "scheduler.cli.hook",
+    "scheduler.claude.mcp_command",
 )
 """The modules whose ``register`` adds a subcommand, in ``nous --help``'s order.
 
@@ -54,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` with ``parser`` and run the chosen handler; return its exit code."""
+    from scheduler.cli.common import CommandError
+
     args = parser.parse_args(argv)
     try:
         code: int = args.handler(args)
@@ -67,7 +71,14 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = No
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; return its exit code."""
-    return run_command(build_parser(), argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["hook"] and "-h" not in words and "--help" not in words:
+        # A Claude Code hook is a process per event: no other subcommand's modules, not even
+        # the settings, unless the daemon does not answer (see scheduler.claude.hooks).
+        from scheduler.claude.hooks import main as hook
+
+        return hook(words[1:])
+    return run_command(build_parser(), words)
 
 
 def entry_point() -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from graph.store.audit import AuditStore
 from graph.store.memory import Memory
+from graph.store.turns import TurnStore, tool_results
 from scheduler.cli.common import CommandError, cell, common_options, show, with_memory
 
 BLOCKED = "blocked by censor:"
@@ -69,6 +70,11 @@ async def _why(args: argparse.Namespace, memory: Memory) -> int:
             f"no decision {args.target!r} and no decision about a path {args.target!r}"
             f"{where} for agent {memory.agent_id!r}"
         )
+    # The Claude Code turns the decision was opened for (nous init claude).
+    found["turns"] = [
+        {**turn.model_dump(exclude={"tool_results"}), "tool_results": tool_results(turn)}
+        for turn in await TurnStore(memory).turns_for_decision(found["decision"]["id"])
+    ]
     return show(args, found, render(found))
 
 
@@ -114,6 +120,18 @@ def render(s: dict[str, Any]) -> str:
     out.append(f"├─ template {d.get('template') or '-'}{version}{target}")
     if d.get("prompt"):
         out.append(f"│    parameters/prompt: {_short(d['prompt'])}")
+    turns = s.get("turns", [])
+    if turns:
+        out.append(f"├─ Claude Code turns: {len(turns)}")
+    for t in turns:
+        out.append(
+            f"│    session {t.get('session_id')} · {t.get('status')} · {t.get('outcome') or '-'}:"
+            f" {_short(t.get('prompt'))}"
+        )
+        for r in t["tool_results"]:
+            failed = f" → error: {_short(r['error'])}" if r.get("error") else " → ok"
+            out.append(f"│       {r.get('tool_name')}{failed}")
+            out.append(f"│         input {_short(r.get('arguments'))}")
     out.append(f"├─ executions: {len(s['executions'])}")
     for x in s["executions"]:
         retry = f" (retry of attempt {x['retry_of_attempt']})" if x.get("retry_of_attempt") else ""

@@ -70,6 +70,12 @@ SLIDES = (
     ),
     Slide("Episodes", "One episode per daemon run or chat session.", ("episodes",)),
     Slide(
+        "Claude Code sessions",
+        "With `nous init claude`, every prompt in Claude Code is a Turn: its frame, its "
+        "tool calls and errors, the decision it was for. `nous why DECISION_ID` tells one.",
+        ("claude_turns",),
+    ),
+    Slide(
         "Desires, trajectories and heuristics",
         "Self-improvement: what the agent wants to get better at, and the strategies it "
         "distilled from practice (with the trajectories they came from).",

@@ -31,6 +31,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "Trajectory": ("#9AD0EC", "{domain} {success}"),
     "Heuristic": ("#F3C623", "{domain} {status}"),
     "RSICycle": ("#BDB2FF", "cycle {accepted}/{processed}"),
+    "Turn": ("#8FD3C7", "{status} {prompt}"),
     "Migration": ("#DDDDDD", "{name}"),
 }
 

@@ -6,10 +6,17 @@ import asyncio
 
 import pytest
 
-from cognition.embeddings import Embeddings
+from cognition.embeddings import (
+    EMBEDDED_MODEL,
+    EmbeddedE5,
+    Embeddings,
+    EndpointEmbedder,
+    build_embeddings,
+    cosine,
+)
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
-from graph.settings import LLMSettings
+from graph.settings import EmbeddingSettings, LLMSettings
 from tests.support.eventually import eventually
 from tests.support.llm_stub import LLMStub, stub_embedding
 
@@ -17,7 +24,7 @@ from tests.support.llm_stub import LLMStub, stub_embedding
 async def test_vectors_come_back_in_order() -> None:
     with LLMStub() as stub:
         async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
-            vectors = await Embeddings(llm, "embedder").embed(["a b", "c d"])
+            vectors = await Embeddings(EndpointEmbedder(llm, "embedder")).embed(["a b", "c d"])
         [request] = stub.embedding_requests
     assert vectors == [stub_embedding("a b"), stub_embedding("c d")]
     assert request.body == {
@@ -31,24 +38,27 @@ async def test_an_endpoint_without_embeddings_is_asked_once() -> None:
     with LLMStub() as stub:
         stub.embeddings = False
         async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
-            embeddings = Embeddings(llm, "embedder")
+            endpoint = EndpointEmbedder(llm, "embedder")
+            embeddings = Embeddings(endpoint)
             assert await embeddings.embed(["a"]) is None
             assert await embeddings.embed(["b"]) is None
-        assert len(stub.embedding_requests) == 1 and embeddings.served is False
+        assert len(stub.embedding_requests) == 1 and endpoint.served is False
 
 
 async def test_an_unreachable_endpoint_raises() -> None:
     settings = LLMSettings(base_url="http://127.0.0.1:9/v1", timeout_s=2.0)
     async with LLMClient(settings) as llm:
         with pytest.raises(LLMUnavailableError):
-            await Embeddings(llm, "embedder").embed(["a"])
+            await Embeddings(EndpointEmbedder(llm, "embedder")).embed(["a"])
 
 
 async def test_an_embeddings_request_waits_for_the_clients_one_turn() -> None:
     with LLMStub() as stub:
         async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
             async with llm.turn("decision"):  # a chat request in flight holds the turn
-                waiting = asyncio.create_task(Embeddings(llm, "embedder").embed(["a"]))
+                waiting = asyncio.create_task(
+                    Embeddings(EndpointEmbedder(llm, "embedder")).embed(["a"])
+                )
 
                 async def queued() -> bool:
                     return llm.waiting_requests == 1
@@ -57,3 +67,45 @@ async def test_an_embeddings_request_waits_for_the_clients_one_turn() -> None:
                 assert not waiting.done() and stub.embedding_requests == []
             assert await waiting == [stub_embedding("a")]
             assert llm.state.requests_sent == 2  # the turn above, and the embeddings request
+
+
+async def test_the_cache_asks_the_endpoint_once_per_text() -> None:
+    with LLMStub() as stub:
+        async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
+            embeddings = Embeddings(EndpointEmbedder(llm, "embedder"), batch=2)
+            first = await embeddings.passages(["a", "b", "c"])
+            again = await embeddings.passages(["c", "a"])
+        assert [(r.body or {})["input"] for r in stub.embedding_requests] == [["a", "b"], ["c"]]
+    assert first is not None and again == [first[2], first[0]]
+
+
+@pytest.mark.parametrize("cache_size", [0, 1])
+async def test_a_cache_smaller_than_the_texts_still_embeds_each_text_once(cache_size: int) -> None:
+    # cache_size 0 is a setting the benchmarks use; a text must not be embedded twice for it.
+    with LLMStub() as stub:
+        async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
+            embeddings = Embeddings(EndpointEmbedder(llm, "embedder"), cache_size=cache_size)
+            vectors = await embeddings.passages(["a", "b", "a"])
+        assert [(r.body or {})["input"] for r in stub.embedding_requests] == [["a", "b"]]
+    assert vectors == [stub_embedding("a"), stub_embedding("b"), stub_embedding("a")]
+
+
+async def test_the_embedded_model_finds_meaning_across_words_and_languages() -> None:
+    embeddings = Embeddings(EmbeddedE5(threads=1))
+    assert (embeddings.model, embeddings.dimensions) == (EMBEDDED_MODEL, 384)
+    passages = await embeddings.passages(
+        ["npm publish failed: one-time password required", "the tomatoes need water"]
+    )
+    assert passages is not None and all(len(v) == 384 for v in passages)
+    for question in ("why did the release break?", "Warum ist die Veröffentlichung gescheitert?"):
+        query = await embeddings.query(question)
+        assert query is not None
+        assert cosine(query, passages[0]) > cosine(query, passages[1]), question
+
+
+def test_the_provider_follows_the_settings() -> None:
+    assert build_embeddings(EmbeddingSettings(provider="off"), None) is None
+    embedded = build_embeddings(EmbeddingSettings(), None)
+    assert embedded is not None and embedded.model == EMBEDDED_MODEL
+    with pytest.raises(ValueError, match=r"embeddings\.model is required"):
+        EmbeddingSettings(provider="endpoint")

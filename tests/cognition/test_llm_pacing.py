@@ -67,7 +67,20 @@ async def test_turns_start_at_least_min_interval_apart() -> None:
         async with pacer.turn(priority):
             starts.append(loop.time())
 
+    busy = True
+
+    async def hog() -> None:
+        # A busy loop, as under load: each pass blocks 20 ms, so a granted turn's holder
+        # runs again a pass after its grant. Spacing grants instead of starts would
+        # then let the decision (taken when the loop is idle) start 20 ms early.
+        while busy:
+            time.sleep(0.02)
+            await asyncio.sleep(0)
+
+    hogging = asyncio.create_task(hog())
     await asyncio.gather(*(take("background") for _ in range(3)))
+    busy = False
+    await hogging
     await take("decision")  # after a pause, still spaced from the last start
     gaps = [b - a for a, b in itertools.pairwise(starts)]
     assert len(gaps) == 3

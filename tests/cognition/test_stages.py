@@ -19,7 +19,7 @@ import pytest
 COGNITION = Path(__file__).resolve().parents[2] / "cognition"
 STAGES = ("sense", "frames", "recall", "context", "deliberate", "act", "monitor", "learn")
 SHARED = {"errors", "schemas", "text", "llm", "llm_format", "llm_pacing", "llm_reply"}
-SHARED |= {"llm_state", "embeddings", "carried"}
+SHARED |= {"llm_state", "llm_health", "embeddings", "carried"}
 RUNNERS = {"loop", "follow_up", "reconcile", "chat"}
 OUTSIDE = ("scheduler", "rsi", "bench", "tests")  # cognition sits below these
 

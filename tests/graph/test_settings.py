@@ -126,3 +126,13 @@ def test_llm_defaults_for_issue_12(tmp_path: Path) -> None:
         "auto",
         0.0,
     )
+
+
+def test_embeddings_off_may_be_written_bare(tmp_path: Path) -> None:
+    # YAML reads a bare `off` as false; in the file and in the environment it means the provider.
+    config = _write(tmp_path, "embeddings:\n  provider: off\n")
+    assert load_settings(config, environ={}).embeddings.provider == "off"
+    env = {"NOUS_EMBEDDINGS__PROVIDER": "off"}
+    assert load_settings(_write(tmp_path, ""), environ=env).embeddings.provider == "off"
+    with pytest.raises(SettingsError, match=r"embeddings\.provider"):
+        load_settings(_write(tmp_path, "embeddings:\n  provider: on\n"), environ={})

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cognition.embeddings import Embeddings
+from cognition.embeddings import Embeddings, EndpointEmbedder
 from cognition.llm import LLMClient
 from graph.models import HeuristicStatus, Trajectory
 from graph.server.finder import Neo4jEndpoint
@@ -58,7 +58,7 @@ def _crystallizer(memory: Memory, llm: LLMClient | None, book: StrategyBook) -> 
         RSISettings(),
         system_prompt=book.text,
         on_change=book.refresh,
-        embeddings=Embeddings(llm, "stub-embedder") if llm is not None else None,
+        embeddings=Embeddings(EndpointEmbedder(llm, "stub-embedder")) if llm is not None else None,
     )
 
 

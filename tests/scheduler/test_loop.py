@@ -18,21 +18,16 @@ from typing import Any
 
 import pytest
 
-from cognition.act.attribution import ActiveExecutions
-from cognition.loop import TickReport
-from cognition.sense.classify import ObservationClassifier
-from cognition.sense.ingest import Ingestor
-from graph.models import Observation, ObservationType, new_id, utc_now
-from graph.settings import Settings, WatchSettings, load_settings
+from graph.models import Observation, ObservationType, utc_now
+from graph.settings import WatchSettings
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.recall import RecallRequest, RecallStore
-from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
-from scheduler.compose import LoopRuntime, build_loop, load_action_templates
-from scheduler.jobs import IndexSync, StatusLine, watch_into
+from scheduler.jobs import StatusLine, watch_into
 from tests.support.eventually import eventually
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
+from tests.support.loop_rig import LoopRig, loop_rig, loop_settings
 from tests.support.processes import gone
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,51 +35,23 @@ STAND_IN = REPO / "tests" / "bin" / "claude"
 
 
 @dataclass
-class Rig:
+class Rig(LoopRig):
     """A loop on a temporary root, with the levers the tests pull."""
 
-    root: Path
-    memory: Memory
-    ingestor: Ingestor
-    index_sync: IndexSync
-    runtime: LoopRuntime
     script: Path
     log: Path
 
     def claude_does(self, **script: Any) -> None:
         self.script.write_text(json.dumps(script))
 
-    async def tick_and_act(self) -> TickReport:
-        """One tick, then every action it started, to the end."""
-        report = await self.runtime.loop.tick()
-        assert await self.runtime.loop.idle(120), "the actions did not end"
-        return report
-
-    async def observe(self) -> None:
-        await self.index_sync.run()
-        await self.ingestor.flush()
-
     async def rows(self, name: str, **params: Any) -> list[dict[str, Any]]:
         return await self.memory.read(name, **params)
-
-
-def _settings(root: Path, tmp: Path, **overrides: Any) -> Settings:
-    base: dict[str, Any] = {
-        "watch.root": str(root),
-        "reasoner": "rules",
-        "executors.claude_binary": str(STAND_IN),
-        "llm.base_url": "http://127.0.0.1:9/v1",  # nothing listens there
-        "llm.timeout_s": 2.0,
-    }
-    base.update(overrides)
-    return load_settings(REPO / "tests" / "support" / "empty.yaml", environ={}, overrides=base)
 
 
 async def _rig(tmp_path: Path, memory: Memory, **overrides: Any) -> AsyncIterator[Rig]:
     root = tmp_path / "root"
     (root / "_intake").mkdir(parents=True, exist_ok=True)
-    settings = _settings(root, tmp_path, **overrides)
-    settings.agent_id = memory.agent_id
+    settings = loop_settings(root, STAND_IN, **overrides)
     script, log = tmp_path / "claude-script.json", tmp_path / "claude-log.jsonl"
     script.write_text("{}")
     env = {
@@ -93,28 +60,8 @@ async def _rig(tmp_path: Path, memory: Memory, **overrides: Any) -> AsyncIterato
         "FAKE_CLAUDE_LOG": str(log),
         "CLAUDECODE": "1",  # must be removed before the child starts
     }
-    attribution = ActiveExecutions(grace_s=0.5)
-    ingestor = Ingestor(
-        memory, ObservationClassifier(settings.sense), attribute=attribution.attribute
-    )
-    index_sync = IndexSync(
-        root, memory, ingestor, PathFilter(settings.watch.ignore_patterns), max_hash_bytes=1 << 20
-    )
-    runtime = await build_loop(
-        settings,
-        memory,
-        root,
-        index_sync,
-        env,
-        session_id=new_id(),
-        templates=load_action_templates(settings),
-        attribution=attribution,
-    )
-    try:
-        yield Rig(root, memory, ingestor, index_sync, runtime, script, log)
-    finally:
-        await runtime.loop.stop(0.0)
-        await runtime.close()
+    async with loop_rig(settings, memory, root, env, grace_s=0.5) as parts:
+        yield Rig(parts.root, memory, parts.ingestor, parts.index_sync, parts.runtime, script, log)
 
 
 @pytest.fixture

@@ -49,6 +49,9 @@ async def test_the_status_line_carries_them(memory: Memory) -> None:
         stats = type("S", (), {"recorded": 0, "noise_dropped": 0, "last_error": None})()
         queue_depth = 0
 
+        def spool_status(self) -> str:
+            return ""
+
     class Sync:
         last_error = None
 

@@ -18,21 +18,16 @@ Usage::
 
 from __future__ import annotations
 
-import collections
-import contextlib
 import hashlib
 import json
 import math
 import re
-import socket
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
 
+from tests.support.http_stub import ScriptedStub, StubServer, TrackedHandler
 from tests.support.schema_instance import instance_of, strict_problems
 
 STEP_HEADER = "x-nous-step"
@@ -152,7 +147,7 @@ def stub_embedding(text: str) -> list[float]:
 _NO_REPLY = Reply.error(500, "stub: no reply scripted")
 
 
-class LLMStub:
+class LLMStub(ScriptedStub[Reply, RecordedRequest]):
     """An OpenAI-compatible server on 127.0.0.1, scripted per test.
 
     ``healthy=False`` makes ``/v1/models`` answer 503; ``models_reply``, when
@@ -170,6 +165,7 @@ class LLMStub:
     """
 
     def __init__(self, *, model: str = "stub-model", default: ReplySource | None = None) -> None:
+        super().__init__(_Server, _Handler)
         self.model = model
         self.default: ReplySource = default if default is not None else _NO_REPLY
         self.healthy = True
@@ -179,78 +175,13 @@ class LLMStub:
         self.refusal: Reply = Reply.error(400, {"error": "unsupported response_format"})
         self.answer_from_schema = False
         self.embeddings = True
-        self._queue: collections.deque[Reply] = collections.deque()
-        self._requests: list[RecordedRequest] = []
-        self._lock = threading.Lock()
-        self._stopping = threading.Event()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    # -- lifecycle ---------------------------------------------------------
-
-    def start(self) -> LLMStub:
-        """Bind a free port and serve in a background thread."""
-        if self._server is not None:
-            return self
-        self._stopping.clear()
-        server = _Server(("127.0.0.1", 0), _Handler)
-        server.stub = self
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop serving, wake delayed replies, and join every thread."""
-        server, thread = self._server, self._thread
-        if server is None or thread is None:
-            return
-        self._stopping.set()
-        server.shutdown()
-        server.drop_connections()
-        server.server_close()  # joins the handler threads
-        thread.join()
-        self._server = self._thread = None
-
-    def __enter__(self) -> LLMStub:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
     @property
     def base_url(self) -> str:
         """``http://127.0.0.1:<port>/v1``."""
-        if self._server is None:
-            raise RuntimeError("LLMStub is not started")
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"{self.address()}/v1"
 
-    # -- scripting and inspection ------------------------------------------
-
-    def script(self, *replies: Reply) -> None:
-        """Queue replies for the next chat requests, in order."""
-        with self._lock:
-            self._queue.extend(replies)
-
-    @property
-    def pending(self) -> int:
-        """How many scripted replies are still queued."""
-        with self._lock:
-            return len(self._queue)
-
-    @property
-    def requests(self) -> list[RecordedRequest]:
-        """Every request received so far, oldest first."""
-        with self._lock:
-            return list(self._requests)
+    # -- inspection ----------------------------------------------------------
 
     @property
     def chat_requests(self) -> list[RecordedRequest]:
@@ -275,10 +206,6 @@ class LLMStub:
 
     # -- called from handler threads ---------------------------------------
 
-    def _record(self, request: RecordedRequest) -> None:
-        with self._lock:
-            self._requests.append(request)
-
     def _next_reply(self, request: RecordedRequest) -> Reply:
         with self._lock:
             if self._queue:
@@ -300,58 +227,16 @@ class LLMStub:
             self._stopping.wait(seconds)
 
 
-class _Server(ThreadingHTTPServer):
-    # Handler threads are joined by server_close(); drop_connections() first
-    # wakes the ones idling on a keep-alive connection so the join is prompt.
-    daemon_threads = False
-    block_on_close = True
+class _Server(StubServer):
     stub: LLMStub
 
-    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler]) -> None:
-        super().__init__(address, handler)
-        self._connections: set[socket.socket] = set()
-        self._connections_lock = threading.Lock()
 
-    def track(self, connection: socket.socket, *, open_: bool) -> None:
-        with self._connections_lock:
-            if open_:
-                self._connections.add(connection)
-            else:
-                self._connections.discard(connection)
-
-    def drop_connections(self) -> None:
-        with self._connections_lock:
-            connections = list(self._connections)
-        for connection in connections:
-            with contextlib.suppress(OSError):  # the client may have closed it already
-                connection.shutdown(socket.SHUT_RDWR)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        # The client going away mid-reply (a timeout test) is expected, not a failure.
-        return
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive, as real servers do
-    # Buffered, so headers and body leave in one write: two small writes on a
-    # keep-alive connection meet Nagle and delayed ACK and cost ~40 ms each.
-    wbufsize = 64 * 1024
+class _Handler(TrackedHandler):
     server: _Server
-
-    def setup(self) -> None:
-        super().setup()
-        self.server.track(self.connection, open_=True)
-
-    def finish(self) -> None:
-        self.server.track(self.connection, open_=False)
-        super().finish()
-
-    def log_message(self, format: str, *args: Any) -> None:
-        return
 
     def do_GET(self) -> None:
         stub = self.server.stub
-        stub._record(RecordedRequest("GET", self.path, self._lower_headers(), None))
+        stub._record(RecordedRequest("GET", self.path, self.lower_headers(), None))
         if self.path.rstrip("/") != "/v1/models":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
         elif stub.models_reply is not None:
@@ -373,7 +258,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw) if raw else None
         except ValueError:
             body = None
-        request = RecordedRequest("POST", self.path, self._lower_headers(), body)
+        request = RecordedRequest("POST", self.path, self.lower_headers(), body)
         stub._record(request)
         if self.path.rstrip("/") == "/v1/embeddings":
             self._embeddings(stub, body)
@@ -394,7 +279,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_raw(refusal.status, (refusal.body or "").encode(), refusal.headers)
             return
         if request.format_kind == "json_schema":
-            problems = strict_problems(fmt)
+            problems = strict_problems(fmt if isinstance(fmt, dict) else {})
             if problems:
                 self._send(400, {"error": {"message": "; ".join(problems)}})
                 return
@@ -444,9 +329,6 @@ class _Handler(BaseHTTPRequestHandler):
         tokens = sum(len(t.split()) for t in texts)
         usage = {"prompt_tokens": tokens, "total_tokens": tokens}
         self._send(200, {"object": "list", "data": data, "model": stub.model, "usage": usage})
-
-    def _lower_headers(self) -> dict[str, str]:
-        return {k.lower(): v for k, v in self.headers.items()}
 
     def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
         self._send_raw(status, json.dumps(payload).encode(), headers or {})

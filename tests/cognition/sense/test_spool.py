@@ -7,8 +7,10 @@ is the real memory with its first writes refused.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
+import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import pytest
 
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.ingest import Ingestor
-from cognition.sense.spool import ObservationSpool, read_pending
+from cognition.sense.spool import HEADER, ObservationSpool, read_pending
 from graph.errors import MemoryUnavailableError
 from graph.models import Observation, ObservationType
 from graph.settings import SenseSettings
@@ -225,3 +227,30 @@ async def test_an_observation_neo4j_refuses_is_dropped_loudly_not_retried_foreve
     assert ingestor.stats.rejected == 1 and ingestor.stats.recorded == 3
     assert await memory.observation_counts() == (3, 3)
     assert path.stat().st_size == 0  # not replayed at the next start either
+
+
+async def test_a_record_this_version_cannot_read_is_dropped_loudly_and_the_rest_replayed(
+    tmp_path: Path, memory: Memory, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Intact on disk (its CRC holds) but not an Observation here: a spool left by another
+    # version. Replaying it must not kill the writer (at every start, as it would stay).
+    path = tmp_path / "intake.spool"
+    before = [_created(memory.agent_id, "notes/before.md")]
+    after = [_created(memory.agent_id, "notes/after.md")]
+    spool = ObservationSpool.open(path, max_bytes=1 << 20)
+    spool.append(before)
+    body = json.dumps({"o": {"id": "from-elsewhere", "type": "no_such_type"}}).encode()
+    with path.open("ab") as file:
+        file.write(HEADER.pack(len(body), zlib.crc32(body)) + body)
+    ObservationSpool.open(path, max_bytes=1 << 20).append(after)
+
+    again = ObservationSpool.open(path, max_bytes=1 << 20)
+    assert len(again) == 3
+    ingestor = Ingestor(memory, CLASSIFIER, spool=again, batch_size=10)
+    with caplog.at_level(logging.ERROR):
+        await asyncio.wait_for(_drain(ingestor), 30)
+    [error] = [r for r in caplog.records if r.levelno == logging.ERROR]
+    assert "from-elsewhere" in error.getMessage() and str(path) in error.getMessage()
+    assert await _count(memory, "notes/before.md") == 1
+    assert await _count(memory, "notes/after.md") == 1
+    assert len(again) == 0

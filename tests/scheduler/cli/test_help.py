@@ -30,15 +30,22 @@ NAMES = [
     "browser",
     "neo4j",
     "service",
+    "embeddings",
+    "embeddings status",
+    "embeddings backfill",
+    "embeddings reembed",
+    "init",
+    "hook",
+    "mcp",
 ]
 DATA = {"status", "why", "escalations", "censors", "goals", "desires", "heuristics"}
-DATA |= {"calibration", "audit", "rsi report"}
+DATA |= {"calibration", "audit", "rsi report", "embeddings", "embeddings status"}
 
 
 def test_nous_is_a_console_script() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["nous"] == "scheduler.cli:entry_point"
-    assert len(SUBCOMMANDS) == 13  # desires and heuristics share a module
+    assert len(SUBCOMMANDS) == 17  # desires and heuristics share a module
 
 
 @pytest.mark.parametrize("name", NAMES)

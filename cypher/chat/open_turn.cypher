@@ -1,0 +1,17 @@
+// purpose: open a Claude Code turn: closes any turn of the session still open (a Stop that never
+//   came), then creates the new one, IN_EPISODE its episode and FOR its decision when given
+// params: $agent_id, $turn (map of the Turn's properties), $episode_id (or null),
+//   $decision_id (or null), $now (datetime)
+// returns: id (the new turn's id)
+OPTIONAL MATCH (stale:Turn {agent_id: $agent_id, session_id: $turn.session_id, status: "open"})
+SET stale.status = "abandoned", stale.ended_at = $now
+WITH count(stale) AS closed
+CREATE (t:Turn)
+SET t = $turn, t.agent_id = $agent_id
+WITH t
+OPTIONAL MATCH (e:Episode {agent_id: $agent_id, id: $episode_id})
+FOREACH (_ IN CASE WHEN e IS NULL THEN [] ELSE [1] END | MERGE (t)-[:IN_EPISODE]->(e))
+WITH t
+OPTIONAL MATCH (d:Decision {agent_id: $agent_id, id: $decision_id})
+FOREACH (_ IN CASE WHEN d IS NULL THEN [] ELSE [1] END | MERGE (t)-[:FOR]->(d))
+RETURN t.id AS id

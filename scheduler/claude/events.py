@@ -1,0 +1,16 @@
+"""The Claude Code hook events Nous answers (standard library only: the hook imports it first)."""
+
+from __future__ import annotations
+
+EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SessionEnd",
+)
+TOOL_EVENTS = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure"})
+# Events whose answer Claude Code reads as hookSpecificOutput.additionalContext.
+CONTEXT_EVENTS = frozenset({"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse"})

@@ -1,0 +1,115 @@
+"""The daemon's side of :mod:`scheduler.claude.hook_socket`: hooks answered by the running daemon.
+
+The daemon runs :meth:`HookServer.serve` as one of its parts. Each
+connection carries one hook; it is answered by the same
+:class:`~scheduler.claude.session.ClaudeSession` a hook process would build,
+over the daemon's own memory, within ``claude.hook_timeout_s``. The socket is
+made readable and writable by its owner only, and removed when the daemon
+stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import stat
+import time
+from collections import deque
+from pathlib import Path
+
+from scheduler.claude.events import EVENTS
+from scheduler.claude.hook_socket import private, socket_path, usable
+from scheduler.claude.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_payload
+from scheduler.claude.session import ClaudeSession
+
+log = logging.getLogger(__name__)
+_REQUEST_LIMIT = MAX_PAYLOAD_BYTES * 2 + 4096  # the payload is JSON text inside JSON
+WORK_KEPT = 10_000
+"""How many hooks' work times the daemon keeps."""
+
+
+class HookServer:
+    """Answers Claude Code hooks on the root's socket while the daemon runs."""
+
+    def __init__(self, session: ClaudeSession, root: Path, timeout_s: float) -> None:
+        self.session = session
+        self.root = str(root.resolve())
+        self.path = socket_path(root)
+        self.timeout_s = timeout_s
+        self.answered = 0
+        # Bounded: the daemon runs for days and answers a hook at every tool call.
+        self.work_ms: deque[float] = deque(maxlen=WORK_KEPT)
+        """How long each recent hook's work took inside the daemon (for the benchmark)."""
+
+    async def serve(self, stop: asyncio.Event) -> None:
+        """Listen until ``stop`` is set; hooks work alone where no socket can be made."""
+        if not usable(self.path):
+            log.info("hook socket path too long (%s); hooks will work alone", self.path)
+            await stop.wait()
+            return
+        folder = self.path.parent
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not private(folder):
+            log.warning("%s is not this user's private folder; hooks will work alone", folder)
+            await stop.wait()
+            return
+        with contextlib.suppress(FileNotFoundError):
+            if stat.S_ISSOCK(self.path.lstat().st_mode):
+                self.path.unlink()  # left by a daemon that did not stop cleanly
+        server = await asyncio.start_unix_server(self._handle, path=str(self.path))
+        os.chmod(self.path, 0o600)
+        try:
+            await stop.wait()
+        finally:
+            server.close()
+            await server.wait_closed()
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                reply = await self._answer(await _read_request(reader))
+        except TimeoutError:
+            reply = {"error": f"no answer within {self.timeout_s:g} s"}
+        except Exception as exc:  # one hook's failure must not end the server
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
+        try:
+            writer.write(json.dumps(reply).encode() + b"\n")
+            await writer.drain()
+        except OSError:
+            pass  # the hook gave up waiting
+        finally:
+            writer.close()
+
+    async def _answer(self, data: bytes) -> dict[str, str]:
+        request = json.loads(data)
+        event = request.get("event") if isinstance(request, dict) else None
+        raw = request.get("payload") if isinstance(request, dict) else None
+        if event not in EVENTS or not isinstance(raw, str):
+            return {"error": "expected {event, root, payload}"}
+        if request.get("root") != self.root:
+            return {"error": f"this daemon watches {self.root}"}
+        try:
+            payload = parse_payload(raw.encode(), event)
+        except PayloadError as exc:
+            return {"error": str(exc)}
+        started = time.perf_counter()
+        answer = await self.session.answer(event, payload)
+        self.work_ms.append((time.perf_counter() - started) * 1000)
+        self.answered += 1
+        return {"answer": answer.render(event)}
+
+
+async def _read_request(reader: asyncio.StreamReader) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while chunk := await reader.read(65536):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > _REQUEST_LIMIT:
+            raise ValueError("request too large")
+    return b"".join(chunks)

@@ -1,0 +1,215 @@
+"""The work behind ``nous mcp``'s tools: read or write memory, answer in text.
+
+:class:`NousTools` holds the settings (read once, at start) and the
+:class:`~scheduler.claude.mcp_memory.MemoryGate`; each method is one tool.
+Failures a client can act on (bad input, a path outside the root, Neo4j
+down) raise :class:`ToolError` with a message that names the problem; the
+MCP SDK hands it back as an error result and the server goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TypeVar
+
+from mcp.server.fastmcp.exceptions import ToolError
+
+from cognition.embeddings import build_embeddings
+from cognition.recall.hybrid import HybridRecall
+from graph.errors import GraphError, PathOutsideRootError
+from graph.models import Fact
+from graph.settings import Settings
+from graph.store.audit import AuditStore
+from graph.store.heuristics import HeuristicStore
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
+from graph.watch.files import check_relative_path
+from rsi.strategies import render_strategies
+from scheduler.claude.mcp_answers import (
+    answer,
+    censor_line,
+    escalation_line,
+    goal_line,
+    line,
+    listing,
+)
+from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
+from scheduler.claude.mcp_recall import recall_question
+from scheduler.claude.mcp_remember import Kind, keep, told
+from scheduler.cli.why import path_candidates
+from scheduler.cli.why import render as render_story
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+MAX_PATH_CHARS = 1024  # what a client passes as an id or a path is echoed in errors: kept short
+
+
+class NousTools:
+    """One agent's memory as MCP tools: recall, why, censors, strategies, escalations, goals,
+    remember."""
+
+    def __init__(self, settings: Settings, gate: MemoryGate) -> None:
+        self.settings = settings
+        self.gate = gate
+        self.root = settings.watch.root.expanduser().resolve()
+        self.limit = settings.mcp.max_answer_chars
+        # The embedded model (or none: an endpoint needs the daemon's LLM client, off is off);
+        # one HybridRecall per connection keeps its vector counts and a small agent's vectors.
+        self.embeddings = build_embeddings(settings.embeddings, None)
+        self._meaning: HybridRecall | None = None
+
+    async def recall(self, question: str, path: str | None = None) -> str:
+        """What memory holds about a question (and a file), within the recall budget."""
+        question = question.strip()
+        if not question:
+            raise ToolError("recall: the question is empty; ask about something")
+        relative = self.relative_path(path) if path else None
+        found = await self._with_memory(
+            lambda memory: recall_question(
+                memory,
+                question,
+                path=relative,
+                root=self.root,
+                tokens=self.settings.mcp.recall_tokens,
+                sense=self.settings.sense,
+                meaning=self._meaning_for(memory),
+            )
+        )
+        counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
+        about = f" about {relative}" if relative else ""
+        heading = f"Nous recalls{about} ({counted or 'nothing'}; ~{found.token_estimate} tokens):"
+        note = ""
+        if found.decision_ids:
+            # The rendered decisions carry no ids; a model needs them to ask `why`.
+            note = "Ids of the past decisions recalled, in order (for `why`): " + ", ".join(
+                found.decision_ids
+            )
+        body = found.text or "Nothing in memory matches."
+        return self._answer(heading, body, "recalled memory", note)
+
+    def _meaning_for(self, memory: Memory) -> HybridRecall | None:
+        if self.embeddings is None:
+            return None
+        if self._meaning is None or self._meaning.store.memory is not memory:
+            self._meaning = HybridRecall(memory, self.embeddings, self.settings.embeddings)
+        return self._meaning
+
+    async def why(self, target: str) -> str:
+        """The whole story of a decision, by id or as the latest about a path."""
+        target = target.strip()
+        if not target:
+            raise ToolError("why: give a decision id or a path")
+        if len(target) > MAX_PATH_CHARS:
+            raise ToolError(f"why: a target of {len(target):,} characters is no id or path")
+        # As `nous why` reads it, with the project root as the current folder: a client's
+        # relative paths are the project's.
+        tried = path_candidates(target, self.root, self.root)
+        story = await self._with_memory(
+            lambda memory: AuditStore(memory).decision_story(target, tried)
+        )
+        if story is None:
+            where = f"tried {', '.join(tried)}" if tried else "a path outside the watched root"
+            raise ToolError(
+                f"why: no decision {target!r} and no decision about a path {target!r}"
+                f" ({where}; root {self.root}) for agent {self.gate.agent_id!r}"
+            )
+        heading = f"Why Nous decided as it did ({target}):"
+        return self._answer(heading, render_story(story), "a decision's story")
+
+    async def censors(self) -> str:
+        """The active censors, block first: what the agent will not do (again)."""
+        found = await self._with_memory(
+            lambda memory: LearningStore(memory).active_censors(self.settings.mcp.list_limit)
+        )
+        rows = [censor_line(c) for c in found]
+        title = f"Active censors of agent {self.gate.agent_id}, block first"
+        return self._listing(title, rows, "No active censors.")
+
+    async def strategies(self) -> str:
+        """The learned strategies every prompt of the agent carries, by domain."""
+        heuristics = await self._with_memory(lambda memory: HeuristicStore(memory).active())
+        rendered = render_strategies(heuristics, self.settings.rsi.max_strategy_tokens)
+        shown = len(rendered.shown_ids)
+        heading = f"Strategies agent {self.gate.agent_id} carries ({shown} shown):"
+        return self._answer(heading, rendered.text, "learned strategies")
+
+    async def escalations(self) -> str:
+        """The escalations that wait for a person, newest first."""
+        found = await self._with_memory(
+            lambda memory: AuditStore(memory).open_escalations(self.settings.mcp.list_limit)
+        )
+        note = "A person closes one with `nous escalations resolve ID --note TEXT`."
+        title = f"Open escalations of agent {self.gate.agent_id}"
+        return self._listing(title, [escalation_line(e) for e in found], "No open escalations.",
+                             note)  # fmt: skip
+
+    async def goals(self) -> str:
+        """The agent's goals, open ones first, most important first."""
+        found = await self._with_memory(
+            lambda memory: AuditStore(memory).goals(self.settings.mcp.list_limit)
+        )
+        title = f"Goals of agent {self.gate.agent_id}"
+        return self._listing(title, [goal_line(g) for g in found], "No goals.")
+
+    async def remember(
+        self, kind: Kind, text: str, source: str, name: str | None = None, domain: str = ""
+    ) -> str:
+        """Keep a fact or a procedure (its steps, one a line) with where it came from."""
+        cap = self.settings.mcp.max_remember_chars
+        node, source = told(
+            self.gate.agent_id, kind, text, source, name=name, domain=domain, max_chars=cap
+        )
+        node_id = await self._with_memory(lambda memory: keep(memory, node, source))
+        origin = f"(from {line(source)})"
+        if isinstance(node, Fact):
+            return self._answer(f"Remembered fact {node_id} {origin}:", node.content, "fact")
+        heading = f"Remembered procedure {node_id} {node.name!r} {origin}:"
+        return self._answer(heading, "\n".join(node.core_patterns), "procedure")
+
+    def relative_path(self, path: str) -> str:
+        """``path`` relative to the watched root (an absolute one must lie inside it)."""
+        raw = path.strip()
+        if len(raw) > MAX_PATH_CHARS:
+            raise ToolError(f"path: {len(raw):,} characters is longer than any path Nous keeps")
+        root = self.root.resolve()
+        if raw.startswith("/") or raw.startswith("~"):
+            absolute = Path(raw).expanduser().resolve()
+            if not absolute.is_relative_to(root):
+                raise ToolError(f"path {raw!r} is outside the watched root {root}")
+            raw = absolute.relative_to(root).as_posix()
+        while raw.startswith("./"):
+            raw = raw[2:]
+        try:
+            return check_relative_path(raw).as_posix()
+        except PathOutsideRootError as exc:
+            raise ToolError(f"path: {exc}") from None
+
+    def _answer(self, heading: str, body: str, label: str, note: str = "") -> str:
+        return answer(heading, body, label=label, limit=self.limit, note=note)
+
+    def _listing(self, title: str, rows: list[str], empty: str, note: str = "") -> str:
+        body = listing(rows, empty)
+        return self._answer(f"{title} ({len(rows)}):", body, title.lower(), note if rows else "")
+
+    async def _with_memory(self, work: Callable[[Memory], Awaitable[T]]) -> T:
+        timeout = self.settings.mcp.tool_timeout_s
+        try:
+            async with asyncio.timeout(timeout):
+                memory = await self.gate.memory()
+                return await work(memory)
+        except MemoryUnavailable as exc:
+            raise ToolError(str(exc)) from None
+        except TimeoutError:
+            # A connection that hangs is dropped: the next call starts afresh.
+            await self.gate.close()
+            raise ToolError(
+                f"Nous's memory did not answer within mcp.tool_timeout_s ({timeout:g} s);"
+                " the connection was dropped: call the tool again"
+            ) from None
+        except GraphError as exc:
+            gone = await self.gate.failed(exc)
+            log.warning("a tool's query failed: %s: %s", type(exc).__name__, exc)
+            raise ToolError(str(gone) if gone else f"Nous's memory failed: {exc}") from None

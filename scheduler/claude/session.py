@@ -1,0 +1,213 @@
+"""What each Claude Code hook does with Nous's memory (seed 004's API around a model's turn).
+
+One :class:`ClaudeSession` per hook process, or one in the running daemon
+for every hook it answers (:mod:`scheduler.claude.hook_server`). Nothing is
+kept between hooks in Python: the episode is keyed by Claude Code's ``session_id``, the turn
+(its decision, episode, frame and tool results) is a ``Turn`` node opened by
+``UserPromptSubmit`` and closed by ``Stop``, and working memory is the
+session's ``WorkingMemory`` node. The censor gate asks the graph for the
+censors learned from a call described like the one about to run.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cognition.chat.layer import CognitiveLayer
+from cognition.chat.turns import FrameSelection, ToolResult, TurnContext, TurnResult
+from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
+from cognition.monitor import tool_call_prefix
+from cognition.text import CHARS_PER_TOKEN, clip, fence, plain_text
+from graph.models import Censor, Turn
+from graph.settings_model import ClaudeSettings
+from graph.store.audit import AuditStore
+from graph.store.heuristics import HeuristicStore
+from graph.store.turns import TurnStore, tool_results
+from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
+
+_PROMPT_CHARS = 500
+_RESPONSE_CHARS = 500
+_LINE_CHARS = 300
+ESCALATION_LIMIT = 10
+
+
+def clipped_input(tool_input: dict[str, Any], limit: int) -> dict[str, Any]:
+    """The tool's input with every string value cut to ``limit`` characters (keys kept)."""
+    out: dict[str, Any] = {}
+    for key, value in list(tool_input.items())[:20]:
+        if isinstance(value, str):
+            out[str(key)[:100]] = clip(value, limit)
+        else:
+            out[str(key)[:100]] = clip(json.dumps(value, default=str), limit)
+    return out
+
+
+def response_text(response: Any) -> str:
+    """A tool's response as text (Bash's stdout and stderr, or the JSON of anything else)."""
+    if isinstance(response, str):
+        return response
+    if isinstance(response, dict) and ("stdout" in response or "stderr" in response):
+        parts = [str(response.get("stdout") or ""), str(response.get("stderr") or "")]
+        return "\n".join(p for p in parts if p)
+    return json.dumps(response, default=str) if response is not None else ""
+
+
+class ClaudeSession:
+    """The hooks of one agent's memory: each method answers one event."""
+
+    def __init__(
+        self,
+        layer: CognitiveLayer,
+        turns: TurnStore,
+        heuristics: HeuristicStore,
+        audit: AuditStore,
+        settings: ClaudeSettings,
+    ) -> None:
+        self.layer = layer
+        self.turns = turns
+        self.heuristics = heuristics
+        self.audit = audit
+        self.settings = settings
+
+    async def answer(self, event: str, payload: HookInput) -> HookAnswer:
+        """Do what ``event`` asks and say what Claude Code should see."""
+        if event == "SessionStart":
+            return await self.session_start(payload)
+        if event == "UserPromptSubmit":
+            return await self.prompt_submit(payload)
+        if event == "PreToolUse":
+            return await self.pre_tool(payload)
+        if event in ("PostToolUse", "PostToolUseFailure"):
+            return await self.tool_done(payload, failed=event == "PostToolUseFailure")
+        if event == "Stop":
+            return await self.stop(payload)
+        if event == "SessionEnd":
+            return await self.session_end(payload)
+        return NOTHING
+
+    async def session_start(self, payload: HookInput) -> HookAnswer:
+        """Start the episode; the answer: strategies, censors (block first), open escalations."""
+        await self.layer.episodes.start(payload.session_id)
+        strategies = await self.heuristics.active()
+        censors = await self.layer.store.active_censors()
+        escalations = await self.audit.open_escalations(ESCALATION_LIMIT)
+        sections = [
+            ("Strategies Nous has learned", [f"- {h.content}" for h in strategies]),
+            ("Censors (what not to do again)", [censor_line(c) for c in censors]),
+            (
+                "Escalations waiting for a person",
+                [
+                    f"- [{e['priority']}] {e['reason']} ({e['path'] or 'no path'})"
+                    for e in escalations
+                ],
+            ),
+        ]
+        text = "\n\n".join(
+            f"## {title}\n" + "\n".join(plain_text(line, _LINE_CHARS) for line in lines)
+            for title, lines in sections
+            if lines
+        )
+        if not text:
+            return NOTHING
+        room = self.settings.session_start_tokens * CHARS_PER_TOKEN
+        return HookAnswer(context=fence(clip(text, room), "Nous's memory for this project"))
+
+    async def prompt_submit(self, payload: HookInput) -> HookAnswer:
+        """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer."""
+        context = await self.layer.pre_turn(payload.session_id, payload.prompt)
+        await self.turns.open_turn(
+            Turn(
+                agent_id=self.turns.memory.agent_id,
+                session_id=payload.session_id,
+                prompt=clip(payload.prompt, _PROMPT_CHARS),
+                frame=context.frame.frame_id,
+                decision_id=context.decision_id,
+                episode_id=context.episode_id,
+            )
+        )
+        return HookAnswer(context=context.system_prompt.strip())
+
+    async def pre_tool(self, payload: HookInput) -> HookAnswer:
+        """The censor gate: a ``block`` censor denies the call, a ``warn`` one adds its warning."""
+        prefix = tool_call_prefix(payload.tool_name or None, payload.tool_input)
+        censors = await self.turns.censors_for_call(prefix)
+        if not censors:
+            return NOTHING
+        blocking = next((c for c in censors if c.severity == "block"), None)
+        if blocking is not None:
+            await self.layer.store.emit(
+                "censor_denied_tool",
+                {"censor_id": blocking.id, "tool": payload.tool_name},
+                session_id=payload.session_id,
+            )
+            reason = (
+                f"Nous censor {blocking.id} blocks this call: {plain_text(blocking.reason)}. "
+                f"It failed the same way before: {plain_text(blocking.trigger_pattern)}"
+            )
+            return HookAnswer(deny_reason=reason)
+        warning = "\n".join(censor_line(c) for c in censors)
+        return HookAnswer(context=fence(warning, "a Nous censor warns about this call"))
+
+    async def tool_done(self, payload: HookInput, *, failed: bool) -> HookAnswer:
+        """Record the tool's result or error on the session's open turn."""
+        result = ToolResult(
+            tool_name=payload.tool_name or "unknown",
+            arguments=clipped_input(payload.tool_input, self.settings.tool_input_chars),
+            result=None
+            if failed
+            else clip(
+                response_text(payload.tool_response),
+                self.settings.tool_output_chars,
+                keep_tail=True,
+            ),
+            error=clip(payload.error or "tool failed", self.settings.tool_output_chars)
+            if failed
+            else None,
+            duration_ms=payload.duration_ms,
+        )
+        await self.turns.record_tool_result(payload.session_id, result.model_dump())
+        return NOTHING
+
+    async def stop(self, payload: HookInput) -> HookAnswer:
+        """Seed 004's post_turn on the open turn; the turn closed. Never blocks the stop."""
+        turn = await self.turns.open_turn_of(payload.session_id)
+        if turn is None:
+            return NOTHING
+        spec = next(
+            (f for f in SEED_FRAMES if f.name == turn.frame),
+            next(f for f in SEED_FRAMES if f.name == DEFAULT_FRAME),
+        )
+        context = TurnContext(
+            session_id=payload.session_id,
+            system_prompt="",
+            frame=FrameSelection.from_spec(spec, confidence=1.0, match_method="pattern"),
+            decision_id=turn.decision_id,
+            episode_id=turn.episode_id,
+        )
+        result = TurnResult(
+            response_text=payload.last_assistant_message,
+            tool_results=[ToolResult.model_validate(r) for r in tool_results(turn)],
+        )
+        assessment = await self.layer.post_turn(payload.session_id, result, context)
+        await self.turns.close_turn(
+            turn.id,
+            response=clip(payload.last_assistant_message, _RESPONSE_CHARS),
+            outcome=assessment.outcome.value,
+            surprise=assessment.surprise_level,
+        )
+        return NOTHING
+
+    async def session_end(self, payload: HookInput) -> HookAnswer:
+        """Seed 004's end_session; turns whose Stop never came are marked abandoned."""
+        await self.turns.close_session_turns(payload.session_id)
+        await self.layer.end_session(payload.session_id)
+        return NOTHING
+
+
+def censor_line(censor: Censor) -> str:
+    """One censor as a line: severity, trigger, reason, id."""
+    return (
+        f"- {censor.severity.upper()}: {plain_text(censor.trigger_pattern)} "
+        f"({plain_text(censor.reason)}; censor {censor.id})"
+    )

@@ -1,0 +1,51 @@
+"""Building a hook's :class:`ClaudeSession` from settings: the hooks' part of the composition root.
+
+The driver goes straight to the configured Neo4j (``NEO4J_URI``, else the
+local address): a hook never probes Docker or starts a server, and when
+nothing answers it gives up at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from cognition.chat.layer import CognitiveLayer
+from cognition.frames.engine import FrameEngine
+from graph.server.finder import local_uri
+from graph.settings import Settings
+from graph.store.audit import AuditStore
+from graph.store.driver import GraphDriver
+from graph.store.heuristics import HeuristicStore
+from graph.store.memory import Memory
+from graph.store.turns import TurnStore
+from scheduler.claude.prompt_recall import PromptRecall
+from scheduler.claude.session import ClaudeSession
+
+
+@asynccontextmanager
+async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSession]:
+    """A started session over the agent's memory; the driver closed on the way out."""
+    neo4j = settings.neo4j
+    driver = GraphDriver(
+        neo4j.uri or local_uri(neo4j),
+        neo4j.user,
+        neo4j.password.get_secret_value(),
+        database=neo4j.database,
+    )
+    await driver.start()
+    try:
+        yield build_session(Memory(driver, settings.agent_id), settings, root)
+    finally:
+        await driver.close()
+
+
+def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSession:
+    """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
+    layer = CognitiveLayer(
+        memory, FrameEngine(memory), context_builder=PromptRecall(memory, root, settings.sense)
+    )
+    return ClaudeSession(
+        layer, TurnStore(memory), HeuristicStore(memory), AuditStore(memory), settings.claude
+    )
