@@ -76,7 +76,7 @@ class Confinement:
         if self.mount == mounts.BUBBLEWRAP:
             prefix = mounts.bubblewrap(self.tool, self.as_root, folder, names)
         elif self.mount == mounts.UNSHARE:
-            prefix = mounts.unshare_mount(self.tool, self.as_root)
+            prefix = mounts.unshare_mount(self.tool, self.as_root, folder)
         else:
             prefix = list(self.namespaces)
         return [*prefix, *drop, *command]
@@ -212,7 +212,20 @@ def _probe(candidate: Confinement, folder: Path) -> bool:
         hand_to_nobody([folder / "probe.py", folder])  # the folder last: we could not reach in
     outside = [str(p) for p in (Path.home(), Path.cwd(), Path("/var/tmp"), Path("/dev/shm"))]  # noqa: S108
     script = str(candidate.work_dir(folder) / "probe.py")
-    command = [sys.executable, "-I", "-B", script, str(candidate.private_tmp), *outside]
+    # The interpreter's own folders under /tmp, if any, are the other names /tmp may hold.
+    tmp = mounts.WORK_DIR.resolve()
+    interpreter = "/".join(
+        sorted({p.relative_to(tmp).parts[0] for p in mounts.interpreter_in_tmp()})
+    )
+    command = [
+        sys.executable,
+        "-I",
+        "-B",
+        script,
+        str(candidate.private_tmp),
+        interpreter,
+        *outside,
+    ]
     try:
         done = subprocess.run(
             candidate.argv(folder, ["probe.py"], command),
@@ -261,15 +274,16 @@ def _take_back(path: Path) -> None:
         return  # best effort: what is left is said by remove_folder
 
 
-# The probe's own code, written beside it as a file; argv: private_tmp, then folders to try.
+# The probe's own code, written beside it as a file; argv: private_tmp, the names of the
+# interpreter's folders in /tmp (joined by /), then folders to try.
 _PROBE = """import os, sys
 import pytest
 with open("scratch", "w") as f:
     f.write("the working folder is writable")
 if sys.argv[1] == "True":
-    if sorted(os.listdir(".")) != ["probe.py", "scratch"]:
+    if sorted(set(os.listdir(".")) - set(sys.argv[2].split("/"))) != ["probe.py", "scratch"]:
         sys.exit("the working folder is not private")
-    for folder in sys.argv[2:]:
+    for folder in sys.argv[3:]:
         path = os.path.join(folder, "nous-probe-%d" % os.getpid())
         try:
             open(path, "w").close()

@@ -15,10 +15,17 @@ Two ways, the first that works on this machine (probed by :mod:`rsi.confine`):
 Either way the only thing written outside is the report, through a file
 descriptor the run inherits; what the code writes elsewhere is refused or
 vanishes with the tmpfs.
+
+An interpreter that lives under ``/tmp`` itself (a checkout cloned there, its venv
+inside it) would vanish under the private tmpfs: its folders are bound back,
+read-only, at the same place; they are all the run sees of the old ``/tmp``.
 """
 
 from __future__ import annotations
 
+import os
+import shlex
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -39,9 +46,32 @@ while read -r _ _ _ _ point _; do
 done < /proc/self/mountinfo
 mount -t tmpfs -o size={TMPFS_BYTES},mode=1777,nosuid,nodev nous-practice {WORK_DIR}
 cp -- ./* {WORK_DIR}/
-cd {WORK_DIR}
+"""
+# Then the interpreter's folders under /tmp come back (see interpreter_in_tmp), and:
+_UNSHARE_RUN = f"""cd {WORK_DIR}
 exec "$@"
 """
+# One folder bound back read-only. Its source is given relative to the run's folder, where
+# the shell still stands, so it names the /tmp the tmpfs now hides: `mount -c` hands the
+# path to the kernel as it is, which resolves it from the current folder.
+_UNSHARE_BIND = """mkdir -p {target}
+mount -c --bind {source} {target}
+mount -c -o remount,bind,ro {target}
+"""
+
+
+def interpreter_in_tmp() -> list[Path]:
+    """The Python interpreter's folders that lie under ``/tmp``, the outermost only.
+
+    Practice runs this same interpreter, and the private tmpfs would hide them."""
+    tmp = WORK_DIR.resolve()
+    folders = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix)}
+    folders.add(Path(sys.executable).resolve().parent)
+    kept: list[Path] = []
+    for folder in sorted(f for f in folders if f.is_relative_to(tmp) and f != tmp):
+        if not any(folder.is_relative_to(outer) for outer in kept):
+            kept.append(folder)
+    return kept
 
 
 def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) -> list[str]:
@@ -49,6 +79,8 @@ def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) ->
     argv = [bwrap, "--ro-bind", "/", "/"]
     argv += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", str(WORK_DIR)]
     argv += ["--dev", "/dev", "--proc", "/proc", "--die-with-parent"]
+    for kept in interpreter_in_tmp():
+        argv += ["--ro-bind", str(kept), str(kept)]
     if as_root:
         # No user namespace: nobody inside is nobody outside, so root's files stay
         # root's; setpriv needs these two capabilities for its drop, and loses them by it.
@@ -61,8 +93,14 @@ def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) ->
     return [*argv, "--chdir", str(WORK_DIR)]
 
 
-def unshare_mount(unshare: str, as_root: bool) -> list[str]:
-    """The ``unshare`` prefix; the run must start in the folder that holds its files."""
+def unshare_mount(unshare: str, as_root: bool, folder: Path) -> list[str]:
+    """The ``unshare`` prefix; the run must start in ``folder``, which holds its files."""
+    binds = "".join(
+        _UNSHARE_BIND.format(
+            source=shlex.quote(os.path.relpath(kept, folder)), target=shlex.quote(str(kept))
+        )
+        for kept in interpreter_in_tmp()
+    )
     user = [] if as_root else ["--user", "--map-root-user"]
     namespaces = ["--mount", "--propagation", "private", "--net", "--pid", "--fork"]
     return [
@@ -73,6 +111,6 @@ def unshare_mount(unshare: str, as_root: bool) -> list[str]:
         "--mount-proc",
         "/bin/sh",
         "-c",
-        _UNSHARE_SCRIPT,
+        _UNSHARE_SCRIPT + binds + _UNSHARE_RUN,
         "nous-practice",
     ]
