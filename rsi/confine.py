@@ -76,7 +76,7 @@ class Confinement:
         if self.mount == mounts.BUBBLEWRAP:
             prefix = mounts.bubblewrap(self.tool, self.as_root, folder, names)
         elif self.mount == mounts.UNSHARE:
-            prefix = mounts.unshare_mount(self.tool, self.as_root, folder)
+            prefix = mounts.unshare_mount(self.tool, self.as_root)
         else:
             prefix = list(self.namespaces)
         return [*prefix, *drop, *command]

@@ -9,8 +9,8 @@ Two ways, the first that works on this machine (probed by :mod:`rsi.confine`):
   The run's files are bound read-only into ``/tmp``.
 - **unshare --mount**: a private mount namespace (with network and PID ones,
   a fresh ``/proc``) in which a short ``sh`` script remounts every mount
-  read-only, mounts a tmpfs on ``/tmp``, copies the run's files into it from
-  the folder it was started in, and executes the command there.
+  read-only, mounts a tmpfs on a folder of the run's own, copies the run's
+  files into it, moves it over ``/tmp`` and executes the command there.
 
 Either way the only thing written outside is the report, through a file
 descriptor the run inherits; what the code writes elsewhere is refused or
@@ -23,7 +23,6 @@ read-only, at the same place; they are all the run sees of the old ``/tmp``.
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -34,29 +33,30 @@ TMPFS_BYTES = 64 * 1024 * 1024
 BUBBLEWRAP = "bubblewrap"
 UNSHARE = "unshare --mount"
 
-# Runs as the namespace's root, before the drop to nobody; "$@" is the command.
+# Runs as the namespace's root, before the drop to nobody; "$@" is the command. The new
+# /tmp is built in a folder of the run's own (its files copied in, the interpreter's folders
+# under /tmp bound back read-only: see interpreter_in_tmp), then moved over /tmp whole.
 # A mount that refuses the read-only remount is left as it is; the probe then
 # checks that the paths that matter are read-only before this way is trusted.
 _UNSHARE_SCRIPT = f"""set -eu
+stage="$PWD/.nous-tmp"
+mkdir "$stage"
 while read -r _ _ _ _ point _; do
   case "$point" in
     /proc|/proc/*) ;;
     *) mount -o remount,bind,ro "$point" 2>/dev/null || true ;;
   esac
 done < /proc/self/mountinfo
-mount -t tmpfs -o size={TMPFS_BYTES},mode=1777,nosuid,nodev nous-practice {WORK_DIR}
-cp -- ./* {WORK_DIR}/
+mount -t tmpfs -o size={TMPFS_BYTES},mode=1777,nosuid,nodev nous-practice "$stage"
+cp -- ./* "$stage"/
 """
-# Then the interpreter's folders under /tmp come back (see interpreter_in_tmp), and:
-_UNSHARE_RUN = f"""cd {WORK_DIR}
+_UNSHARE_BIND = """mkdir -p "$stage"/{inside}
+mount --bind {source} "$stage"/{inside}
+mount -o remount,bind,ro "$stage"/{inside}
+"""
+_UNSHARE_RUN = f"""mount -n --move "$stage" {WORK_DIR}
+cd {WORK_DIR}
 exec "$@"
-"""
-# One folder bound back read-only. Its source is given relative to the run's folder, where
-# the shell still stands, so it names the /tmp the tmpfs now hides: `mount -c` hands the
-# path to the kernel as it is, which resolves it from the current folder.
-_UNSHARE_BIND = """mkdir -p {target}
-mount -c --bind {source} {target}
-mount -c -o remount,bind,ro {target}
 """
 
 
@@ -79,7 +79,12 @@ def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) ->
     argv = [bwrap, "--ro-bind", "/", "/"]
     argv += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", str(WORK_DIR)]
     argv += ["--dev", "/dev", "--proc", "/proc", "--die-with-parent"]
+    tmp = WORK_DIR.resolve()
     for kept in interpreter_in_tmp():
+        # bwrap would make the folders on the way 0700, closed to nobody.
+        for parent in reversed(kept.parents):
+            if parent.is_relative_to(tmp) and parent != tmp:
+                argv += ["--perms", "0755", "--dir", str(parent)]
         argv += ["--ro-bind", str(kept), str(kept)]
     if as_root:
         # No user namespace: nobody inside is nobody outside, so root's files stay
@@ -93,11 +98,12 @@ def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) ->
     return [*argv, "--chdir", str(WORK_DIR)]
 
 
-def unshare_mount(unshare: str, as_root: bool, folder: Path) -> list[str]:
-    """The ``unshare`` prefix; the run must start in ``folder``, which holds its files."""
+def unshare_mount(unshare: str, as_root: bool) -> list[str]:
+    """The ``unshare`` prefix; the run must start in the folder that holds its files."""
+    tmp = WORK_DIR.resolve()
     binds = "".join(
         _UNSHARE_BIND.format(
-            source=shlex.quote(os.path.relpath(kept, folder)), target=shlex.quote(str(kept))
+            source=shlex.quote(str(kept)), inside=shlex.quote(str(kept.relative_to(tmp)))
         )
         for kept in interpreter_in_tmp()
     )
