@@ -80,10 +80,23 @@ def normalise(raw: str | dict[str, Any]) -> tuple[str, float, list[str]]:
     return plain_text(str(text), _DESCRIPTION_LIMIT), intensity, ids
 
 
-def attach(
-    outcome: ReflectionOutcome, desire: Desire, cited: list[str], labels: dict[str, str]
-) -> None:
-    """Keep the cited ids that were shown, by label; count the rest as dropped (E2)."""
+def express(
+    outcome: ReflectionOutcome,
+    description: str,
+    intensity: float,
+    cited: list[str],
+    labels: dict[str, str],
+) -> Desire:
+    """Add a desire of the reflection, keeping the cited ids that were shown, by label,
+    and counting the rest as dropped (E2)."""
+    reflection = outcome.reflection
+    desire = Desire(
+        agent_id=reflection.agent_id,
+        description=description,
+        intensity=intensity,
+        origin="reflection",
+        reflection_id=reflection.id,
+    )
     by_label: dict[str, list[str]] = defaultdict(list)
     dropped = 0
     for cid in dict.fromkeys(cited):
@@ -97,6 +110,7 @@ def attach(
     outcome.dropped_citations += dropped
     outcome.sources[desire.id] = dict(by_label)
     outcome.desires.append(desire)
+    return desire
 
 
 class LLMReflector:
@@ -129,14 +143,7 @@ class LLMReflector:
             description, intensity, cited = normalise(raw)
             if not description:
                 continue
-            desire = Desire(
-                agent_id=agent_id,
-                description=description,
-                intensity=intensity,
-                origin="reflection",
-                reflection_id=reflection.id,
-            )
-            attach(outcome, desire, cited or shared, shown.labels)
+            express(outcome, description, intensity, cited or shared, shown.labels)
         return outcome
 
 
@@ -186,12 +193,5 @@ class RulesReflector:
         )
         outcome = ReflectionOutcome(reflection, [])
         for description, intensity, ids in found:
-            desire = Desire(
-                agent_id=agent_id,
-                description=description,
-                intensity=intensity,
-                origin="reflection",
-                reflection_id=reflection.id,
-            )
-            attach(outcome, desire, ids, shown.labels)
+            express(outcome, description, intensity, ids, shown.labels)
         return outcome
