@@ -2,53 +2,25 @@
 
 The child runs in the request's root with the environment handed to the
 constructor, minus the variables that make the CLI refuse to start nested
-("cannot be launched inside another Claude Code session"); it never reads
-the process environment itself.
+(see :mod:`cognition.act.executors.command_line`); it never reads the
+process environment itself.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
 
 from cognition.act.executors.base import (
     EXCERPT_CHARS,
-    PROMPT_PLACEHOLDER,
     ExecutionRequest,
     ExecutionResult,
     failure,
     from_process,
-    positional,
-    spawn,
-    timeout_error,
 )
+from cognition.act.executors.command_line import CommandLineExecutor
 from cognition.act.executors.process import ProcessResult
 from cognition.text import clip
-from graph.settings import ExecutorSettings
-
-# Set by a running Claude Code session; a child CLI that sees them refuses to start.
-_NESTING_VARIABLES = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
-# Nous's own secrets and settings: an agent working on untrusted file content
-# has no business reading the memory's password or the LLM's key.
-_PRIVATE_VARIABLES = ("NEO4J_PASSWORD", "NEO4J_AUTH")
-_PRIVATE_PREFIX = "NOUS_"
-
-
-class CommandLineExecutor:
-    """What the command-line executors share: their settings, an environment cleaned of
-    Nous's secrets, and the argv with the prompt hidden for the record."""
-
-    def __init__(self, settings: ExecutorSettings, *, env: Mapping[str, str]) -> None:
-        self._settings = settings
-        self._env = child_env(env)
-
-    def command_for(self, request: ExecutionRequest) -> list[str]:
-        """The argv for ``request``, with the prompt replaced by a placeholder."""
-        return self._argv(request, PROMPT_PLACEHOLDER)
-
-    def _argv(self, request: ExecutionRequest, prompt: str) -> list[str]:
-        raise NotImplementedError
 
 
 class ClaudeCodeExecutor(CommandLineExecutor):
@@ -66,13 +38,9 @@ class ClaudeCodeExecutor(CommandLineExecutor):
         command = self.command_for(request)
         if not request.prompt.strip():
             return failure(command, "the prompt is empty: there is nothing to ask Claude Code")
-        argv = self._argv(request, positional(request.prompt))
-        proc = await spawn(argv, command, request, self._settings, self._env, "the Claude Code CLI")
+        proc = await self._run(request, command, "the Claude Code CLI")
         if isinstance(proc, ExecutionResult):
             return proc
-        if proc.timed_out:
-            error = timeout_error(request.timeout_s or self._settings.timeout_s)
-            return from_process(proc, command, success=False, output=proc.stdout, error=error)
         return _read_claude_result(proc, command)
 
     def _argv(self, request: ExecutionRequest, prompt: str) -> list[str]:
@@ -142,16 +110,6 @@ def read_result_json(stdout: str) -> dict[str, Any] | None:
             if isinstance(item, dict) and item.get("type") == "result":
                 return item
     return None
-
-
-def child_env(base: Mapping[str, str]) -> dict[str, str]:
-    """``base`` minus Nous's secrets and settings and the CLI's nesting variables."""
-    dropped = (*_NESTING_VARIABLES, *_PRIVATE_VARIABLES)
-    return {
-        key: value
-        for key, value in base.items()
-        if key not in dropped and not key.startswith(_PRIVATE_PREFIX)
-    }
 
 
 def _number(value: object) -> float | None:

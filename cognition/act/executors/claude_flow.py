@@ -20,11 +20,9 @@ from cognition.act.executors.base import (
     ExecutionResult,
     failure,
     from_process,
-    positional,
-    spawn,
-    timeout_error,
 )
-from cognition.act.executors.claude_code import CommandLineExecutor, read_result_json
+from cognition.act.executors.claude_code import read_result_json
+from cognition.act.executors.command_line import CommandLineExecutor
 from cognition.text import clip
 
 # claude-flow's own defaults for the coordination mode (topology) and strategy.
@@ -63,17 +61,14 @@ class ClaudeFlowExecutor(CommandLineExecutor):
                 command,
                 "executors.claude_flow_command has no {prompt}: the task would not be passed",
             )
-        argv = self._argv(request, positional(request.prompt))
-        proc = await spawn(argv, command, request, self._settings, self._env, "claude-flow")
+        proc = await self._run(request, command, "claude-flow")
         if isinstance(proc, ExecutionResult):
             return proc
-        success = not proc.timed_out and proc.return_code == 0
+        success = proc.return_code == 0
         error: str | None = None
         output = proc.stdout
         payload = read_result_json(proc.stdout)
-        if proc.timed_out:
-            error = timeout_error(request.timeout_s or self._settings.timeout_s)
-        elif not success:
+        if not success:
             detail = clip(proc.stderr.strip() or proc.stdout.strip(), EXCERPT_CHARS, keep_tail=True)
             detail = detail or "no output"
             error = f"claude-flow exited with code {proc.return_code}: {detail}"

@@ -450,6 +450,26 @@ async def test_claude_flow_refuses_a_topology_that_looks_like_an_option(
     assert result.error is not None and "topology" in result.error
 
 
+async def test_claude_flow_times_out_with_what_it_printed(
+    root: Path, tmp_path: Path, base_env: dict[str, str]
+) -> None:
+    script = tmp_path / "slow_flow.py"
+    script.write_text(
+        'import sys, time\nprint("swarm started", flush=True)\ntime.sleep(60)\n',
+        encoding="utf-8",
+    )
+    settings = ExecutorSettings(claude_flow_command=[sys.executable, str(script), "{prompt}"])
+    started = time.monotonic()
+    request = _request(root, timeout_s=1.0)
+    result = await ClaudeFlowExecutor(settings, env=base_env).execute(request)
+
+    assert time.monotonic() - started < 10
+    assert result.timed_out
+    assert not result.success
+    assert result.error is not None and "timed out after 1 s" in result.error
+    assert result.output.strip() == "swarm started"
+
+
 # --- internal and dry run ---------------------------------------------------
 
 
