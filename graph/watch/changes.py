@@ -19,12 +19,17 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from watchfiles import Change
 
 from graph.models.observe import Observation, ObservationType
-from graph.watch.files import FileState, PathFilter, inside_root, inspect_file, walk_files
+from graph.watch.files import (
+    PathFilter,
+    file_observation,
+    inside_root,
+    inspect_file,
+    walk_files,
+)
 
 SOURCE = "watcher"
 
@@ -151,10 +156,14 @@ def translate_changes(
             # The tail of a write whose first events came in the batch before: nothing new.
             continue
         result.updates[rel] = replace(now, content_hash=state.content_hash)
-        result.observations.append(_observe(agent_id, kind_, rel, state, origin))
+        result.observations.append(
+            file_observation(agent_id, kind_, rel, state, source=SOURCE, from_path=origin)
+        )
     for rel in sorted(gone):
         result.updates[rel] = None
-        result.observations.append(_observe(agent_id, ObservationType.FILE_DELETED, rel))
+        result.observations.append(
+            file_observation(agent_id, ObservationType.FILE_DELETED, rel, source=SOURCE)
+        )
     result.observations.sort(key=lambda o: o.path or "")
     return result
 
@@ -195,30 +204,3 @@ def _ancestors(rel: str) -> Iterable[str]:
         rel = rel[:index]
         yield rel
         index = rel.rfind("/")
-
-
-def _observe(
-    agent_id: str,
-    kind: ObservationType,
-    rel: str,
-    state: FileState | None = None,
-    from_path: str | None = None,
-) -> Observation:
-    metadata: dict[str, Any] = {"source": SOURCE}
-    if from_path is not None:
-        metadata["from_path"] = from_path
-    if state is None:
-        return Observation(agent_id=agent_id, type=kind, path=rel, metadata=metadata)
-    if state.binary:
-        metadata["binary"] = True
-    if state.error is not None:
-        metadata["error"] = state.error
-    return Observation(
-        agent_id=agent_id,
-        type=kind,
-        path=rel,
-        content_hash=state.content_hash,
-        size=state.size,
-        mtime=state.mtime,
-        metadata=metadata,
-    )

@@ -3,7 +3,7 @@
 Shared by :mod:`graph.watch.watcher` (one file at a time, as events arrive) and the
 rescan job (the whole tree), so both see the same files under the same paths:
 paths are relative to the root, POSIX style, and symbolic links are never
-files of their own.
+files of their own; and both observe a file the same way (:func:`file_observation`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import BinaryIO
 
 from graph.errors import PathOutsideRootError
+from graph.models.observe import Observation, ObservationType
 
 logger = logging.getLogger(__name__)
 
@@ -164,6 +165,40 @@ class FileState:
     content_hash: str | None
     binary: bool
     error: str | None
+
+
+def file_observation(
+    agent_id: str,
+    kind: ObservationType,
+    path: str,
+    state: FileState | None = None,
+    *,
+    source: str,
+    from_path: str | None = None,
+) -> Observation:
+    """The observation of a file at ``path`` as the watcher or the rescan (``source``) saw it.
+
+    ``state`` is the file as it is now (None for a file that is gone);
+    ``from_path`` is where a moved file was before.
+    """
+    metadata: dict[str, object] = {"source": source}
+    if from_path is not None:
+        metadata["from_path"] = from_path
+    if state is None:
+        return Observation(agent_id=agent_id, type=kind, path=path, metadata=metadata)
+    if state.binary:
+        metadata["binary"] = True
+    if state.error is not None:
+        metadata["error"] = state.error
+    return Observation(
+        agent_id=agent_id,
+        type=kind,
+        path=path,
+        content_hash=state.content_hash,
+        size=state.size,
+        mtime=state.mtime,
+        metadata=metadata,
+    )
 
 
 def inspect_file(root: Path, rel_path: str, max_hash_bytes: int) -> FileState | None:

@@ -21,9 +21,11 @@ from pathlib import Path
 
 from graph.models import FileRecord, Observation, ObservationType
 from graph.store.memory import Memory
-from graph.watch.files import FileState, PathFilter, inspect_file, walk_files
+from graph.watch.files import FileState, PathFilter, file_observation, inspect_file, walk_files
 from graph.watch.oddnames import odd_name_observation
 from graph.watch.recent import RecentReports
+
+SOURCE = "rescan"
 
 
 @dataclass
@@ -108,24 +110,16 @@ def compare_tree(
     for state in created:
         old = moved_from.get(state.path)
         if old is not None:
-            observation = _observe(agent_id, ObservationType.FILE_MOVED, state)
-            observation.metadata["from_path"] = old
-            result.observations.append(observation)
+            result.observations.append(_observe(agent_id, ObservationType.FILE_MOVED, state, old))
         else:
             result.observations.append(_observe(agent_id, ObservationType.FILE_CREATED, state))
     # Recorded once: the observation's id comes from the name, and writes MERGE on it.
-    result.observations.extend(odd_name_observation(agent_id, n, source="rescan") for n in odd)
+    result.observations.extend(odd_name_observation(agent_id, n, source=SOURCE) for n in odd)
     paired = set(moved_from.values())
     for path in sorted(gone):
         if path not in paired:
-            result.observations.append(
-                Observation(
-                    agent_id=agent_id,
-                    type=ObservationType.FILE_DELETED,
-                    path=path,
-                    metadata={"source": "rescan"},
-                )
-            )
+            deleted = ObservationType.FILE_DELETED
+            result.observations.append(file_observation(agent_id, deleted, path, source=SOURCE))
     return result
 
 
@@ -152,18 +146,7 @@ def _pair_moves(created: list[FileState], gone: Mapping[str, FileRecord]) -> dic
     }
 
 
-def _observe(agent_id: str, kind: ObservationType, state: FileState) -> Observation:
-    metadata: dict[str, object] = {"source": "rescan"}
-    if state.binary:
-        metadata["binary"] = True
-    if state.error:
-        metadata["error"] = state.error
-    return Observation(
-        agent_id=agent_id,
-        type=kind,
-        path=state.path,
-        content_hash=state.content_hash,
-        size=state.size,
-        mtime=state.mtime,
-        metadata=metadata,
-    )
+def _observe(
+    agent_id: str, kind: ObservationType, state: FileState, from_path: str | None = None
+) -> Observation:
+    return file_observation(agent_id, kind, state.path, state, source=SOURCE, from_path=from_path)
