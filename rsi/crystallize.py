@@ -33,6 +33,7 @@ from graph.models import Heuristic, HeuristicStatus, Trajectory
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
+from rsi.heuristic_stage import HeuristicStage
 from rsi.prompts import actionable_prompt, duplicate_prompt, principle_prompt
 from rsi.strategies import load_constitution
 
@@ -138,7 +139,7 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / norm if norm else 0.0
 
 
-class Crystallizer:
+class Crystallizer(HeuristicStage):
     """Distils heuristics from one agent's trajectories; part 1's cycle calls :meth:`run`.
 
     ``system_prompt`` gives the text every request carries first (the
@@ -159,13 +160,10 @@ class Crystallizer:
         on_change: Callable[[], Awaitable[object]] | None = None,
         embeddings: Embeddings | None = None,
     ) -> None:
-        self.store = store
-        self._embeddings = embeddings
-        self.events = events
+        super().__init__(store, events, settings, on_change=on_change)
         self.llm = llm
-        self.settings = settings
+        self._embeddings = embeddings
         self._system_prompt = system_prompt
-        self._on_change = on_change
 
     async def run(
         self, domain: str | None = None, *, cycle_id: str | None = None
@@ -187,8 +185,8 @@ class Crystallizer:
                 result = DomainResult(name, "skipped", why)
             report.results.append(result)
             await self._record(result, cycle_id)
-        if report.crystallized and self._on_change is not None:
-            await self._on_change()
+        if report.crystallized:
+            await self._active_set_changed()
         return report
 
     async def _domain(self, domain: str, cycle_id: str | None) -> DomainResult:

@@ -19,14 +19,14 @@ pruning twice at the same moment retires nothing the second time.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from graph.models import Heuristic, HeuristicStatus, new_id, utc_now
 from graph.settings import RSISettings
-from graph.store.heuristics import HeuristicStore, PruneOrder
-from graph.store.learning import LearningStore
+from graph.store.heuristics import PruneOrder
+from rsi.heuristic_stage import HeuristicStage
 
 log = logging.getLogger(__name__)
 
@@ -105,25 +105,12 @@ class PruneReport:
         return self.active_before - len(self.pruned_ids)
 
 
-class Pruner:
+class Pruner(HeuristicStage):
     """Applies :func:`choose_prunes` to one agent's graph; the daily job and the CLI call it.
 
     ``on_change`` runs after the active set changed (the strategy book's
     refresh, which writes the strategies files).
     """
-
-    def __init__(
-        self,
-        store: HeuristicStore,
-        events: LearningStore,
-        settings: RSISettings,
-        *,
-        on_change: Callable[[], Awaitable[object]] | None = None,
-    ) -> None:
-        self.store = store
-        self.events = events
-        self.settings = settings
-        self._on_change = on_change
 
     async def run(self, *, cycle_id: str | None = None, now: datetime | None = None) -> PruneReport:
         """Retire what the rules say, ``PRUNED_IN`` ``cycle_id`` or a new job run."""
@@ -149,8 +136,7 @@ class Pruner:
                 },
             )
             log.info("pruned %d heuristics (%d active left)", len(done), report.active_after)
-            if self._on_change is not None:
-                await self._on_change()
+            await self._active_set_changed()
         return report
 
 

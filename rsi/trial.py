@@ -27,6 +27,7 @@ from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
 from rsi import problems
+from rsi.heuristic_stage import HeuristicStage
 from rsi.prompts import SolutionReply, solution_prompt
 from rsi.route import CODE, MATH
 from rsi.sandbox import run_problem
@@ -64,7 +65,7 @@ def trial_problems(
     return rng.sample(list(pool), min(count, len(pool)))
 
 
-class HeuristicTrials:
+class HeuristicTrials(HeuristicStage):
     """Trials the candidates of one agent; the cycle's hook calls :meth:`run`.
 
     ``on_change`` runs after a candidate became active (the strategy book's
@@ -82,13 +83,10 @@ class HeuristicTrials:
         constitution: Constitution | None = None,
         on_change: Callable[[], Awaitable[object]] | None = None,
     ) -> None:
-        self.store = store
-        self.events = events
+        super().__init__(store, events, settings, on_change=on_change)
         self.llm = llm
-        self.settings = settings
         self.root = root
         self.constitution = constitution
-        self._on_change = on_change
 
     async def run(
         self, *, cycle_id: str | None = None, limit: int | None = None
@@ -100,8 +98,8 @@ class HeuristicTrials:
         tried: list[Heuristic] = []
         for candidate in [h for h in waiting if h.domain in TRIALLED][:most]:
             tried.append(await self.trial(candidate, cycle_id=cycle_id))
-        if self._on_change is not None and any(h.status == HeuristicStatus.ACTIVE for h in tried):
-            await self._on_change()
+        if any(h.status == HeuristicStatus.ACTIVE for h in tried):
+            await self._active_set_changed()
         return tried
 
     async def after_cycle(self, cycle: RSICycle) -> None:
