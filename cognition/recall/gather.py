@@ -21,6 +21,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Literal, TypeVar
 
 from cognition.frames.budget import section_budgets
 from cognition.recall.file_head import read_file_view
@@ -33,13 +34,14 @@ from cognition.schemas import (
     TemplateOption,
 )
 from cognition.text import CHARS_PER_TOKEN
-from graph.models import DecisionType, Episode, Fact, Lesson, Observation, Procedure
+from graph.models import DecisionType, Episode, Fact, Lesson, Node, Observation, Procedure
 from graph.models.frame import ContextBudget, FrameSpec
 from graph.models.learn import path_pattern_key, pattern_key
 from graph.store.lucene import lucene_query
 from graph.store.memory import Memory, path_pattern
 from graph.store.recall import RecallRequest, RecallStore, SimilarDecision, TextHit
 
+N = TypeVar("N", bound=Node)
 TemplatesFor = Callable[[Observation, FileView | None], list[TemplateOption]]
 
 # Tokens one recalled item takes in the prompt, about: a section's budget divided by it is
@@ -165,10 +167,10 @@ class Recall:
             patterns=list(patterns.values())[: limits["patterns"]],
             goals=found.goals,
             censors=found.censors,
-            facts=[_fact(h) for h in found.facts],
-            procedures=[_procedure(h) for h in found.procedures],
-            episodes=[_episode(h) for h in found.episodes],
-            lessons=[_lesson(h) for h in found.lessons],
+            facts=_recalled("fact", found.facts, _fact),
+            procedures=_recalled("procedure", found.procedures, _procedure),
+            episodes=_recalled("episode", found.episodes, _episode),
+            lessons=_recalled("lesson", found.lessons, _lesson),
             similar=similar,
             templates=templates,
             working_memory=found.working_memory,
@@ -226,33 +228,40 @@ def _query_texts(observations: Sequence[Observation], extra: Sequence[str]) -> l
     return texts + list(extra)
 
 
-def _fact(hit: TextHit[Fact]) -> RecalledText:
-    f = hit.node
-    text = f"{f.content} [confirmed {f.confirmations}x]"
-    return RecalledText(id=f.id, kind="fact", text=text, score=hit.score, at=f.at)
+def _recalled(
+    kind: Literal["fact", "procedure", "episode", "lesson"],
+    hits: Sequence[TextHit[N]],
+    describe: Callable[[N], str],
+) -> list[RecalledText]:
+    """Full-text hits of one kind as the context shows them: ``describe`` writes each one's line."""
+    return [
+        RecalledText(id=h.node.id, kind=kind, text=describe(h.node), score=h.score, at=h.node.at)
+        for h in hits
+    ]
 
 
-def _procedure(hit: TextHit[Procedure]) -> RecalledText:
-    p = hit.node
+def _fact(f: Fact) -> str:
+    return f"{f.content} [confirmed {f.confirmations}x]"
+
+
+def _procedure(p: Procedure) -> str:
     text = f"**{p.name}**" + (f" ({p.domain})" if p.domain else "")
     if p.core_patterns:
         text += ": " + "; ".join(p.core_patterns)
-    return RecalledText(id=p.id, kind="procedure", text=text, score=hit.score, at=p.at)
+    return text
 
 
-def _episode(hit: TextHit[Episode]) -> RecalledText:
-    e = hit.node
+def _episode(e: Episode) -> str:
     text = f"[{e.outcome or 'open'}] {e.summary} ({e.started_at:%Y-%m-%d})"
     if e.lessons:
         text += " Lessons: " + "; ".join(e.lessons)
-    return RecalledText(id=e.id, kind="episode", text=text, score=hit.score, at=e.at)
+    return text
 
 
-def _lesson(hit: TextHit[Lesson]) -> RecalledText:
-    lesson = hit.node
+def _lesson(lesson: Lesson) -> str:
     text = f"{lesson.type}: {lesson.reason}"
     if lesson.adjustment:
         text += f" (adjustment: {lesson.adjustment})"
     if lesson.pattern_key:
         text += f" [pattern {lesson.pattern_key}]"
-    return RecalledText(id=lesson.id, kind="lesson", text=text, score=hit.score, at=lesson.at)
+    return text
