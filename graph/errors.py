@@ -38,3 +38,7 @@ class MigrationError(GraphError, RuntimeError):
 
 class PathOutsideRootError(GraphError, ValueError):
     """A path resolves outside the watched root (for example through a symlink)."""
+
+
+class RootInUseError(GraphError, RuntimeError):
+    """Another daemon already watches this root; the message names the root and its pid."""

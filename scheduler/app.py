@@ -23,6 +23,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from cognition.reconcile import Reconciler
 from graph.settings import Settings
+from graph.watch.root_lock import hold_root
 from scheduler.banner import print_banner
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.wiring import build_session
@@ -65,8 +66,17 @@ async def run_daemon(
     (:mod:`cognition.reconcile`). The watcher, the writer, the job loop and
     the hook socket run under a :class:`~scheduler.supervisor.Supervisor`; when one of them
     cannot be restarted the daemon stops and returns 1 with the reason.
+    Raises :class:`~graph.errors.RootInUseError` when another daemon holds the root.
     """
     stop = stop if stop is not None else asyncio.Event()
+    # Taken before the spool is opened: two daemons on one root would share it.
+    with hold_root(settings.watch.root.expanduser().resolve()):
+        return await _run(settings, environ, out, stop)
+
+
+async def _run(
+    settings: Settings, environ: Mapping[str, str], out: TextIO, stop: asyncio.Event
+) -> int:
     nous = await build(settings, environ)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

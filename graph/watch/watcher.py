@@ -26,6 +26,9 @@ from graph.watch.recent import RecentReports
 
 logger = logging.getLogger(__name__)
 
+# How long a quiet watch waits before it checks that the root is still there.
+ROOT_CHECK_MS = 2_000
+
 
 class _LinkedStop(asyncio.Event):
     """Set when the caller's stop event is set, or when awatch sets it itself.
@@ -170,6 +173,11 @@ class FileWatcher:
             step=self._settings.step_ms,
             stop_event=_LinkedStop(stop_event),
             recursive=folders is None,
+            # A quiet spell yields an empty set, so a vanished root is noticed even
+            # when the kernel sends no event for it (it sends none while a file
+            # inside is held open, as the daemon's lock is).
+            yield_on_timeout=True,
+            rust_timeout=ROOT_CHECK_MS,
         )
         # awatch places the kernel watch synchronously on its first step, before
         # it first waits; a callback queued now therefore runs just after that.
@@ -180,6 +188,8 @@ class FileWatcher:
                     if not await asyncio.to_thread(root.is_dir):
                         # The kernel watch outlives its folder and would go on seeing nothing.
                         raise FileNotFoundError(f"the watched folder {root} is gone")
+                    if not raw:
+                        continue
                     translation = await asyncio.to_thread(
                         translate_changes,
                         raw,

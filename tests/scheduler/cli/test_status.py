@@ -91,6 +91,11 @@ async def test_status_follows_a_daemon_run_by_nous_run(
         assert "running since" in running.out, running.out
         assert f"pid {process.pid} on {socket.gethostname()}" in running.out
 
+        # A second daemon on the same root is refused before it touches the spool.
+        second = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1, second.stderr
+        assert f"another nous daemon (pid {process.pid}) already watches" in second.stderr
+
         # Three status lines at 0.3 s mean about fifteen decision-loop runs have passed.
         _wait(lambda: console.read_text().count("] observations") >= 3, "status", console.read_text)
         out = console.read_text()
