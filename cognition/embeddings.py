@@ -107,13 +107,15 @@ class EndpointEmbedder:
         self.model = model
         self.dimensions = dimensions  # 0 until the first reply tells
         self.timeout_s = timeout_s
-        self.served: bool | None = None  # None until asked; False once refused
+        self.served: bool | None = None  # None until asked; False once refused (HTTP 404 …)
 
     async def embed(self, texts: list[str], *, query: bool) -> list[Vector] | None:
         """One vector per text, or None where the endpoint serves no embeddings.
 
         Raises :class:`LLMUnavailableError` when the endpoint cannot be
-        reached or the LLM client is backing off after a failure.
+        reached, the LLM client is backing off after a failure, or the reply is
+        malformed (a vector missing or empty, or of another dimension than the
+        endpoint's first ones).
         """
         if self.served is False:
             return None
@@ -134,12 +136,27 @@ class EndpointEmbedder:
         except (openai.OpenAIError, TimeoutError, ValueError) as exc:
             raise LLMUnavailableError(f"embeddings: {type(exc).__name__}") from None
         vectors = [list(item.embedding) for item in sorted(reply.data, key=lambda d: d.index)]
-        if len(vectors) != len(texts) or not all(vectors):
-            self.served = False
-            return None
+        self._check(vectors, len(texts))
         self.served = True
         self.dimensions = self.dimensions or len(vectors[0])
         return vectors
+
+    def _check(self, vectors: list[Vector], asked: int) -> None:
+        # A bad reply is this reply's fault, not a reason to stop asking: it is
+        # raised as an outage, retried later, and nothing of it is stored.
+        if len(vectors) != asked or not all(vectors):
+            raise LLMUnavailableError(
+                f"embeddings: a malformed reply from model {self.model!r}"
+                f" ({len(vectors)} vectors for {asked} texts, or an empty one)"
+            )
+        widths = sorted({len(v) for v in vectors})
+        expected = self.dimensions or widths[0]
+        if widths != [expected]:
+            # A model swapped at the endpoint: its vectors would not compare with the stored ones.
+            raise LLMUnavailableError(
+                f"embeddings: model {self.model!r} answered vectors of {widths} dimensions,"
+                f" {expected} expected (embeddings.dimensions, the vector indexes' width)"
+            )
 
 
 class Embeddings:

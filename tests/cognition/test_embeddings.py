@@ -45,6 +45,42 @@ async def test_an_endpoint_without_embeddings_is_asked_once() -> None:
         assert len(stub.embedding_requests) == 1 and endpoint.served is False
 
 
+async def test_a_malformed_reply_is_an_outage_and_the_next_one_is_used() -> None:
+    with LLMStub() as stub:
+        async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
+            endpoint = EndpointEmbedder(llm, "embedder")
+            stub.embedding_fault = lambda vectors: vectors[:1]  # one vector for two texts
+            with pytest.raises(LLMUnavailableError, match="1 vectors for 2 texts"):
+                await endpoint.embed(["a", "b"], query=False)
+            stub.embedding_fault = lambda vectors: [[], *vectors[1:]]
+            with pytest.raises(LLMUnavailableError, match="malformed reply from model 'embedder'"):
+                await endpoint.embed(["a", "b"], query=False)
+            stub.embedding_fault = None
+            assert await endpoint.embed(["a", "b"], query=False) == [
+                stub_embedding("a"),
+                stub_embedding("b"),
+            ]
+        assert len(stub.embedding_requests) == 3 and endpoint.served is True
+
+
+async def test_vectors_of_another_dimension_are_refused_not_stored() -> None:
+    with LLMStub() as stub:
+        async with LLMClient(LLMSettings(base_url=stub.base_url)) as llm:
+            endpoint = EndpointEmbedder(llm, "embedder")
+            assert await endpoint.embed(["a"], query=False) is not None
+            width = endpoint.dimensions
+            # The endpoint's model was swapped for one with narrower vectors.
+            stub.embedding_fault = lambda vectors: [v[: width // 2] for v in vectors]
+            with pytest.raises(LLMUnavailableError, match=rf"\[{width // 2}\] dimensions, {width}"):
+                await endpoint.embed(["b"], query=False)
+            # Mixed widths in one reply are refused as well, before any is known.
+            fresh = EndpointEmbedder(llm, "embedder")
+            stub.embedding_fault = lambda vectors: [vectors[0], vectors[1][:8]]
+            with pytest.raises(LLMUnavailableError, match=rf"\[8, {width}\] dimensions"):
+                await fresh.embed(["a", "b"], query=False)
+            assert fresh.dimensions == 0
+
+
 async def test_an_unreachable_endpoint_raises() -> None:
     settings = LLMSettings(base_url="http://127.0.0.1:9/v1", timeout_s=2.0)
     async with LLMClient(settings) as llm:

@@ -175,6 +175,8 @@ class LLMStub(ScriptedStub[Reply, RecordedRequest]):
         self.refusal: Reply = Reply.error(400, {"error": "unsupported response_format"})
         self.answer_from_schema = False
         self.embeddings = True
+        # Rewrites the vectors before they are sent: a test's malformed reply.
+        self.embedding_fault: Callable[[list[list[float]]], list[list[float]]] | None = None
 
     @property
     def base_url(self) -> str:
@@ -322,9 +324,12 @@ class _Handler(TrackedHandler):
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             self._send(400, {"error": {"message": "input must be a string or strings"}})
             return
+        vectors = [stub_embedding(t) for t in texts]
+        if stub.embedding_fault is not None:
+            vectors = stub.embedding_fault(vectors)
         data = [
-            {"object": "embedding", "index": i, "embedding": stub_embedding(t)}
-            for i, t in enumerate(texts)
+            {"object": "embedding", "index": i, "embedding": vector}
+            for i, vector in enumerate(vectors)
         ]
         tokens = sum(len(t.split()) for t in texts)
         usage = {"prompt_tokens": tokens, "total_tokens": tokens}
