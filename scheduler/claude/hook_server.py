@@ -51,7 +51,12 @@ class HookServer:
             await stop.wait()
             return
         folder = self.path.parent
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            log.warning("no hook socket folder %s (%s); hooks will work alone", folder, exc)
+            await stop.wait()
+            return
         if not private(folder):
             log.warning("%s is not this user's private folder; hooks will work alone", folder)
             await stop.wait()

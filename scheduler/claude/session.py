@@ -11,6 +11,7 @@ censors learned from a call described like the one about to run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -114,18 +115,27 @@ class ClaudeSession:
         return HookAnswer(context=fence(clip(text, room), "Nous's memory for this project"))
 
     async def prompt_submit(self, payload: HookInput) -> HookAnswer:
-        """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer."""
-        context = await self.layer.pre_turn(payload.session_id, payload.prompt)
-        await self.turns.open_turn(
-            Turn(
-                agent_id=self.turns.memory.agent_id,
-                session_id=payload.session_id,
-                prompt=clip(payload.prompt, _PROMPT_CHARS),
-                frame=context.frame.frame_id,
-                decision_id=context.decision_id,
-                episode_id=context.episode_id,
-            )
+        """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer.
+
+        The ``turn_started`` event and the ``Turn`` node are written at once: neither reads
+        the other.
+        """
+        context = await self.layer.prepare_turn(payload.session_id, payload.prompt)
+        turn = Turn(
+            agent_id=self.turns.memory.agent_id,
+            session_id=payload.session_id,
+            prompt=clip(payload.prompt, _PROMPT_CHARS),
+            frame=context.frame.frame_id,
+            decision_id=context.decision_id,
+            episode_id=context.episode_id,
         )
+        _, opened = await asyncio.gather(
+            self.layer.announce_turn(context),
+            self.turns.open_turn(turn),
+            return_exceptions=True,  # the event is written even when the turn is not
+        )
+        if isinstance(opened, BaseException):
+            raise opened
         return HookAnswer(context=context.system_prompt.strip())
 
     async def pre_tool(self, payload: HookInput) -> HookAnswer:

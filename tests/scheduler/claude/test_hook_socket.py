@@ -19,6 +19,7 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import load_settings
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from scheduler.claude import hook_socket
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon, socket_path
 from scheduler.claude.wiring import build_session
@@ -122,9 +123,9 @@ async def test_the_running_daemon_answers_for_its_root(
 def test_the_hook_asks_only_through_a_private_folder(
     mode: int, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The hook's own temporary folder, so the real one other daemons use is left alone.
+    # A socket base of the test's own, so the real one other daemons use is left alone.
     temp = Path(tempfile.mkdtemp(prefix="nt-", dir="/tmp"))
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(hook_socket, "SOCKET_BASE", str(temp))
     path = socket_path(root)
     path.parent.mkdir(mode=mode)
     path.parent.chmod(mode)  # mkdir's mode passes through the umask
