@@ -147,7 +147,7 @@ class CognitiveLayer:
             frame=counted.result(),
             decision_id=deliberating.result(),
             episode_id=started.result(),
-            active_censors=[c.trigger_pattern for c in active.result()],
+            active_censors=active.result(),
             context_token_estimate=estimate_tokens(prompt),
         )
 
@@ -243,9 +243,9 @@ class CognitiveLayer:
             )
         return selection, selection.spec()
 
-    async def _active_censors(self) -> list[Censor]:
-        no_censors: list[Censor] = []
-        return await _attempt("censor recall", self.store.active_censors, no_censors)
+    async def _active_censors(self) -> list[str]:
+        no_censors: list[str] = []
+        return await _attempt("censor recall", self.store.active_censor_triggers, no_censors)
 
     async def _count_frame(
         self, matched: asyncio.Task[tuple[FrameSelection, FrameSpec]]

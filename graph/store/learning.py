@@ -194,6 +194,14 @@ class LearningStore(EpisodeStore):
         rows = await self.memory.read("learn/active_censors", limit=limit)
         return [from_properties(Censor, r["censor"]) for r in rows]
 
+    async def active_censor_triggers(self, limit: int = 20) -> list[str]:
+        """The triggers of :meth:`active_censors`, in its order: no models made on the way.
+
+        For a turn's context, built at every prompt, which names the censors only.
+        """
+        rows = await self.memory.read("learn/active_censors", limit=limit)
+        return [str(r["censor"]["trigger_pattern"]) for r in rows]
+
     async def emit(
         self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
     ) -> str | None:

@@ -22,16 +22,17 @@ The hook asks only through a folder that is its user's and private
 (:func:`private`): one another user made first could hold a socket whose
 answers reach the model or allow a tool call.
 
-One request per connection: a line of JSON ``{"event", "root", "payload"}``
-(the payload as Claude Code sent it, at most ``MAX_PAYLOAD_BYTES``), one
-line of JSON back: ``{"answer": TEXT}`` (what the hook prints, possibly "")
-or ``{"error": TEXT}``. The daemon answers for its own agent.
+One request per connection, framed without JSON (``json`` would be the
+hook's largest import): ``EVENT NUL ROOT NUL PAYLOAD`` (the root's resolved
+path, which holds no NUL; the payload as Claude Code sent it, at most
+``MAX_PAYLOAD_BYTES``), the writing side then shut; back, ``A`` and the
+answer (UTF-8, what the hook prints, possibly empty) or ``E`` and why not.
+The daemon answers for its own agent.
 """
 
 from __future__ import annotations
 
 import _socket
-import json
 import os
 import stat
 import zlib
@@ -47,6 +48,10 @@ MAX_PATH_BYTES = 100
 """Unix socket paths are limited to about 108 bytes; a longer one is not used."""
 CONNECT_TIMEOUT_S = 0.2
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
+ANSWER = b"A"
+"""The first byte of a reply that carries the answer."""
+REFUSAL = b"E"
+"""The first byte of a reply that says why there is no answer."""
 
 
 class DaemonUnavailable(Exception):
@@ -100,33 +105,25 @@ def ask_daemon(root: str | Path, event: str, payload: bytes, timeout_s: float) -
         # Another user could have made the folder first and listen in it: its answer
         # would reach the model's context, or allow a tool call.
         raise DaemonUnavailable(f"{os.path.dirname(path)} is not this user's private folder")
-    request = json.dumps(
-        {
-            "event": event,
-            "root": os.path.realpath(root),
-            "payload": payload.decode("utf-8", "replace"),
-        }
-    )
+    request = b"\0".join([event.encode(), os.fsencode(os.path.realpath(root)), payload])
     conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         conn.settimeout(CONNECT_TIMEOUT_S)
         conn.connect(path)
         conn.settimeout(timeout_s)
-        conn.sendall(request.encode() + b"\n")
+        conn.sendall(request)
         conn.shutdown(_socket.SHUT_WR)
         data = _read_all(conn)
     except OSError as exc:  # refused (stale socket), timed out, reset
         raise DaemonUnavailable(f"daemon socket: {exc.__class__.__name__}") from None
     finally:
         conn.close()
-    try:
-        reply = json.loads(data)
-    except ValueError:
-        raise DaemonUnavailable("daemon sent no JSON") from None
-    if not isinstance(reply, dict) or not isinstance(reply.get("answer"), str):
-        error = reply.get("error", "?") if isinstance(reply, dict) else "?"
-        raise DaemonUnavailable(f"daemon could not answer: {error}")
-    return str(reply["answer"])
+    kind, text = data[:1], data[1:].decode("utf-8", "replace")
+    if kind == ANSWER:
+        return text
+    if kind == REFUSAL:
+        raise DaemonUnavailable(f"daemon could not answer: {text[:500]}")
+    raise DaemonUnavailable("daemon sent no answer")
 
 
 def _read_all(conn: _socket.socket) -> bytes:

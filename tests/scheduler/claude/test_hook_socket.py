@@ -137,7 +137,7 @@ def test_the_hook_asks_only_through_a_private_folder(
             conn, _ = listener.accept()
             with conn, contextlib.suppress(OSError):  # the wake-up below reads nothing
                 conn.recv(65536)
-                conn.sendall(json.dumps({"answer": "from the socket"}).encode() + b"\n")
+                conn.sendall(b"Afrom the socket")  # an answer: "A", then its text
 
         server = threading.Thread(target=answer_once, daemon=True)
         server.start()
@@ -153,3 +153,33 @@ def test_the_hook_asks_only_through_a_private_folder(
                     wake.connect(str(path))
             server.join(5)
     shutil.rmtree(temp)
+
+
+def _exchange(path: Path, request: bytes) -> bytes:
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.settimeout(30)
+        conn.connect(str(path))
+        conn.sendall(request)
+        conn.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := conn.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def test_the_daemon_refuses_what_it_cannot_answer(daemon: HookServer, root: Path) -> None:
+    real = str(root.resolve()).encode()
+    cases = {
+        b"garbage without separators": "expected EVENT NUL ROOT NUL PAYLOAD",
+        b"Nope\0" + real + b"\0{}": "no such hook event",
+        b"Stop\0/somewhere/else\0{}": "this daemon watches",
+        b"Stop\0" + real + b"\0\xff\xfe not json": "stdin is not JSON",
+        b"Stop\0" + real + b"\0[1, 2]": "not a JSON object",
+    }
+    for request, said in cases.items():
+        reply = await asyncio.to_thread(_exchange, socket_path(root), request)
+        assert reply.startswith(b"E") and said in reply.decode(), (request, reply)
+    assert daemon.answered == 0
+    # The hook hears the refusal as no daemon, and does the work itself (or adds nothing).
+    with pytest.raises(DaemonUnavailable, match="bad payload field"):
+        await asyncio.to_thread(ask_daemon, root / ".", "Stop", b"{}", 30)
