@@ -135,11 +135,13 @@ class CognitiveLayer:
                 _attempt("episode start", lambda: self.episodes.start(session_id), None)
             )
             active = steps.create_task(self._active_censors())
-            counted = steps.create_task(self._count_frame(matched))
+            # Created in this order, they go on in this order once the frame is known: the
+            # context (recall, the longest step) first.
+            built = steps.create_task(self._build_context(session_id, user_input, matched))
             deliberating = steps.create_task(
                 self._open_decision(session_id, user_input, matched, started)
             )
-            built = steps.create_task(self._build_context(session_id, user_input, matched))
+            counted = steps.create_task(self._count_frame(matched))
         prompt = built.result()
         return TurnContext(
             session_id=session_id,
@@ -299,7 +301,7 @@ class CognitiveLayer:
             await update()
             prompt = await build()
         else:
-            _, prompt = await asyncio.gather(update(), build())
+            prompt, _ = await asyncio.gather(build(), update())
         if prompt is None:
             prompt = render_turn_context(self.identity_prompt, [], frame, None)
         return prompt
