@@ -78,6 +78,15 @@ def chat_pattern_key(frame: FrameSpec) -> str:
     )
 
 
+def turn_started(context: TurnContext) -> dict[str, str | None]:
+    """The data of a prepared turn's ``turn_started`` event."""
+    return {
+        "frame": context.frame.frame_id,
+        "decision_id": context.decision_id,
+        "episode_id": context.episode_id,
+    }
+
+
 def reads_working_memory(builder: ContextBuilder) -> bool:
     """Whether ``builder`` reads the session's working memory, so must run after its update.
 
@@ -155,15 +164,7 @@ class CognitiveLayer:
 
     async def announce_turn(self, context: TurnContext) -> None:
         """Write the ``turn_started`` event of a prepared turn (never raises)."""
-        await self.store.emit(
-            "turn_started",
-            {
-                "frame": context.frame.frame_id,
-                "decision_id": context.decision_id,
-                "episode_id": context.episode_id,
-            },
-            session_id=context.session_id,
-        )
+        await self.store.emit("turn_started", turn_started(context), session_id=context.session_id)
 
     async def post_turn(
         self, session_id: str, result: TurnResult, context: TurnContext

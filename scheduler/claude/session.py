@@ -11,11 +11,10 @@ censors learned from a call described like the one about to run.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
-from cognition.chat.layer import CognitiveLayer
+from cognition.chat.layer import CognitiveLayer, turn_started
 from cognition.chat.turns import FrameSelection, ToolResult, TurnContext, TurnResult
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.monitor import tool_call_prefix
@@ -117,8 +116,7 @@ class ClaudeSession:
     async def prompt_submit(self, payload: HookInput) -> HookAnswer:
         """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer.
 
-        The ``turn_started`` event and the ``Turn`` node are written at once: neither reads
-        the other.
+        The ``Turn`` node and pre_turn's ``turn_started`` event are written by one statement.
         """
         context = await self.layer.prepare_turn(payload.session_id, payload.prompt)
         turn = Turn(
@@ -129,13 +127,10 @@ class ClaudeSession:
             decision_id=context.decision_id,
             episode_id=context.episode_id,
         )
-        _, opened = await asyncio.gather(
-            self.layer.announce_turn(context),
-            self.turns.open_turn(turn),
-            return_exceptions=True,  # the event is written even when the turn is not
+        event = self.layer.store.event_properties(
+            "turn_started", turn_started(context), session_id=payload.session_id
         )
-        if isinstance(opened, BaseException):
-            raise opened
+        await self.turns.open_turn(turn, event)
         return HookAnswer(context=context.system_prompt.strip())
 
     async def pre_tool(self, payload: HookInput) -> HookAnswer:

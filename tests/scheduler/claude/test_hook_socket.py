@@ -19,6 +19,7 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import load_settings
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from graph.store.turns import TurnStore
 from scheduler.claude import hook_socket
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon, socket_path
@@ -88,6 +89,13 @@ async def test_the_daemon_answers_the_hook(
     assert daemon.answered == 1
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert OUTCOME in context
+    # The Turn and pre_turn's turn_started event, written together, name the same episode.
+    [turn] = await TurnStore(memory).session_turns(SESSION)
+    [started] = await LearningStore(memory).events("turn_started")
+    assert started.data == {
+        "frame": turn.frame, "decision_id": turn.decision_id, "episode_id": turn.episode_id
+    }  # fmt: skip
+    assert turn.episode_id is not None
     code, out, err = await _hook(root, "Stop", {"last_assistant_message": "Tidied."})
     assert (code, out) == (0, "") and daemon.answered == 2
 
