@@ -5,6 +5,8 @@ episode, opens a decision for frames that deliberate, updates working memory
 and builds the system prompt. ``post_turn`` assesses the turn, files censors,
 learns from the decision and closes it, and notes the turn in the episode.
 ``end_session`` ends the episode. Every step leaves nodes and ``Event``s.
+``pre_turn``'s steps that do not read each other's results run at once
+(:meth:`CognitiveLayer.prepare_turn`): a hook waits for the whole of it.
 
 Seed 004's error handling: no public method lets an exception out. A failed
 step is logged and the turn goes on without it (the conversation frame when

@@ -36,9 +36,6 @@ if TYPE_CHECKING:
     from graph.settings import Settings
     from scheduler.claude.payload import HookAnswer, HookInput
 
-__all__ = ["DAEMON_SHARE", "FALLBACK_TIMEOUT_S", "main", "run_hook"]
-
-
 def add_hook_arguments(parser: argparse.ArgumentParser) -> None:
     """``EVENT`` and ``--root``: the arguments only ``nous hook`` takes."""
     parser.add_argument("event", choices=EVENTS)
