@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from graph.settings import Settings
     from scheduler.claude.payload import HookAnswer, HookInput
 
+
 def add_hook_arguments(parser: argparse.ArgumentParser) -> None:
     """``EVENT`` and ``--root``: the arguments only ``nous hook`` takes."""
     parser.add_argument("event", choices=EVENTS)
