@@ -304,7 +304,10 @@ class CognitiveLayer:
             await update()
             prompt = await build()
         else:
-            prompt, _ = await asyncio.gather(build(), update())
+            # The build goes on at once, the update beside it once the build first waits.
+            async with asyncio.TaskGroup() as both:
+                both.create_task(update())
+                prompt = await build()
         if prompt is None:
             prompt = render_turn_context(self.identity_prompt, [], frame, None)
         return prompt
