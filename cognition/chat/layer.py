@@ -5,6 +5,8 @@ episode, opens a decision for frames that deliberate, updates working memory
 and builds the system prompt. ``post_turn`` assesses the turn, files censors,
 learns from the decision and closes it, and notes the turn in the episode.
 ``end_session`` ends the episode. Every step leaves nodes and ``Event``s.
+``pre_turn``'s steps that do not read each other's results run at once
+(:meth:`CognitiveLayer.prepare_turn`): a hook waits for the whole of it.
 
 Seed 004's error handling: no public method lets an exception out. A failed
 step is logged and the turn goes on without it (the conversation frame when
@@ -14,6 +16,7 @@ decision when deliberation cannot start).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -77,6 +80,25 @@ def chat_pattern_key(frame: FrameSpec) -> str:
     )
 
 
+def turn_started(context: TurnContext) -> dict[str, str | None]:
+    """The data of a prepared turn's ``turn_started`` event."""
+    return {
+        "frame": context.frame.frame_id,
+        "decision_id": context.decision_id,
+        "episode_id": context.episode_id,
+    }
+
+
+def reads_working_memory(builder: ContextBuilder) -> bool:
+    """Whether ``builder`` reads the session's working memory, so must run after its update.
+
+    A builder says it does not with a ``reads_working_memory = False`` attribute
+    (then both run at once); any other is assumed to, as :meth:`CognitiveLayer.minimal_context`
+    does.
+    """
+    return getattr(builder, "reads_working_memory", True) is not False
+
+
 class CognitiveLayer:
     """Seed 004's CognitiveLayer on the graph: pre_turn, post_turn, end_session."""
 
@@ -103,50 +125,48 @@ class CognitiveLayer:
 
     async def pre_turn(self, session_id: str, user_input: str) -> TurnContext:
         """SENSE → FRAME → RECALL → DELIBERATE: prepare the model's turn."""
-        selection = await _attempt(
-            "frame selection", lambda: self.frames.select_detail(user_input), None
-        )
-        if selection is None:
-            selection = FrameSelection.from_spec(
-                _CONVERSATION, confidence=0.0, match_method="default"
+        context = await self.prepare_turn(session_id, user_input)
+        await self.announce_turn(context)
+        return context
+
+    async def prepare_turn(self, session_id: str, user_input: str) -> TurnContext:
+        """:meth:`pre_turn` without its ``turn_started`` event (see :meth:`announce_turn`).
+
+        The steps that do not need each other's results run at once, each on
+        a session of its own: the frame, the episode and the active censors
+        first; then, once the frame is known, its use counted, the decision
+        opened (once the episode is there too), working memory updated and the
+        context built. A builder that reads working memory waits for the
+        update (:func:`reads_working_memory`). A step that fails leaves its
+        fallback; the others keep their results.
+        """
+        async with asyncio.TaskGroup() as steps:
+            matched = steps.create_task(self._match_frame(user_input))
+            started = steps.create_task(
+                _attempt("episode start", lambda: self.episodes.start(session_id), None)
             )
-        frame = selection.spec()
-        episode_id = await _attempt("episode start", lambda: self.episodes.start(session_id), None)
-        decision_id = None
-        if frame.name in DELIBERATE_FRAMES:
-            decision_id = await _attempt(
-                "deliberation start",
-                lambda: self._deliberate(session_id, user_input, frame, episode_id),
-                None,
+            active = steps.create_task(self._active_censors())
+            # Created in this order, they go on in this order once the frame is known: the
+            # context (recall, the longest step) first.
+            built = steps.create_task(self._build_context(session_id, user_input, matched))
+            deliberating = steps.create_task(
+                self._open_decision(session_id, user_input, matched, started)
             )
-        task = plain_text(user_input, _TASK_CHARS)
-        await _attempt(
-            "working memory update",
-            lambda: self.store.update_working_memory(
-                session_id, current_task=task, current_frame=frame.name
-            ),
-            None,
-        )
-        prompt = await _attempt(
-            "context build", lambda: self.context_builder(user_input, frame, session_id), None
-        )
-        if prompt is None:
-            prompt = render_turn_context(self.identity_prompt, [], frame, None)
-        active: list[Censor] = await _attempt("censor recall", self.store.active_censors, [])
-        await self.store.emit(
-            "turn_started",
-            {"frame": frame.name, "decision_id": decision_id, "episode_id": episode_id},
-            session_id=session_id,
-        )
+            counted = steps.create_task(self._count_frame(matched))
+        prompt = built.result()
         return TurnContext(
             session_id=session_id,
             system_prompt=prompt,
-            frame=selection,
-            decision_id=decision_id,
-            episode_id=episode_id,
-            active_censors=[c.trigger_pattern for c in active],
+            frame=counted.result(),
+            decision_id=deliberating.result(),
+            episode_id=started.result(),
+            active_censors=active.result(),
             context_token_estimate=estimate_tokens(prompt),
         )
+
+    async def announce_turn(self, context: TurnContext) -> None:
+        """Write the ``turn_started`` event of a prepared turn (never raises)."""
+        await self.store.emit("turn_started", turn_started(context), session_id=context.session_id)
 
     async def post_turn(
         self, session_id: str, result: TurnResult, context: TurnContext
@@ -219,6 +239,78 @@ class CognitiveLayer:
         censors = await self.store.active_censors()
         working_memory = await self.store.working_memory(session_id)
         return render_turn_context(self.identity_prompt, censors, frame, working_memory)
+
+    async def _match_frame(self, user_input: str) -> tuple[FrameSelection, FrameSpec]:
+        selection = await _attempt("frame selection", lambda: self.frames.match(user_input), None)
+        if selection is None:
+            selection = FrameSelection.from_spec(
+                _CONVERSATION, confidence=0.0, match_method="default"
+            )
+        return selection, selection.spec()
+
+    async def _active_censors(self) -> list[str]:
+        no_censors: list[str] = []
+        return await _attempt("censor recall", self.store.active_censor_triggers, no_censors)
+
+    async def _count_frame(
+        self, matched: asyncio.Task[tuple[FrameSelection, FrameSpec]]
+    ) -> FrameSelection:
+        selection, _ = await matched
+        if selection.node_id is None:  # not a Frame node (the fallback): nothing to count
+            return selection
+        return await _attempt("frame use count", lambda: self.frames.count(selection), selection)
+
+    async def _open_decision(
+        self,
+        session_id: str,
+        user_input: str,
+        matched: asyncio.Task[tuple[FrameSelection, FrameSpec]],
+        started: asyncio.Task[str | None],
+    ) -> str | None:
+        _, frame = await matched
+        if frame.name not in DELIBERATE_FRAMES:
+            return None
+        episode_id = await started  # the decision goes IN_EPISODE: it waits for the episode
+        return await _attempt(
+            "deliberation start",
+            lambda: self._deliberate(session_id, user_input, frame, episode_id),
+            None,
+        )
+
+    async def _build_context(
+        self,
+        session_id: str,
+        user_input: str,
+        matched: asyncio.Task[tuple[FrameSelection, FrameSpec]],
+    ) -> str:
+        _, frame = await matched
+        task = plain_text(user_input, _TASK_CHARS)
+
+        async def update() -> None:
+            await _attempt(
+                "working memory update",
+                lambda: self.store.update_working_memory(
+                    session_id, current_task=task, current_frame=frame.name
+                ),
+                None,
+            )
+
+        async def build() -> str | None:
+            return await _attempt(
+                "context build", lambda: self.context_builder(user_input, frame, session_id), None
+            )
+
+        if reads_working_memory(self.context_builder):
+            await update()
+            prompt = await build()
+        else:
+            # The build goes on at once, the update beside it once the build first waits.
+            async with asyncio.TaskGroup() as both:
+                both.create_task(update())
+                prompt = await build()
+        if prompt is None:
+            prompt = render_turn_context(self.identity_prompt, [], frame, None)
+        return prompt
 
     async def _deliberate(
         self, session_id: str, user_input: str, frame: FrameSpec, episode_id: str | None

@@ -70,6 +70,14 @@ class FrameEngine:
         matches, the frame named ``default`` is chosen (``match_method``
         "default"), or the conversation frame if the agent has no such frame.
         """
+        return await self.count(await self.match(text, default=default))
+
+    async def match(self, text: str, *, default: str = DEFAULT_FRAME) -> FrameSelection:
+        """:meth:`select_detail`'s choice, its use not counted yet (see :meth:`count`).
+
+        For a caller that has work to start as soon as the frame is known and
+        counts the use beside it.
+        """
         frames = await self._frames()
         specs = [spec for spec, _, _ in frames]
         usage = {spec.name: uses for spec, _, uses in frames}
@@ -82,15 +90,20 @@ class FrameEngine:
             method, confidence = "default", 0.0
             chosen = next((s for s in specs if s.name == default), chosen)
         node_id = next((n for spec, n, _ in frames if spec.name == chosen.name), None)
-        used = await self.store.count_use(chosen.name)
-        uses = used if used is not None else usage.get(chosen.name, 0)
         return FrameSelection.from_spec(
             chosen,
             confidence=confidence,
             match_method="default" if method == "default" else "pattern",
             node_id=node_id,
-            usage_count=uses,
+            usage_count=usage.get(chosen.name, 0),
         )
+
+    async def count(self, selection: FrameSelection) -> FrameSelection:
+        """Count one use of the selected frame; the selection with its usage count after it."""
+        used = await self.store.count_use(selection.frame_id)
+        if used is None:  # a frame the graph does not hold (the unsaved seeds): nothing counted
+            return selection
+        return selection.model_copy(update={"usage_count": used})
 
     async def choose(
         self, text: str, *, default: str = DEFAULT_FRAME, max_age_s: float = FRAME_CACHE_S

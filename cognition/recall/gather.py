@@ -98,7 +98,9 @@ class Recall:
 
     ``templates_for`` offers the action templates that fit an observation
     (given its file, when there is one). At most ``max_content_bytes`` of the
-    primary file are read, and never more than the frame can show.
+    primary file are read, and never more than the frame can show; none at
+    all with ``read_files`` False (a caller that shows no observations and
+    offers no templates: the file costs it a thread hop and a read for nothing).
     """
 
     def __init__(
@@ -109,8 +111,10 @@ class Recall:
         *,
         max_content_bytes: int = DEFAULT_MAX_CONTENT_BYTES,
         meaning: HybridRecall | None = None,
+        read_files: bool = True,
     ) -> None:
         self.store = RecallStore(memory)
+        self.read_files = read_files
         self.meaning = meaning  # None: embeddings off, no "similar by meaning" section
         self.root = root
         self.templates_for = templates_for
@@ -133,7 +137,8 @@ class Recall:
         budgets = section_budgets(frame.budget)
         file = None
         # The file is shown with the observations and may decide which templates apply.
-        if primary.path and (budgets["observations"] > 0 or budgets["templates"] > 0):
+        wanted = budgets["observations"] > 0 or budgets["templates"] > 0
+        if self.read_files and primary.path and wanted:
             # No more than the frame could ever show (4 bytes per character at most).
             cap = budgets["observations"] * CHARS_PER_TOKEN * 4
             head = min(self.max_content_bytes, cap)

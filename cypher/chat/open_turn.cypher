@@ -1,7 +1,8 @@
 // purpose: open a Claude Code turn: closes any turn of the session still open (a Stop that never
-//   came), then creates the new one, IN_EPISODE its episode and FOR its decision when given
+//   came), then creates the new one, IN_EPISODE its episode and FOR its decision when given,
+//   and the turn's audit Event (turn_started) when given: one round trip for both
 // params: $agent_id, $turn (map of the Turn's properties), $episode_id (or null),
-//   $decision_id (or null), $now (datetime)
+//   $decision_id (or null), $now (datetime), $event (map of Event properties, or null)
 // returns: id (the new turn's id)
 OPTIONAL MATCH (stale:Turn {agent_id: $agent_id, session_id: $turn.session_id, status: "open"})
 SET stale.status = "abandoned", stale.ended_at = $now
@@ -14,4 +15,5 @@ FOREACH (_ IN CASE WHEN e IS NULL THEN [] ELSE [1] END | MERGE (t)-[:IN_EPISODE]
 WITH t
 OPTIONAL MATCH (d:Decision {agent_id: $agent_id, id: $decision_id})
 FOREACH (_ IN CASE WHEN d IS NULL THEN [] ELSE [1] END | MERGE (t)-[:FOR]->(d))
+FOREACH (_ IN CASE WHEN $event IS NULL THEN [] ELSE [1] END | CREATE (ev:Event) SET ev = $event)
 RETURN t.id AS id

@@ -194,6 +194,14 @@ class LearningStore(EpisodeStore):
         rows = await self.memory.read("learn/active_censors", limit=limit)
         return [from_properties(Censor, r["censor"]) for r in rows]
 
+    async def active_censor_triggers(self, limit: int = 20) -> list[str]:
+        """The triggers of :meth:`active_censors`, in its order: no models made on the way.
+
+        For a turn's context, built at every prompt, which names the censors only.
+        """
+        rows = await self.memory.read("learn/active_censors", limit=limit)
+        return [str(r["censor"]["trigger_pattern"]) for r in rows]
+
     async def emit(
         self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
     ) -> str | None:
@@ -202,17 +210,25 @@ class LearningStore(EpisodeStore):
         Returns the event's id, or None when it could not be written.
         """
         try:
-            event = Event(agent_id=self.agent_id, type=event_type, data=dict(data))
-            properties = to_properties(event)
-            properties["data"] = json.dumps(dict(data), sort_keys=True, default=str)
-            if session_id is not None:
-                properties["session_id"] = session_id
+            properties = self.event_properties(event_type, data, session_id=session_id)
             rows = await self.memory.write("learn/emit_event", event=properties)
             return str(rows[0]["id"])
         except Exception as exc:  # the audit stream must never break what it records
             # GraphError messages name the query, never its parameters.
             log.warning("event %r not recorded: %s: %s", event_type, type(exc).__name__, exc)
             return None
+
+    def event_properties(
+        self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
+    ) -> dict[str, Any]:
+        """An ``Event``'s properties as :meth:`emit` writes them (data as a JSON string), for a
+        statement that writes the event beside what it records."""
+        event = Event(agent_id=self.agent_id, type=event_type, data=dict(data))
+        properties = to_properties(event)
+        properties["data"] = json.dumps(dict(data), sort_keys=True, default=str)
+        if session_id is not None:
+            properties["session_id"] = session_id
+        return properties
 
     async def events(self, event_type: str, limit: int = 50) -> list[Event]:
         """The latest events of one type, newest first, their data decoded."""

@@ -89,9 +89,27 @@ def _loaded(annotation: Any, value: Any) -> Any:
     return value
 
 
-def _kinds(annotation: Any) -> set[Any]:
-    """The plain types an annotation allows: ``dict[str, Any] | None`` -> {dict, NoneType}."""
+def _kinds(annotation: Any) -> frozenset[Any]:
+    """The plain types an annotation allows: ``dict[str, Any] | None`` -> {dict, NoneType}.
+
+    Kept per annotation: every string property of every node read asks, and the answer
+    never changes (recall maps about a hundred nodes for each prompt).
+    """
+    try:
+        return _KINDS[annotation]
+    except KeyError:
+        kinds = _kinds_of(annotation)
+        _KINDS[annotation] = kinds
+        return kinds
+    except TypeError:  # an unhashable annotation: worked out each time
+        return _kinds_of(annotation)
+
+
+def _kinds_of(annotation: Any) -> frozenset[Any]:
     origin = get_origin(annotation)
     if origin is Union or origin is types.UnionType:
-        return set().union(*(_kinds(a) for a in get_args(annotation)))
-    return {origin or annotation}
+        return frozenset().union(*(_kinds_of(a) for a in get_args(annotation)))
+    return frozenset({origin or annotation})
+
+
+_KINDS: dict[Any, frozenset[Any]] = {}

@@ -25,8 +25,12 @@ class TurnStore:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
 
-    async def open_turn(self, turn: Turn) -> str:
-        """Write ``turn`` as the session's open turn (an earlier open one is abandoned)."""
+    async def open_turn(self, turn: Turn, event: Mapping[str, Any] | None = None) -> str:
+        """Write ``turn`` as the session's open turn (an earlier open one is abandoned).
+
+        ``event``: the properties of an audit ``Event`` written with it, in the same
+        statement (:meth:`graph.store.learning.LearningStore.event_properties`).
+        """
         properties = to_properties(turn)
         properties.pop("agent_id", None)
         rows = await self.memory.write(
@@ -35,6 +39,7 @@ class TurnStore:
             episode_id=turn.episode_id,
             decision_id=turn.decision_id,
             now=utc_now(),
+            event=None if event is None else dict(event),
         )
         return str(rows[0]["id"])
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import stat
@@ -21,12 +20,12 @@ from collections import deque
 from pathlib import Path
 
 from scheduler.claude.events import EVENTS
-from scheduler.claude.hook_socket import private, socket_path, usable
+from scheduler.claude.hook_socket import ANSWER, REFUSAL, private, socket_path, usable
 from scheduler.claude.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_payload
 from scheduler.claude.session import ClaudeSession
 
 log = logging.getLogger(__name__)
-_REQUEST_LIMIT = MAX_PAYLOAD_BYTES * 2 + 4096  # the payload is JSON text inside JSON
+_REQUEST_LIMIT = MAX_PAYLOAD_BYTES + 8192  # the payload, its event and root
 WORK_KEPT = 10_000
 """How many hooks' work times the daemon keeps."""
 
@@ -51,7 +50,12 @@ class HookServer:
             await stop.wait()
             return
         folder = self.path.parent
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            log.warning("no hook socket folder %s (%s); hooks will work alone", folder, exc)
+            await stop.wait()
+            return
         if not private(folder):
             log.warning("%s is not this user's private folder; hooks will work alone", folder)
             await stop.wait()
@@ -72,36 +76,43 @@ class HookServer:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             async with asyncio.timeout(self.timeout_s):
-                reply = await self._answer(await _read_request(reader))
+                reply = ANSWER + (await self._answer(await _read_request(reader))).encode()
+        except Refused as exc:
+            reply = REFUSAL + str(exc).encode()
         except TimeoutError:
-            reply = {"error": f"no answer within {self.timeout_s:g} s"}
+            reply = REFUSAL + f"no answer within {self.timeout_s:g} s".encode()
         except Exception as exc:  # one hook's failure must not end the server
-            reply = {"error": f"{type(exc).__name__}: {exc}"}
+            reply = REFUSAL + f"{type(exc).__name__}: {exc}".encode()
         try:
-            writer.write(json.dumps(reply).encode() + b"\n")
+            writer.write(reply)
             await writer.drain()
         except OSError:
             pass  # the hook gave up waiting
         finally:
             writer.close()
 
-    async def _answer(self, data: bytes) -> dict[str, str]:
-        request = json.loads(data)
-        event = request.get("event") if isinstance(request, dict) else None
-        raw = request.get("payload") if isinstance(request, dict) else None
-        if event not in EVENTS or not isinstance(raw, str):
-            return {"error": "expected {event, root, payload}"}
-        if request.get("root") != self.root:
-            return {"error": f"this daemon watches {self.root}"}
+    async def _answer(self, data: bytes) -> str:
+        parts = data.split(b"\0", 2)
+        if len(parts) != 3:
+            raise Refused("expected EVENT NUL ROOT NUL PAYLOAD")
+        event, root, raw = parts[0].decode("ascii", "replace"), parts[1], parts[2]
+        if event not in EVENTS:
+            raise Refused(f"no such hook event: {event[:50]!r}")
+        if root != os.fsencode(self.root):
+            raise Refused(f"this daemon watches {self.root}")
         try:
-            payload = parse_payload(raw.encode(), event)
+            payload = parse_payload(raw, event)
         except PayloadError as exc:
-            return {"error": str(exc)}
+            raise Refused(str(exc)) from None
         started = time.perf_counter()
         answer = await self.session.answer(event, payload)
         self.work_ms.append((time.perf_counter() - started) * 1000)
         self.answered += 1
-        return {"answer": answer.render(event)}
+        return answer.render(event)
+
+
+class Refused(Exception):
+    """A request this daemon does not answer (malformed, another root, a bad payload)."""
 
 
 async def _read_request(reader: asyncio.StreamReader) -> bytes:

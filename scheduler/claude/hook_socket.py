@@ -4,53 +4,69 @@ A hook is a process per event; importing the driver, pydantic and the
 cognitive layer costs it several times what a bare interpreter costs, more
 than the work itself. When a daemon runs on the project it already holds
 all of that, so the hook process only forwards its payload here and prints
-the answer (:func:`ask_daemon`, standard library only). With no daemon, a
-stale socket, or a daemon that does not answer in time, the hook does the
+the answer (:func:`ask_daemon`). This module is the hook's first import, so
+it stays within what a bare interpreter has loaded or nearly: no
+``pathlib``, ``tempfile`` or ``socket`` (the C ``_socket`` does the work;
+``socket.py`` would load ``selectors`` and build its enums). With no daemon,
+a stale socket, or a daemon that does not answer in time, the hook does the
 work itself.
 
 The socket lives outside the watched tree, in a folder of the user's own
-under the temporary directory (``nous-UID/``, mode 0700), named by a hash of
-the root's resolved path: a socket inside the root kept watchfiles from
+under ``/tmp`` (``/tmp/nous-UID/``, mode 0700), named by a hash of the
+root's resolved path: a socket inside the root kept watchfiles from
 noticing the root's deletion, and a unix socket's address must stay short.
+``/tmp`` and not ``$TMPDIR``: the daemon (a service) and the hook (Claude
+Code's child) may not share an environment, and ``tempfile`` costs the hook
+a fifth of a bare interpreter's start.
 The hook asks only through a folder that is its user's and private
 (:func:`private`): one another user made first could hold a socket whose
 answers reach the model or allow a tool call.
 
-One request per connection: a line of JSON ``{"event", "root", "payload"}``
-(the payload as Claude Code sent it, at most ``MAX_PAYLOAD_BYTES``), one
-line of JSON back: ``{"answer": TEXT}`` (what the hook prints, possibly "")
-or ``{"error": TEXT}``. The daemon answers for its own agent.
+One request per connection, framed without JSON (``json`` would be the
+hook's largest import): ``EVENT NUL ROOT NUL PAYLOAD`` (the root's resolved
+path, which holds no NUL; the payload as Claude Code sent it, at most
+``MAX_PAYLOAD_BYTES``), the writing side then shut; back, ``A`` and the
+answer (UTF-8, what the hook prints, possibly empty) or ``E`` and why not.
+The daemon answers for its own agent.
 """
 
 from __future__ import annotations
 
-import json
+import _socket
 import os
-import socket
 import stat
-import tempfile
 import zlib
-from pathlib import Path
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# Safe in a shared /tmp: the folder in it is used only when private() (owned, 0700).
+SOCKET_BASE = "/tmp"  # noqa: S108
+"""Where the users' socket folders are made (tests point it elsewhere)."""
 MAX_PATH_BYTES = 100
 """Unix socket paths are limited to about 108 bytes; a longer one is not used."""
 CONNECT_TIMEOUT_S = 0.2
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
+ANSWER = b"A"
+"""The first byte of a reply that carries the answer."""
+REFUSAL = b"E"
+"""The first byte of a reply that says why there is no answer."""
 
 
 class DaemonUnavailable(Exception):
     """No daemon answered the hook (no socket, a stale one, a timeout, a bad answer)."""
 
 
-def socket_folder() -> Path:
-    """The user's own folder for hook sockets (``$TMPDIR/nous-UID``)."""
-    return Path(tempfile.gettempdir()) / f"nous-{os.getuid()}"
+def socket_folder() -> str:
+    """The user's own folder for hook sockets (``/tmp/nous-UID``)."""
+    return os.path.join(SOCKET_BASE, f"nous-{os.getuid()}")
 
 
-def private(folder: Path) -> bool:
+def private(folder: str | Path) -> bool:
     """True when ``folder`` is a folder (not a link) of this user's that no one else may enter."""
     try:
-        info = folder.lstat()
+        info = os.lstat(folder)
     except OSError:
         return False
     return (
@@ -60,51 +76,57 @@ def private(folder: Path) -> bool:
     )
 
 
-def socket_path(root: Path) -> Path:
-    """Where the daemon watching ``root`` listens for hooks."""
+def socket_address(root: str | Path) -> str:
+    """Where the daemon watching ``root`` listens for hooks, as a string."""
     # crc32, not hashlib: hashlib loads OpenSSL, a quarter of the hook's start-up. Two roots
     # sharing a name is harmless: the daemon answers only for the root the request names.
-    key = zlib.crc32(str(root.resolve()).encode())
-    return socket_folder() / f"hooks-{key:08x}.sock"
+    key = zlib.crc32(os.path.realpath(root).encode())
+    return os.path.join(socket_folder(), f"hooks-{key:08x}.sock")
 
 
-def usable(path: Path) -> bool:
+def socket_path(root: Path) -> Path:
+    """Where the daemon watching ``root`` listens for hooks."""
+    from pathlib import Path
+
+    return Path(socket_address(root))
+
+
+def usable(path: str | Path) -> bool:
     """True when ``path`` is short enough to be a unix socket's address."""
     return len(str(path).encode()) <= MAX_PATH_BYTES
 
 
-def ask_daemon(root: Path, event: str, payload: bytes, timeout_s: float) -> str:
+def ask_daemon(root: str | Path, event: str, payload: bytes, timeout_s: float) -> str:
     """The daemon's answer to one hook (the text to print); :class:`DaemonUnavailable` if none."""
-    path = socket_path(root)
-    if not usable(path) or not path.exists():
+    path = socket_address(root)
+    if not usable(path) or not os.path.exists(path):
         raise DaemonUnavailable("no daemon socket")
-    if not private(path.parent):
+    if not private(os.path.dirname(path)):
         # Another user could have made the folder first and listen in it: its answer
         # would reach the model's context, or allow a tool call.
-        raise DaemonUnavailable(f"{path.parent} is not this user's private folder")
-    request = json.dumps(
-        {"event": event, "root": str(root.resolve()), "payload": payload.decode("utf-8", "replace")}
-    )
+        raise DaemonUnavailable(f"{os.path.dirname(path)} is not this user's private folder")
+    request = b"\0".join([event.encode(), os.fsencode(os.path.realpath(root)), payload])
+    conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-            conn.settimeout(CONNECT_TIMEOUT_S)
-            conn.connect(str(path))
-            conn.settimeout(timeout_s)
-            conn.sendall(request.encode() + b"\n")
-            conn.shutdown(socket.SHUT_WR)
-            data = _read_all(conn)
+        conn.settimeout(CONNECT_TIMEOUT_S)
+        conn.connect(path)
+        conn.settimeout(timeout_s)
+        conn.sendall(request)
+        conn.shutdown(_socket.SHUT_WR)
+        data = _read_all(conn)
     except OSError as exc:  # refused (stale socket), timed out, reset
         raise DaemonUnavailable(f"daemon socket: {exc.__class__.__name__}") from None
-    try:
-        reply = json.loads(data)
-    except ValueError:
-        raise DaemonUnavailable("daemon sent no JSON") from None
-    if not isinstance(reply, dict) or not isinstance(reply.get("answer"), str):
-        raise DaemonUnavailable(f"daemon could not answer: {reply.get('error', '?')}")
-    return str(reply["answer"])
+    finally:
+        conn.close()
+    kind, text = data[:1], data[1:].decode("utf-8", "replace")
+    if kind == ANSWER:
+        return text
+    if kind == REFUSAL:
+        raise DaemonUnavailable(f"daemon could not answer: {text[:500]}")
+    raise DaemonUnavailable("daemon sent no answer")
 
 
-def _read_all(conn: socket.socket) -> bytes:
+def _read_all(conn: _socket.socket) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:

@@ -2,17 +2,19 @@
 
 It reads the hook's JSON from stdin and prints the answer Claude Code
 reads. When a daemon runs on the project, the daemon answers
-(:mod:`scheduler.claude.hook_socket`) and this process imports nothing but
-the standard library; otherwise it loads the settings, connects to the
-agent's Neo4j and lets :class:`scheduler.claude.session.ClaudeSession` do the
-event's work itself. Seed 004's rule holds for every hook: whatever goes
-wrong (a bad payload, bad settings, Neo4j down, a timeout) the process
-exits 0 having printed nothing, and says why on stderr. A watchdog ends it
-at ``claude.hook_timeout_s`` even where asyncio's timeout cannot reach (an
+(:mod:`scheduler.claude.hook_socket`), asked by the lean
+:mod:`scheduler.claude.hook_client`, which imports this module only when it
+must: to parse what it cannot, or when no daemon answered. Then the hook
+loads the settings, connects to the agent's Neo4j and lets
+:class:`scheduler.claude.session.ClaudeSession` do the event's work itself.
+Seed 004's rule holds for every hook: whatever goes wrong (a bad payload,
+bad settings, Neo4j down, a timeout) the process exits 0 having printed
+nothing, and says why on stderr. A watchdog ends it at
+``claude.hook_timeout_s`` even where asyncio's timeout cannot reach (an
 import, a DNS lookup).
 
-``nous hook`` is dispatched here before the ``nous`` parser is built
-(:func:`scheduler.cli.main`), so this module and its parser stay light.
+``nous hook`` is dispatched to :mod:`scheduler.claude.hook_client` before
+the ``nous`` parser is built (:func:`scheduler.cli.main`).
 """
 
 from __future__ import annotations
@@ -27,16 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from scheduler.claude.events import EVENTS
+from scheduler.claude.hook_client import DAEMON_SHARE, FALLBACK_TIMEOUT_S
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon
 
 if TYPE_CHECKING:
     from graph.settings import Settings
     from scheduler.claude.payload import HookAnswer, HookInput
-
-FALLBACK_TIMEOUT_S = 15.0
-"""The hard limit until the settings are read (they may be what hangs)."""
-DAEMON_SHARE = 0.5
-"""The part of the limit a hook waits for the daemon before doing the work itself."""
 
 
 def add_hook_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,10 +58,12 @@ def hook_parser() -> argparse.ArgumentParser:
 class _Watchdog:
     """Ends the process with exit 0 when the hook's time is up, saying so on stderr."""
 
-    def __init__(self, event: str, limit_s: float, err: TextIO) -> None:
+    def __init__(
+        self, event: str, limit_s: float, err: TextIO, started: float | None = None
+    ) -> None:
         self.event = event
         self.err = err
-        self.started = time.monotonic()
+        self.started = time.monotonic() if started is None else started
         self._timer: threading.Timer | None = None
         self.limit(limit_s)
 
@@ -120,9 +120,14 @@ def run_hook(
     config: Path | None = None,
     agent_id: str | None = None,
     settings: Settings | None = None,
+    started: float | None = None,
 ) -> int:
-    """Answer one hook, through the daemon or alone; always returns 0."""
-    watchdog = _Watchdog(event, FALLBACK_TIMEOUT_S, stderr)
+    """Answer one hook, through the daemon or alone; always returns 0.
+
+    ``started`` (``time.monotonic()``) is when the hook's process began, when
+    it began before this call: the hard limit counts from there.
+    """
+    watchdog = _Watchdog(event, FALLBACK_TIMEOUT_S, stderr, started)
     try:
         raw = stdin.read()
         text = None

@@ -85,8 +85,9 @@ async def recall_question(
     # picks the pattern statistics), never a file change, so nothing is treated as one.
     event = Observation(agent_id=memory.agent_id, type=ObservationType.EXTERNAL_EVENT, path=path)
     event = ObservationClassifier(sense).classify(event)
-    # The file itself is the client's to read; recall needs only whether it exists.
-    recall = Recall(memory, root, _no_templates, max_content_bytes=0)
+    # The file itself is the client's to read, and the answer shows neither observations nor
+    # actions (SECTIONS): recall does not open it.
+    recall = Recall(memory, root, _no_templates, read_files=False)
     context = await recall.build([event], frame, extra_queries=[question[:MAX_QUESTION_CHARS]])
     rendered = render_context(context, identity="")
     shown = [s for s in rendered.sections if s.label in SECTIONS and s.content]

@@ -49,6 +49,9 @@ def mentioned_path(prompt: str, root: Path) -> str | None:
 class PromptRecall:
     """A :data:`cognition.chat.layer.ContextBuilder` recalling what a prompt is about."""
 
+    reads_working_memory = False
+    """Recall here asks nothing of working memory, so it runs beside the update."""
+
     def __init__(self, memory: Memory, root: Path, sense: SenseSettings) -> None:
         self.memory = memory
         self.root = root

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cognition.chat.layer import CognitiveLayer
+from cognition.chat.layer import CognitiveLayer, turn_started
 from cognition.chat.turns import FrameSelection, ToolResult, TurnContext, TurnResult
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.monitor import tool_call_prefix
@@ -114,18 +114,23 @@ class ClaudeSession:
         return HookAnswer(context=fence(clip(text, room), "Nous's memory for this project"))
 
     async def prompt_submit(self, payload: HookInput) -> HookAnswer:
-        """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer."""
-        context = await self.layer.pre_turn(payload.session_id, payload.prompt)
-        await self.turns.open_turn(
-            Turn(
-                agent_id=self.turns.memory.agent_id,
-                session_id=payload.session_id,
-                prompt=clip(payload.prompt, _PROMPT_CHARS),
-                frame=context.frame.frame_id,
-                decision_id=context.decision_id,
-                episode_id=context.episode_id,
-            )
+        """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer.
+
+        The ``Turn`` node and pre_turn's ``turn_started`` event are written by one statement.
+        """
+        context = await self.layer.prepare_turn(payload.session_id, payload.prompt)
+        turn = Turn(
+            agent_id=self.turns.memory.agent_id,
+            session_id=payload.session_id,
+            prompt=clip(payload.prompt, _PROMPT_CHARS),
+            frame=context.frame.frame_id,
+            decision_id=context.decision_id,
+            episode_id=context.episode_id,
         )
+        event = self.layer.store.event_properties(
+            "turn_started", turn_started(context), session_id=payload.session_id
+        )
+        await self.turns.open_turn(turn, event)
         return HookAnswer(context=context.system_prompt.strip())
 
     async def pre_tool(self, payload: HookInput) -> HookAnswer:

@@ -10,10 +10,12 @@ codes: 0 done, 1 not found (or nothing answers, or it failed), 2 bad input.
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    import argparse
 
 SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.run",
@@ -44,6 +46,10 @@ cognition, which ``--help`` and a bad settings file must not wait for.
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``nous`` and every subcommand (``nous SUBCOMMAND --help``)."""
+    # Imported here: ``nous hook`` never builds this parser and must not pay for it.
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="nous",
         description="Run Nous, and look at and act on what it keeps in Neo4j.",
@@ -74,8 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["hook"] and "-h" not in words and "--help" not in words:
         # A Claude Code hook is a process per event: no other subcommand's modules, not even
-        # the settings, unless the daemon does not answer (see scheduler.claude.hooks).
-        from scheduler.claude.hooks import main as hook
+        # the settings, unless the daemon does not answer (see scheduler.claude.hook_client).
+        from scheduler.claude.hook_client import main as hook
 
         return hook(words[1:])
     return run_command(build_parser(), words)

@@ -22,7 +22,7 @@ def register(commands: Any) -> None:
         description=(
             "Called by Claude Code (see `nous init claude`): reads the hook's JSON on stdin, "
             "prints the answer Claude Code reads, and always exits 0. A daemon running on the "
-            "project answers through its socket ($TMPDIR/nous-UID); without one it works alone."
+            "project answers through its socket (/tmp/nous-UID); without one it works alone."
         ),
     )
     add_hook_arguments(parser)

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from typing import cast
 
 import pytest
+from pydantic import ValidationError
 
 from cognition.chat.layer import CognitiveLayer, ContextBuilder, chat_pattern_key
 from cognition.chat.turns import ToolResult, TurnContext, TurnResult
@@ -345,3 +346,36 @@ async def test_the_turn_survives_a_memory_that_is_down(
         assert assessment.surprise_level == 0.3
         assert await layer.end_session("s-1") is None
     assert "frame selection failed" in caplog.text and "censor filing failed" in caplog.text
+
+
+async def test_a_step_that_fails_leaves_the_others_their_results(
+    memory: Memory, layer: CognitiveLayer, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Hand-edited working memory that no longer validates: its update fails for real, while
+    # the frame, episode, decision, censors and a builder that does not read it run beside.
+    hostile = cast(list[str], [1, 2])
+    with pytest.raises(ValidationError):  # written, then refused on the way back
+        await layer.store.update_working_memory("s-1", current_task="x", open_threads=hostile)
+
+    async def build(user_input: str, frame: FrameSpec, session_id: str) -> str:
+        return f"recalled for {frame.name}"
+
+    setattr(build, "reads_working_memory", False)  # noqa: B010  # what a builder declares
+    layer.context_builder = build
+    with caplog.at_level(logging.WARNING, logger="cognition.chat.layer"):
+        context = await layer.pre_turn("s-1", "build a REST API")
+    assert "working memory update failed" in caplog.text
+    assert context.system_prompt == "recalled for task"
+    assert (context.frame.frame_id, context.frame.usage_count) == ("task", 1)
+    assert context.decision_id is not None and context.episode_id is not None
+    assert context.active_censors == ["Avoid force-pushing to main"]
+    started = await layer.store.events("turn_started")
+    assert [e.data["decision_id"] for e in started] == [context.decision_id]
+
+
+async def test_pre_turn_counts_the_frame_it_chose(layer: CognitiveLayer) -> None:
+    first = await layer.pre_turn("s-1", "should we use Redis?")
+    second = await layer.pre_turn("s-1", "should we use Postgres?")
+    assert (first.frame.usage_count, second.frame.usage_count) == (1, 2)
+    counts = {f.frame_id: f.usage_count for f in await layer.frames.list_frames()}
+    assert counts["decision"] == 2

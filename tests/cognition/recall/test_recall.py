@@ -226,6 +226,20 @@ async def test_content_head_is_capped_without_splitting_a_character(
     assert ctx.file.content_head == "é" * 50
 
 
+async def test_a_recall_that_reads_no_files_still_recalls(memory: Memory, tmp_path: Path) -> None:
+    (tmp_path / "big.md").write_text("# Big\n")
+    changed = observation(memory, "big.md")
+    reading = await Recall(memory, tmp_path, Templates()).build([changed], FRAMES["task"])
+    blind_templates = Templates()
+    blind = await Recall(memory, tmp_path, blind_templates, read_files=False).build(
+        [changed], FRAMES["task"]
+    )
+    assert blind_templates.seen == [(changed, None)]
+    assert reading.file is not None and reading.file.content_head == "# Big\n"
+    assert blind.file is None
+    assert blind.model_copy(update={"file": reading.file}) == reading
+
+
 def test_pattern_keys_cover_every_decision_for_the_kind(memory: Memory) -> None:
     keys = pattern_keys(observation(memory), [TEMPLATE])
     assert keys == [

@@ -209,6 +209,8 @@ async def test_active_censors_come_block_first(memory: Memory, store: LearningSt
     for censor in (warn, block, retired):
         await store.create_censor(censor)
     assert [c.id for c in await store.active_censors()] == [block.id, warn.id]
+    assert await store.active_censor_triggers() == ["a block", "a warning"]
+    assert await store.active_censor_triggers(limit=1) == ["a block"]
 
 
 # --- episodes, working memory, facts, procedures -----------------------------

@@ -19,6 +19,8 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import load_settings
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from graph.store.turns import TurnStore
+from scheduler.claude import hook_socket
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon, socket_path
 from scheduler.claude.wiring import build_session
@@ -87,6 +89,13 @@ async def test_the_daemon_answers_the_hook(
     assert daemon.answered == 1
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert OUTCOME in context
+    # The Turn and pre_turn's turn_started event, written together, name the same episode.
+    [turn] = await TurnStore(memory).session_turns(SESSION)
+    [started] = await LearningStore(memory).events("turn_started")
+    assert started.data == {
+        "frame": turn.frame, "decision_id": turn.decision_id, "episode_id": turn.episode_id
+    }  # fmt: skip
+    assert turn.episode_id is not None
     code, out, err = await _hook(root, "Stop", {"last_assistant_message": "Tidied."})
     assert (code, out) == (0, "") and daemon.answered == 2
 
@@ -122,9 +131,9 @@ async def test_the_running_daemon_answers_for_its_root(
 def test_the_hook_asks_only_through_a_private_folder(
     mode: int, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The hook's own temporary folder, so the real one other daemons use is left alone.
+    # A socket base of the test's own, so the real one other daemons use is left alone.
     temp = Path(tempfile.mkdtemp(prefix="nt-", dir="/tmp"))
-    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(hook_socket, "SOCKET_BASE", str(temp))
     path = socket_path(root)
     path.parent.mkdir(mode=mode)
     path.parent.chmod(mode)  # mkdir's mode passes through the umask
@@ -136,7 +145,7 @@ def test_the_hook_asks_only_through_a_private_folder(
             conn, _ = listener.accept()
             with conn, contextlib.suppress(OSError):  # the wake-up below reads nothing
                 conn.recv(65536)
-                conn.sendall(json.dumps({"answer": "from the socket"}).encode() + b"\n")
+                conn.sendall(b"Afrom the socket")  # an answer: "A", then its text
 
         server = threading.Thread(target=answer_once, daemon=True)
         server.start()
@@ -152,3 +161,33 @@ def test_the_hook_asks_only_through_a_private_folder(
                     wake.connect(str(path))
             server.join(5)
     shutil.rmtree(temp)
+
+
+def _exchange(path: Path, request: bytes) -> bytes:
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.settimeout(30)
+        conn.connect(str(path))
+        conn.sendall(request)
+        conn.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := conn.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def test_the_daemon_refuses_what_it_cannot_answer(daemon: HookServer, root: Path) -> None:
+    real = str(root.resolve()).encode()
+    cases = {
+        b"garbage without separators": "expected EVENT NUL ROOT NUL PAYLOAD",
+        b"Nope\0" + real + b"\0{}": "no such hook event",
+        b"Stop\0/somewhere/else\0{}": "this daemon watches",
+        b"Stop\0" + real + b"\0\xff\xfe not json": "stdin is not JSON",
+        b"Stop\0" + real + b"\0[1, 2]": "not a JSON object",
+    }
+    for request, said in cases.items():
+        reply = await asyncio.to_thread(_exchange, socket_path(root), request)
+        assert reply.startswith(b"E") and said in reply.decode(), (request, reply)
+    assert daemon.answered == 0
+    # The hook hears the refusal as no daemon, and does the work itself (or adds nothing).
+    with pytest.raises(DaemonUnavailable, match="bad payload field"):
+        await asyncio.to_thread(ask_daemon, root / ".", "Stop", b"{}", 30)
