@@ -77,7 +77,9 @@ class ModeResult:
     reply_format: str | None = None
     wall_s: list[float] = field(default_factory=list)
     requests: int = 0
-    # Requests by the step that sent them (DELIBERATE, INVESTIGATE, …), repairs included.
+    # Requests by the step that sent them (DELIBERATE, INVESTIGATE, …), repairs included:
+    # the client's counter read around each call, right while calls run one at a time
+    # (as the bench's decisions do; embeddings use this client only with provider endpoint).
     by_step: dict[str, int] = field(default_factory=dict)
     prompt_tokens: int = 0
     completion_tokens: int = 0

@@ -114,8 +114,8 @@ class EndpointEmbedder:
 
         Raises :class:`LLMUnavailableError` when the endpoint cannot be
         reached, the LLM client is backing off after a failure, or the reply is
-        malformed (a vector missing or empty, or of another dimension than the
-        endpoint's first ones).
+        malformed (a vector missing or empty, or of another width than
+        ``dimensions``: the settings' when given, else the endpoint's first reply's).
         """
         if self.served is False:
             return None

@@ -103,7 +103,8 @@ class GraphDriver:
         Up to ``concurrency`` chunks are in flight at once, so the client packs
         one chunk while the server writes another; chunks may commit in any
         order, so a query written for this must not depend on it (deadlocks
-        between chunks are transient errors, which ``execute_write`` retries).
+        between chunks are transient errors, which ``execute_query``'s managed
+        transaction retries).
         """
         query = self.queries.get(name)
         chunks = [list(rows[i : i + batch_size]) for i in range(0, len(rows), batch_size)]

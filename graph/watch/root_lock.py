@@ -13,6 +13,7 @@ import contextlib
 import fcntl
 import logging
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,15 +30,13 @@ def hold_root(root: Path) -> Iterator[Path | None]:
     """Hold ``root``'s daemon lock while the block runs; yield the lock file's path.
 
     Raises :class:`RootInUseError` when another process holds it. When the
-    state folder cannot be written (a read-only root), the daemon runs
-    unlocked with a warning, and the block gets None.
+    state folder cannot be written (a read-only root) or the lock's name is
+    taken by something else than a regular file, the daemon runs unlocked
+    with a warning naming the path, and the block gets None.
     """
     path = state_dir(root) / LOCK_FILE
-    try:
-        path.parent.mkdir(exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-    except OSError as exc:
-        log.warning("%s: cannot take the daemon lock (%s); running without it", path, exc)
+    fd = _open_lock(path)
+    if fd is None:
         yield None
         return
     try:
@@ -54,6 +53,27 @@ def hold_root(root: Path) -> Iterator[Path | None]:
         yield path
     finally:
         os.close(fd)  # closing the only descriptor releases the lock
+
+
+def _open_lock(path: Path) -> int | None:
+    """The lock file's descriptor, or None (warned) when it cannot be a lock of ours.
+
+    The root may be a clone holding a planted ``.nous/daemon.lock``: a link is
+    not followed (its target would be truncated) and a FIFO or device is not
+    used (opening or writing it could hang or harm); neither is removed.
+    """
+    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+    try:
+        path.parent.mkdir(exist_ok=True)
+        fd = os.open(path, flags, 0o644)
+    except OSError as exc:
+        log.warning("%s: cannot take the daemon lock (%s); running without it", path, exc)
+        return None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        log.warning("%s: not a regular file, so not the daemon lock; running without it", path)
+        return None
+    return fd
 
 
 def _holder(fd: int) -> str:

@@ -82,8 +82,11 @@ def main(argv: Sequence[str]) -> int:
             event, BytesIO(raw), sys.stdout, sys.stderr, root=Path(root), ask=False, started=started
         )
     if text:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+        except OSError as exc:  # Claude Code went away mid-answer: still exit 0
+            sys.stderr.write(f"nous hook {event}: answer not delivered: {exc}\n")
     return 0
 
 

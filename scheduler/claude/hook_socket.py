@@ -80,7 +80,8 @@ def socket_address(root: str | Path) -> str:
     """Where the daemon watching ``root`` listens for hooks, as a string."""
     # crc32, not hashlib: hashlib loads OpenSSL, a quarter of the hook's start-up. Two roots
     # sharing a name is harmless: the daemon answers only for the root the request names.
-    key = zlib.crc32(os.path.realpath(root).encode())
+    # fsencode: a root whose name is not UTF-8 has a socket too (encode() would raise).
+    key = zlib.crc32(os.fsencode(os.path.realpath(root)))
     return os.path.join(socket_folder(), f"hooks-{key:08x}.sock")
 
 

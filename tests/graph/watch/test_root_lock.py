@@ -66,3 +66,24 @@ def test_a_state_folder_that_cannot_be_made_runs_unlocked_with_a_warning(
     with caplog.at_level(logging.WARNING), hold_root(tmp_path) as path:
         assert path is None
     assert "cannot take the daemon lock" in caplog.text and ".nous" in caplog.text
+
+
+def test_a_planted_link_or_fifo_is_not_used_and_its_target_is_untouched(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    victim = tmp_path / "precious.txt"
+    victim.write_text("the user's own words")
+    root = tmp_path / "clone"
+    (root / ".nous").mkdir(parents=True)
+    (root / ".nous" / LOCK_FILE).symlink_to(victim)
+    with caplog.at_level(logging.WARNING), hold_root(root) as path:
+        assert path is None
+    assert victim.read_text() == "the user's own words"
+    assert str(root / ".nous" / LOCK_FILE) in caplog.text
+
+    (root / ".nous" / LOCK_FILE).unlink()
+    os.mkfifo(root / ".nous" / LOCK_FILE)  # opening it for writing must not hang
+    caplog.clear()
+    with caplog.at_level(logging.WARNING), hold_root(root) as path:
+        assert path is None
+    assert "not a regular file" in caplog.text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import shutil
 import socket
 import tempfile
@@ -22,7 +23,7 @@ from graph.store.memory import Memory
 from graph.store.turns import TurnStore
 from scheduler.claude import hook_socket
 from scheduler.claude.hook_server import HookServer
-from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon, socket_path
+from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon, socket_address, socket_path
 from scheduler.claude.wiring import build_session
 from tests.support.claude_cli import nous_program
 from tests.support.daemon import Daemon
@@ -191,3 +192,10 @@ async def test_the_daemon_refuses_what_it_cannot_answer(daemon: HookServer, root
     # The hook hears the refusal as no daemon, and does the work itself (or adds nothing).
     with pytest.raises(DaemonUnavailable, match="bad payload field"):
         await asyncio.to_thread(ask_daemon, root / ".", "Stop", b"{}", 30)
+
+
+def test_a_root_whose_name_is_not_utf8_has_a_socket_of_its_own(tmp_path: Path) -> None:
+    odd = tmp_path / os.fsdecode(b"caf\xe9")  # Latin-1 bytes: not UTF-8
+    plain = tmp_path / "cafe"
+    assert socket_address(odd) != socket_address(plain)
+    assert socket_address(odd) == socket_address(odd)
