@@ -8,7 +8,15 @@ interpreter has loaded or nearly (no ``argparse``, ``threading``,
 common arguments are read by hand, the watchdog is a ``SIGALRM`` timer. Any
 other case goes to :mod:`scheduler.claude.hooks` with what was read so far:
 options for another settings file or agent, arguments to explain, and
-every hook no daemon answered, which the hook then does alone.
+every hook no daemon took, which the hook then does alone.
+
+A hook the daemon took is never redone here: the client waits for its
+answer until its own hard limit (:data:`FALLBACK_TIMEOUT_S`, less
+:data:`EXIT_MARGIN_S` to print and exit), and without one it adds nothing
+and says so (see :mod:`scheduler.claude.hook_socket` for what "took"
+means). The daemon answers within a shorter limit of its own
+(:func:`scheduler.claude.hook_server.answer_limit`), so its refusal arrives
+before this process gives up.
 """
 
 from __future__ import annotations
@@ -24,9 +32,15 @@ from scheduler.claude.events import EVENTS
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon
 
 FALLBACK_TIMEOUT_S = 15.0
-"""The hard limit until the settings are read (they may be what hangs)."""
-DAEMON_SHARE = 0.5
-"""The part of the limit a hook waits for the daemon before doing the work itself."""
+"""The hard limit until the settings are read (they may be what hangs).
+
+A hook the daemon answers reads no settings, so this is its whole limit,
+whatever ``claude.hook_timeout_s`` says: a shorter setting shortens the
+daemon's own limit (its refusal comes sooner), a longer one (up to 60 s)
+applies only to a hook working alone, which reads it.
+"""
+EXIT_MARGIN_S = 0.5
+"""What the client keeps of its hard limit, after waiting for the daemon, to print and exit."""
 
 
 def daemon_arguments(argv: Sequence[str]) -> tuple[str, str] | None:
@@ -64,16 +78,18 @@ def main(argv: Sequence[str]) -> int:
     _arm_watchdog(event, FALLBACK_TIMEOUT_S)
     try:
         raw = sys.stdin.buffer.read()
-        text = ask_daemon(root, event, raw, FALLBACK_TIMEOUT_S * DAEMON_SHARE)
+        text = ask_daemon(root, event, raw, daemon_wait(started))
     except DaemonUnavailable:
         text = None
     except Exception as exc:  # seed 004: a hook never breaks the turn
+        # AnswerLost too: the daemon took the hook and may have done part of it, so the
+        # hook does not redo it (two Turns, two decisions).
         sys.stderr.write(f"nous hook {event}: {exc}; nothing added\n")
         return 0
     finally:
         _disarm_watchdog()
     if text is None:
-        # No daemon: the hook works alone, within the same hard limit counted from the start.
+        # No daemon took it: the hook works alone, within the hard limit counted from the start.
         from pathlib import Path
 
         from scheduler.claude.hooks import run_hook
@@ -88,6 +104,11 @@ def main(argv: Sequence[str]) -> int:
         except OSError as exc:  # Claude Code went away mid-answer: still exit 0
             sys.stderr.write(f"nous hook {event}: answer not delivered: {exc}\n")
     return 0
+
+
+def daemon_wait(started: float) -> float:
+    """How long a hook begun at ``started`` (``time.monotonic()``) may wait for the daemon."""
+    return FALLBACK_TIMEOUT_S - EXIT_MARGIN_S - (time.monotonic() - started)
 
 
 def _arm_watchdog(event: str, limit_s: float) -> None:

@@ -3,9 +3,14 @@
 The daemon runs :meth:`HookServer.serve` as one of its parts. Each
 connection carries one hook; it is answered by the same
 :class:`~scheduler.claude.session.ClaudeSession` a hook process would build,
-over the daemon's own memory, within ``claude.hook_timeout_s``. The socket is
+over the daemon's own memory, within :func:`answer_limit`. The socket is
 made readable and writable by its owner only, and removed when the daemon
 stops.
+
+A request is refused (``E``: the hook may work alone) only before its work
+begins: malformed, too large, another root, a bad payload. Once the work
+has begun, a timeout or a failure is reported as ``F``: the hook then adds
+nothing rather than redo what the daemon may have written.
 """
 
 from __future__ import annotations
@@ -20,7 +25,8 @@ from collections import deque
 from pathlib import Path
 
 from scheduler.claude.events import EVENTS
-from scheduler.claude.hook_socket import ANSWER, REFUSAL, private, socket_path, usable
+from scheduler.claude.hook_client import FALLBACK_TIMEOUT_S
+from scheduler.claude.hook_socket import ANSWER, FAILURE, REFUSAL, private, socket_path, usable
 from scheduler.claude.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_payload
 from scheduler.claude.session import ClaudeSession
 
@@ -28,16 +34,34 @@ log = logging.getLogger(__name__)
 _REQUEST_LIMIT = MAX_PAYLOAD_BYTES + 8192  # the payload, its event and root
 WORK_KEPT = 10_000
 """How many hooks' work times the daemon keeps."""
+HANDOVER_MARGIN_S = 2.0
+"""What the daemon leaves of the hook's hard limit: the hook's start before it asks, the reply."""
+
+
+def answer_limit(hook_timeout_s: float) -> float:
+    """How long the daemon works on one hook: ``claude.hook_timeout_s``, capped below the hook's.
+
+    The hook process reads no settings: it waits for the daemon until its
+    fixed hard limit (:data:`~scheduler.claude.hook_client.FALLBACK_TIMEOUT_S`,
+    15 s). The daemon's limit is therefore the setting, but at most that
+    limit less :data:`HANDOVER_MARGIN_S` (counted from the hook's start, not
+    from the request's arrival), so a daemon whose time ran out says so before
+    the hook gives up. A setting above 15 s (up to 60) lengthens only a hook
+    that works alone.
+    """
+    return min(hook_timeout_s, FALLBACK_TIMEOUT_S - HANDOVER_MARGIN_S)
 
 
 class HookServer:
     """Answers Claude Code hooks on the root's socket while the daemon runs."""
 
     def __init__(self, session: ClaudeSession, root: Path, timeout_s: float) -> None:
+        """``timeout_s`` is ``claude.hook_timeout_s``; a hook is worked on within its limit."""
         self.session = session
         self.root = str(root.resolve())
         self.path = socket_path(root)
-        self.timeout_s = timeout_s
+        self.timeout_s = answer_limit(timeout_s)
+        """How long one hook is worked on (:func:`answer_limit` of the setting)."""
         self.answered = 0
         # Bounded: the daemon runs for days and answers a hook at every tool call.
         self.work_ms: deque[float] = deque(maxlen=WORK_KEPT)
@@ -77,12 +101,12 @@ class HookServer:
         try:
             async with asyncio.timeout(self.timeout_s):
                 reply = ANSWER + (await self._answer(await _read_request(reader))).encode()
-        except Refused as exc:
+        except Refused as exc:  # nothing done: the hook may work alone
             reply = REFUSAL + str(exc).encode()
-        except TimeoutError:
-            reply = REFUSAL + f"no answer within {self.timeout_s:g} s".encode()
+        except TimeoutError:  # part of the work may be written: the hook must not redo it
+            reply = FAILURE + f"no answer within {self.timeout_s:g} s".encode()
         except Exception as exc:  # one hook's failure must not end the server
-            reply = REFUSAL + f"{type(exc).__name__}: {exc}".encode()
+            reply = FAILURE + f"{type(exc).__name__}: {exc}".encode()
         try:
             writer.write(reply)
             await writer.drain()
@@ -112,7 +136,7 @@ class HookServer:
 
 
 class Refused(Exception):
-    """A request this daemon does not answer (malformed, another root, a bad payload)."""
+    """A request this daemon does none of (malformed, too large, another root, a bad payload)."""
 
 
 async def _read_request(reader: asyncio.StreamReader) -> bytes:
@@ -122,5 +146,5 @@ async def _read_request(reader: asyncio.StreamReader) -> bytes:
         chunks.append(chunk)
         size += len(chunk)
         if size > _REQUEST_LIMIT:
-            raise ValueError("request too large")
+            raise Refused("request too large")
     return b"".join(chunks)

@@ -7,9 +7,19 @@ all of that, so the hook process only forwards its payload here and prints
 the answer (:func:`ask_daemon`). This module is the hook's first import, so
 it stays within what a bare interpreter has loaded or nearly: no
 ``pathlib``, ``tempfile`` or ``socket`` (the C ``_socket`` does the work;
-``socket.py`` would load ``selectors`` and build its enums). With no daemon,
-a stale socket, or a daemon that does not answer in time, the hook does the
-work itself.
+``socket.py`` would load ``selectors`` and build its enums).
+
+Who does the work is decided once, when the request is handed over. Until
+the daemon has taken it (connected, the request written and the writing
+side shut) the hook may still work alone: no socket, a stale one, a
+connect or write that fails or times out (:class:`DaemonUnavailable`). A
+refusal (``E``) says the daemon did none of the work (a malformed request,
+another root, a bad payload, a request too large), so the hook may work
+alone then too. Once the daemon has taken the request, it alone does the
+work: a daemon slow to answer, one whose own time ran out (``F``) or one
+that closed without a reply may have written part of it already (a Turn,
+a decision, events), and the hook redoing it would write it twice; the
+hook then adds nothing (:class:`AnswerLost`).
 
 The socket lives outside the watched tree, in a folder of the user's own
 under ``/tmp`` (``/tmp/nous-UID/``, mode 0700), named by a hash of the
@@ -26,8 +36,9 @@ One request per connection, framed without JSON (``json`` would be the
 hook's largest import): ``EVENT NUL ROOT NUL PAYLOAD`` (the root's resolved
 path, which holds no NUL; the payload as Claude Code sent it, at most
 ``MAX_PAYLOAD_BYTES``), the writing side then shut; back, ``A`` and the
-answer (UTF-8, what the hook prints, possibly empty) or ``E`` and why not.
-The daemon answers for its own agent.
+answer (UTF-8, what the hook prints, possibly empty), ``E`` and why the
+daemon will not do this request, or ``F`` and why the work it began has no
+answer. The daemon answers for its own agent.
 """
 
 from __future__ import annotations
@@ -35,6 +46,7 @@ from __future__ import annotations
 import _socket
 import os
 import stat
+import time
 import zlib
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
@@ -47,15 +59,29 @@ SOCKET_BASE = "/tmp"  # noqa: S108
 MAX_PATH_BYTES = 100
 """Unix socket paths are limited to about 108 bytes; a longer one is not used."""
 CONNECT_TIMEOUT_S = 0.2
+WRITE_TIMEOUT_S = 1.0
+"""How long the request may take to write; past it the daemon has not taken it."""
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
 ANSWER = b"A"
 """The first byte of a reply that carries the answer."""
 REFUSAL = b"E"
-"""The first byte of a reply that says why there is no answer."""
+"""The first byte of a reply that says why the daemon does none of this request."""
+FAILURE = b"F"
+"""The first byte of a reply that says why the work the daemon began has no answer."""
 
 
 class DaemonUnavailable(Exception):
-    """No daemon answered the hook (no socket, a stale one, a timeout, a bad answer)."""
+    """No daemon took the hook (no socket, a stale one, a failed hand-over, a refusal).
+
+    The hook may do the work alone.
+    """
+
+
+class AnswerLost(Exception):
+    """A daemon took the hook and gave no answer (too slow, its time ran out, it failed).
+
+    It may have done part of the work: the hook must not redo it.
+    """
 
 
 def socket_folder() -> str:
@@ -97,8 +123,13 @@ def usable(path: str | Path) -> bool:
     return len(str(path).encode()) <= MAX_PATH_BYTES
 
 
-def ask_daemon(root: str | Path, event: str, payload: bytes, timeout_s: float) -> str:
-    """The daemon's answer to one hook (the text to print); :class:`DaemonUnavailable` if none."""
+def ask_daemon(root: str | Path, event: str, payload: bytes, wait_s: float) -> str:
+    """The daemon's answer to one hook (the text to print), waited for up to ``wait_s``.
+
+    :class:`DaemonUnavailable` when no daemon took the request (the hook may
+    work alone); :class:`AnswerLost` when one took it and no answer came.
+    """
+    deadline = time.monotonic() + wait_s
     path = socket_address(root)
     if not usable(path) or not os.path.exists(path):
         raise DaemonUnavailable("no daemon socket")
@@ -109,14 +140,19 @@ def ask_daemon(root: str | Path, event: str, payload: bytes, timeout_s: float) -
     request = b"\0".join([event.encode(), os.fsencode(os.path.realpath(root)), payload])
     conn = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        conn.settimeout(CONNECT_TIMEOUT_S)
-        conn.connect(path)
-        conn.settimeout(timeout_s)
-        conn.sendall(request)
-        conn.shutdown(_socket.SHUT_WR)
-        data = _read_all(conn)
-    except OSError as exc:  # refused (stale socket), timed out, reset
-        raise DaemonUnavailable(f"daemon socket: {exc.__class__.__name__}") from None
+        try:
+            conn.settimeout(CONNECT_TIMEOUT_S)
+            conn.connect(path)
+            conn.settimeout(max(0.01, min(WRITE_TIMEOUT_S, deadline - time.monotonic())))
+            conn.sendall(request)
+            conn.shutdown(_socket.SHUT_WR)
+        except OSError as exc:  # refused (stale socket), timed out, reset: not taken
+            raise DaemonUnavailable(f"daemon socket: {exc.__class__.__name__}") from None
+        # Taken: from here on only the daemon does the work.
+        try:
+            data = _read_all(conn, deadline)
+        except OSError as exc:
+            raise AnswerLost(f"the daemon took the hook, then {_why(exc, wait_s)}") from None
     finally:
         conn.close()
     kind, text = data[:1], data[1:].decode("utf-8", "replace")
@@ -124,13 +160,25 @@ def ask_daemon(root: str | Path, event: str, payload: bytes, timeout_s: float) -
         return text
     if kind == REFUSAL:
         raise DaemonUnavailable(f"daemon could not answer: {text[:500]}")
-    raise DaemonUnavailable("daemon sent no answer")
+    if kind == FAILURE:
+        raise AnswerLost(f"the daemon took the hook and did not finish: {text[:500]}")
+    raise AnswerLost("the daemon took the hook and closed without an answer")
 
 
-def _read_all(conn: _socket.socket) -> bytes:
+def _why(exc: OSError, wait_s: float) -> str:
+    if isinstance(exc, TimeoutError):
+        return f"gave no answer within {wait_s:.3g} s"
+    return f"its answer was lost ({exc.__class__.__name__}: {exc})"
+
+
+def _read_all(conn: _socket.socket, deadline: float) -> bytes:
     chunks: list[bytes] = []
     size = 0
     while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("timed out")
+        conn.settimeout(left)
         chunk = conn.recv(65536)
         if not chunk:
             return b"".join(chunks)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from scheduler.claude.events import EVENTS
-from scheduler.claude.hook_client import DAEMON_SHARE, FALLBACK_TIMEOUT_S
+from scheduler.claude.hook_client import FALLBACK_TIMEOUT_S, daemon_wait
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon
 
 if TYPE_CHECKING:
@@ -124,6 +124,9 @@ def run_hook(
 ) -> int:
     """Answer one hook, through the daemon or alone; always returns 0.
 
+    It works alone only when no daemon took the hook; one the daemon took
+    and did not answer is not redone (it adds nothing, and says so).
+
     ``started`` (``time.monotonic()``) is when the hook's process began, when
     it began before this call: the hard limit counts from there.
     """
@@ -133,8 +136,8 @@ def run_hook(
         text = None
         if ask:
             try:
-                text = ask_daemon(root, event, raw, FALLBACK_TIMEOUT_S * DAEMON_SHARE)
-            except DaemonUnavailable:
+                text = ask_daemon(root, event, raw, daemon_wait(watchdog.started))
+            except DaemonUnavailable:  # AnswerLost is not: what the daemon took is not redone
                 text = None
         if text is None:
             text = _alone(event, raw, root, watchdog, settings, config, agent_id)

@@ -20,11 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from scheduler.claude.events import EVENTS, TOOL_EVENTS
+from scheduler.claude.hook_client import FALLBACK_TIMEOUT_S
 
 SERVER_NAME = "nous"
 MAX_FILE_BYTES = 1024 * 1024
 HOOK_MARGIN_S = 2
-"""Claude Code's timeout for a hook is the hook's own hard limit and this margin."""
+"""Claude Code's timeout for a hook is the hook's own hard limit and this margin.
+
+The hard limit is the longer of ``claude.hook_timeout_s`` (a hook working
+alone) and the fixed limit of a hook the daemon answers
+(:data:`~scheduler.claude.hook_client.FALLBACK_TIMEOUT_S`, which reads no
+settings): Claude Code must not end a hook that is still waiting for the
+daemon's answer or its refusal.
+"""
 
 
 class InitError(ValueError):
@@ -164,7 +172,7 @@ def _group(nous: str, event: str, timeout_s: float) -> dict[str, Any]:
     hook = {
         "type": "command",
         "command": hook_command(nous, event),
-        "timeout": math.ceil(timeout_s) + HOOK_MARGIN_S,
+        "timeout": math.ceil(max(timeout_s, FALLBACK_TIMEOUT_S)) + HOOK_MARGIN_S,
     }
     return {"matcher": "*", "hooks": [hook]} if event in TOOL_EVENTS else {"hooks": [hook]}
 

@@ -152,10 +152,10 @@ def test_the_hook_asks_only_through_a_private_folder(
         server.start()
         try:
             if mode == 0o700:
-                assert ask_daemon(root, "Stop", b"{}", timeout_s=5) == "from the socket"
+                assert ask_daemon(root, "Stop", b"{}", wait_s=5) == "from the socket"
             else:
                 with pytest.raises(DaemonUnavailable, match="not this user's private folder"):
-                    ask_daemon(root, "Stop", b"{}", timeout_s=5)
+                    ask_daemon(root, "Stop", b"{}", wait_s=5)
         finally:
             if server.is_alive():  # never asked: let the accept return
                 with socket.socket(socket.AF_UNIX) as wake:

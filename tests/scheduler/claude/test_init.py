@@ -40,7 +40,8 @@ def test_init_merges_is_idempotent_and_remove_restores_the_users_files(tmp_path:
         ours = [g for g in settings["hooks"][event] if is_ours(g["hooks"][0]["command"])]
         assert len(ours) == 1
         hook = ours[0]["hooks"][0]
-        assert f" hook {event} " in hook["command"] and hook["timeout"] == 10
+        # 8 s is the hook's own limit alone; one the daemon answers waits up to 15 s.
+        assert f" hook {event} " in hook["command"] and hook["timeout"] == 17
     servers = _read(tmp_path / ".mcp.json")["mcpServers"]
     assert servers["memory"] == USER_SERVER
     assert servers["nous"]["args"] == ["mcp"]
@@ -50,6 +51,12 @@ def test_init_merges_is_idempotent_and_remove_restores_the_users_files(tmp_path:
     removed = init_claude(tmp_path, timeout_s=8.0, remove=True)
     assert len(removed) == len(EVENTS) + 1
     assert {p: _read(p) for p in before} == before
+
+
+def test_claude_codes_timeout_covers_a_longer_hook_timeout(tmp_path: Path) -> None:
+    init_claude(tmp_path, timeout_s=40.5)
+    groups = _read(tmp_path / ".claude" / "settings.json")["hooks"]["Stop"]
+    assert [g["hooks"][0]["timeout"] for g in groups] == [43]
 
 
 def test_init_claude_command_prints_what_it_changed(
