@@ -1,8 +1,10 @@
-"""Fixtures for ``nous mcp``: a project folder, a client session, and seeded memory."""
+"""Fixtures for ``nous mcp`` and the hook socket: project folders, a client, seeded memory."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+import shutil
+import tempfile
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
@@ -14,6 +16,15 @@ from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
 from tests.scheduler.claude.mcp_client import EMPTY, mcp_session, server_command
 from tests.support.recall_seed import Seeder, seeding
+
+
+@pytest.fixture
+def root() -> Iterator[Path]:
+    """A project for the hook socket's tests, with a short path (a socket's address is short)."""
+    folder = Path(tempfile.mkdtemp(prefix="nh-", dir="/tmp"))
+    (folder / "plan.md").write_text("# Plan\n")
+    yield folder
+    shutil.rmtree(folder)
 
 
 @pytest.fixture

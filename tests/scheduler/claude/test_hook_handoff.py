@@ -9,10 +9,8 @@ from __future__ import annotations
 import asyncio
 import io
 import json
-import shutil
 import socket
-import tempfile
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
@@ -52,15 +50,6 @@ class SlowSession(ClaudeSession):
     async def answer(self, event: str, payload: HookInput) -> HookAnswer:
         await asyncio.sleep(self.delay_s)
         return await super().answer(event, payload)
-
-
-@pytest.fixture
-def root() -> Iterator[Path]:
-    """A project with a short path (a unix socket's address is short)."""
-    folder = Path(tempfile.mkdtemp(prefix="nh-", dir="/tmp"))
-    (folder / "plan.md").write_text("# Plan\n")
-    yield folder
-    shutil.rmtree(folder)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import shutil
 import socket
 import tempfile
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -38,15 +38,6 @@ def _dead_uri() -> str:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return f"bolt://127.0.0.1:{probe.getsockname()[1]}"
-
-
-@pytest.fixture
-def root() -> Iterator[Path]:
-    """A project with a short path (a unix socket's address is short)."""
-    folder = Path(tempfile.mkdtemp(prefix="nh-", dir="/tmp"))
-    (folder / "plan.md").write_text("# Plan\n")
-    yield folder
-    shutil.rmtree(folder)
 
 
 @pytest.fixture
