@@ -336,7 +336,11 @@ class ClaudeSettings(BaseModel):
     model_config = _STRICT
 
     hook_timeout_s: float = Field(
-        15.0, gt=0, le=60, description="a hook gives up (exit 0, nothing added) after this long"
+        15.0,
+        gt=0,
+        le=60,
+        description="a hook gives up (exit 0, nothing added) after this long"
+        " (via the daemon: at most 13 s, see scheduler.claude.hook_server.answer_limit)",
     )
     session_start_tokens: int = Field(
         1500, ge=0, description="what SessionStart adds: strategies, censors, escalations"

@@ -138,6 +138,22 @@ async def test_a_daemon_whose_time_ran_out_is_not_redone(
     assert await TurnStore(memory).session_turns(SESSION) == [], "the hook did no work alone"
 
 
+async def test_a_hung_daemon_says_so_before_the_hook_gives_up(
+    serving: Serving, root: Path, hook_env: dict[str, str], memory: Memory
+) -> None:
+    # A setting of 60 s: the daemon still answers within the hook's own fixed limit.
+    async with serving(root, delay_s=60.0, timeout_s=60.0):
+        code, out, err, took = await _prompt(root, hook_env, "Tidy the plan please")
+    assert (code, out) == (0, "")
+    limit = f"{FALLBACK_TIMEOUT_S - HANDOVER_MARGIN_S:g}"
+    assert err.splitlines() == [
+        "nous hook UserPromptSubmit: the daemon took the hook and did not finish: "
+        f"no answer within {limit} s; nothing added"
+    ]  # the daemon's refusal, not the watchdog's "gave up after 15 s"
+    assert took < FALLBACK_TIMEOUT_S
+    assert await TurnStore(memory).session_turns(SESSION) == []
+
+
 async def test_the_full_parsers_path_does_not_redo_it_either(
     serving: Serving, root: Path, memory: Memory
 ) -> None:
