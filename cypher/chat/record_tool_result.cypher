@@ -3,8 +3,8 @@
 //   (errors are what the assessment and the censors learn from), and only when every kept
 //   result is an error the oldest error goes. tool_failed runs beside tool_results (one boolean
 //   per kept result); tool_calls counts every call of the turn, tool_results_dropped those not
-//   kept (a turn written before these counters gets them from its list). One statement per hook,
-//   and the list it rewrites stays at most $keep long.
+//   kept (a turn opened before these properties existed counts its list, and its older results
+//   count as successes). One statement per hook; the list it rewrites stays at most $keep long.
 // params: $agent_id, $session_id, $result (string: the ToolResult as JSON), $failed (boolean,
 //   true when the call failed), $keep (integer >= 1, the most results a turn keeps)
 // returns: id (the turn's id), tool_results (how many it now holds), tool_calls (how many it
