@@ -347,6 +347,7 @@ class ClaudeSettings(BaseModel):
     )
     tool_output_chars: int = Field(2000, ge=100, description="a tool's output kept on its turn")
     tool_input_chars: int = Field(500, ge=40, description="each tool input value kept on its turn")
+    turn_tool_results: int = Field(200, ge=1, description="tool results a turn keeps, errors first")
 
 
 class McpSettings(BaseModel):

@@ -119,8 +119,11 @@ class Turn(Node):
 
     Every hook is a process of its own, so the turn lives in the graph: opened
     by ``UserPromptSubmit``, tool results appended by ``PostToolUse``, closed by
-    ``Stop``. ``tool_results`` holds one JSON object per tool call (seed 004's
-    ``ToolResult``: name, clipped input and output, error, duration).
+    ``Stop``. ``tool_results`` holds one JSON object per kept tool call (seed 004's
+    ``ToolResult``: name, clipped input and output, error, duration), at most
+    ``claude.turn_tool_results`` of them, errors kept over successes;
+    ``tool_failed`` says which of them failed, ``tool_calls`` counts every call
+    and ``tool_results_dropped`` those not kept.
     """
 
     session_id: str
@@ -130,6 +133,9 @@ class Turn(Node):
     episode_id: str | None = None
     status: str = "open"
     tool_results: list[str] = Field(default_factory=list)
+    tool_failed: list[bool] = Field(default_factory=list)
+    tool_calls: int = 0
+    tool_results_dropped: int = 0
     response: str | None = None
     outcome: str | None = None
     surprise: float | None = None

@@ -48,12 +48,21 @@ class TurnStore:
         rows = await self.memory.read("chat/open_turn_of_session", session_id=session_id)
         return self._turn(rows[0]["turn"]) if rows else None
 
-    async def record_tool_result(self, session_id: str, result: Mapping[str, Any]) -> str | None:
-        """Append one tool result to the session's open turn; the turn's id, None without one."""
+    async def record_tool_result(
+        self, session_id: str, result: Mapping[str, Any], *, keep: int
+    ) -> str | None:
+        """Append one tool result to the session's open turn; the turn's id, None without one.
+
+        The turn keeps at most ``keep`` results: past that the oldest successful
+        one is dropped (an error only when all kept are errors) and counted.
+        A result with an ``error`` is a failed call.
+        """
         rows = await self.memory.write(
             "chat/record_tool_result",
             session_id=session_id,
             result=json.dumps(dict(result), sort_keys=True, default=str),
+            failed=result.get("error") is not None,
+            keep=max(1, int(keep)),
         )
         return str(rows[0]["id"]) if rows else None
 

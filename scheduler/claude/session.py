@@ -171,7 +171,9 @@ class ClaudeSession:
             else None,
             duration_ms=payload.duration_ms,
         )
-        await self.turns.record_tool_result(payload.session_id, result.model_dump())
+        await self.turns.record_tool_result(
+            payload.session_id, result.model_dump(), keep=self.settings.turn_tool_results
+        )
         return NOTHING
 
     async def stop(self, payload: HookInput) -> HookAnswer:

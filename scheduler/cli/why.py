@@ -72,7 +72,10 @@ async def _why(args: argparse.Namespace, memory: Memory) -> int:
         )
     # The Claude Code turns the decision was opened for (nous init claude).
     found["turns"] = [
-        {**turn.model_dump(exclude={"tool_results"}), "tool_results": tool_results(turn)}
+        {
+            **turn.model_dump(exclude={"tool_results", "tool_failed"}),
+            "tool_results": tool_results(turn),
+        }
         for turn in await TurnStore(memory).turns_for_decision(found["decision"]["id"])
     ]
     return show(args, found, render(found))
@@ -128,6 +131,11 @@ def render(s: dict[str, Any]) -> str:
             f"│    session {t.get('session_id')} · {t.get('status')} · {t.get('outcome') or '-'}:"
             f" {_short(t.get('prompt'))}"
         )
+        if t.get("tool_results_dropped"):
+            out.append(
+                f"│       {t.get('tool_calls')} tool calls, {t['tool_results_dropped']} not kept"
+                " (errors kept first)"
+            )
         for r in t["tool_results"]:
             failed = f" → error: {_short(r['error'])}" if r.get("error") else " → ok"
             out.append(f"│       {r.get('tool_name')}{failed}")
