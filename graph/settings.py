@@ -31,6 +31,12 @@ import yaml
 from pydantic import ValidationError
 
 from graph.errors import SettingsError
+from graph.settings_claude import (
+    ClaudeSettings as ClaudeSettings,
+)
+from graph.settings_claude import (
+    McpSettings as McpSettings,
+)
 from graph.settings_model import (
     DEFAULT_CATEGORY_PATTERNS as DEFAULT_CATEGORY_PATTERNS,
 )
@@ -50,9 +56,6 @@ from graph.settings_model import (
     BudgetSettings as BudgetSettings,
 )
 from graph.settings_model import (
-    ClaudeSettings as ClaudeSettings,
-)
-from graph.settings_model import (
     EmbeddingSettings as EmbeddingSettings,
 )
 from graph.settings_model import (
@@ -66,9 +69,6 @@ from graph.settings_model import (
 )
 from graph.settings_model import (
     LLMSettings as LLMSettings,
-)
-from graph.settings_model import (
-    McpSettings as McpSettings,
 )
 from graph.settings_model import (
     Neo4jSettings as Neo4jSettings,

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
+from graph.settings_claude import ClaudeSettings, McpSettings
+
 DEFAULT_CONFIG_FILE = Path("nous.yaml")
 
 STATE_DIR = ".nous"
@@ -328,49 +330,6 @@ class EmbeddingSettings(BaseModel):
         if self.provider == "endpoint" and not self.model:
             raise ValueError("embeddings.model is required when embeddings.provider is endpoint")
         return self
-
-
-class ClaudeSettings(BaseModel):
-    """Claude Code's hooks (``nous hook EVENT``) and ``nous init claude``."""
-
-    model_config = _STRICT
-
-    hook_timeout_s: float = Field(
-        15.0,
-        gt=0,
-        le=60,
-        description="a hook gives up (exit 0, nothing added) after this long"
-        " (via the daemon: at most 13 s, see scheduler.claude.hook_server.answer_limit)",
-    )
-    session_start_tokens: int = Field(
-        1500, ge=0, description="what SessionStart adds: strategies, censors, escalations"
-    )
-    tool_output_chars: int = Field(2000, ge=100, description="a tool's output kept on its turn")
-    tool_input_chars: int = Field(500, ge=40, description="each tool input value kept on its turn")
-    turn_tool_results: int = Field(200, ge=1, description="tool results a turn keeps, errors first")
-
-
-class McpSettings(BaseModel):
-    """``nous mcp``: how much one tool answer may carry back into a model's context."""
-
-    model_config = _STRICT
-
-    max_answer_chars: int = Field(
-        8000, ge=500, le=200_000, description="an answer's whole text, fence included"
-    )
-    recall_tokens: int = Field(
-        1500,
-        ge=100,
-        le=50_000,
-        description="the recall tool's budget (characters / 4); its answer fits max_answer_chars",
-    )
-    list_limit: int = Field(20, ge=1, le=500, description="items a listing tool shows at most")
-    max_remember_chars: int = Field(
-        4000, ge=100, le=100_000, description="the longest fact or procedure `remember` keeps"
-    )
-    tool_timeout_s: float = Field(
-        20.0, gt=0, le=600, description="a tool's work in Neo4j, at most; then it answers an error"
-    )
 
 
 class Settings(BaseModel):

@@ -20,7 +20,7 @@ from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.monitor import tool_call_prefix
 from cognition.text import CHARS_PER_TOKEN, clip, fence, plain_text
 from graph.models import Censor, Turn
-from graph.settings_model import ClaudeSettings
+from graph.settings import ClaudeSettings
 from graph.store.audit import AuditStore
 from graph.store.heuristics import HeuristicStore
 from graph.store.turns import TurnStore, tool_results
