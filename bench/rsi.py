@@ -59,7 +59,7 @@ async def cycle_cost(cycles: int) -> list[tuple[float, float]]:
     """(cycle seconds, sandbox seconds within it) per cycle."""
     settings = bench_settings()
     spent: list[float] = []
-    real_run = practice.run_problem
+    real_run = sandbox.run_problem  # what practice imported by that name
 
     async def timed(*args: object, **kwargs: object) -> sandbox.SandboxResult:
         started = time.perf_counter()
@@ -68,7 +68,7 @@ async def cycle_cost(cycles: int) -> list[tuple[float, float]]:
         finally:
             spent.append(time.perf_counter() - started)
 
-    practice.run_problem = timed  # type: ignore[assignment]
+    setattr(practice, "run_problem", timed)  # noqa: B010 - a bench's probe, not product code
     out: list[tuple[float, float]] = []
     with LLMStub(default=ModelScript(desires=["be better"])) as stub:
         llm_settings = LLMSettings(base_url=stub.base_url, model="stub", timeout_s=10)
@@ -88,7 +88,7 @@ async def cycle_cost(cycles: int) -> list[tuple[float, float]]:
                     out.append((result.duration_s, sum(spent)))
             finally:
                 await memory.forget()
-    practice.run_problem = real_run
+    setattr(practice, "run_problem", real_run)  # noqa: B010
     return out
 
 
