@@ -17,10 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from scheduler.claude.events import CONTEXT_EVENTS
-
-MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
-"""A payload larger than this is refused (a tool's output can be huge)."""
+from scheduler.claude.events import CONTEXT_EVENTS, MAX_PAYLOAD_BYTES
 
 
 class HookInput(BaseModel):
