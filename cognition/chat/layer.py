@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from cognition.chat.turns import (
+    ToolResult,
     TurnContext,
     TurnResult,
     render_turn_context,
@@ -172,20 +173,18 @@ class CognitiveLayer:
         self, session_id: str, result: TurnResult, context: TurnContext
     ) -> Assessment:
         """MONITOR → LEARN: assess the finished turn and learn from it."""
-        tool_errors = [
-            ToolError(t.error, t.tool_name, t.arguments) for t in result.tool_results if t.error
-        ]
-        try:
-            assessment = assess(result.response_text, tool_errors, result.error)
-        except Exception as exc:  # arguments are the runtime's data; judge the errors alone
-            log.warning("assessment failed, retried without arguments: %s", type(exc).__name__)
-            bare = [e.error for e in tool_errors]
-            assessment = assess(result.response_text, bare, result.error)
+        assessment = _assess(result, result.tool_results)
+        # A failure the runtime reported as it happened (ToolCalls) has its censor already.
+        uncounted = [t for t in result.tool_results if t.censor_id is None]
         censors: list[Censor] = await _attempt(
             "censor filing",
-            lambda: self.censors.from_assessment(assessment, episode_id=context.episode_id),
+            lambda: self.censors.from_assessment(
+                _assess(result, uncounted), episode_id=context.episode_id
+            ),
             [],
         )
+        counted = [t for t in result.tool_results if t.censor_id is not None]
+        lessons = [t.censor_trigger or "" for t in counted] + [c.trigger_pattern for c in censors]
         decision_id, episode_id = context.decision_id, context.episode_id
         if decision_id is not None:
             await _attempt("learning", lambda: self._learn(decision_id, assessment, result), None)
@@ -202,7 +201,7 @@ class CognitiveLayer:
                     episode_id,
                     summary=summary,
                     outcome=assessment.outcome.value,
-                    lessons=[c.trigger_pattern for c in censors],
+                    lessons=list(dict.fromkeys(lesson for lesson in lessons if lesson)),
                 ),
                 False,
             )
@@ -214,7 +213,9 @@ class CognitiveLayer:
                 "decision_id": context.decision_id,
                 "has_errors": assessment.has_errors,
                 "outcome": assessment.outcome.value,
-                "censors": [c.id for c in censors],
+                "censors": list(
+                    dict.fromkeys([*(t.censor_id for t in counted), *(c.id for c in censors)])
+                ),
             },
             session_id=session_id,
         )
@@ -363,6 +364,15 @@ class CognitiveLayer:
             outcome_success=success,
             outcome_at=utc_now(),
         )
+
+
+def _assess(result: TurnResult, tools: Sequence[ToolResult]) -> Assessment:
+    tool_errors = [ToolError(t.error, t.tool_name, t.arguments) for t in tools if t.error]
+    try:
+        return assess(result.response_text, tool_errors, result.error)
+    except Exception as exc:  # arguments are the runtime's data; judge the errors alone
+        log.warning("assessment failed, retried without arguments: %s", type(exc).__name__)
+        return assess(result.response_text, [e.error for e in tool_errors], result.error)
 
 
 async def _attempt(what: str, step: Callable[[], Awaitable[T]], fallback: T) -> T:

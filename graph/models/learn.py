@@ -70,6 +70,8 @@ class Censor(Node):
     status: str = "active"
     fire_count: int = 0
     last_fired_at: datetime | None = None
+    call_key: str | None = None
+    """Learned from a Claude Code tool call: the call's key (``cognition.monitor.calls``)."""
 
 
 class Episode(Node):
