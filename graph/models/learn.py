@@ -83,6 +83,13 @@ class Episode(Node):
     outcome: str | None = None
     summary: str = ""
     lessons: list[str] = Field(default_factory=list)
+    # What a Claude Code session held when its context was last compacted (PreCompact).
+    kept_task: str = ""
+    kept_frame: str | None = None
+    kept_threads: list[str] = Field(default_factory=list)
+    kept_decision_id: str | None = None
+    compacted_at: datetime | None = None
+    compactions: int = 0
 
 
 class Fact(Node):

@@ -48,6 +48,11 @@ class TurnStore:
         rows = await self.memory.read("chat/open_turn_of_session", session_id=session_id)
         return self._turn(rows[0]["turn"]) if rows else None
 
+    async def latest_turn_of(self, session_id: str) -> Turn | None:
+        """The session's latest turn, open or closed, or None."""
+        rows = await self.memory.read("chat/latest_turn_of_session", session_id=session_id)
+        return self._turn(rows[0]["turn"]) if rows else None
+
     async def record_tool_result(
         self, session_id: str, result: Mapping[str, Any], *, keep: int
     ) -> str | None:

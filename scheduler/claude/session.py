@@ -26,12 +26,20 @@ from graph.settings import ClaudeSettings
 from graph.store.audit import AuditStore
 from graph.store.heuristics import HeuristicStore
 from graph.store.turns import TurnStore, tool_results
+from scheduler.claude.compaction import keep_before_compaction
+from scheduler.claude.events import MCP_TOOLS
 from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
 
 _PROMPT_CHARS = 500
 _RESPONSE_CHARS = 500
 _LINE_CHARS = 300
 ESCALATION_LIMIT = 10
+TOOLS_LINE = (
+    "Nous, this project's memory, has MCP tools (server `nous`; search for them if deferred): "
+    + "; ".join(f"`{name}`: {what}" for name, what in MCP_TOOLS)
+    + "."
+)
+"""What SessionStart says first, so a model whose MCP tools are deferred knows they exist."""
 
 
 def clipped_input(tool_input: dict[str, Any], limit: int) -> dict[str, Any]:
@@ -85,6 +93,8 @@ class ClaudeSession:
             return await self.tool_done(payload, failed=event == "PostToolUseFailure")
         if event == "Stop":
             return await self.stop(payload)
+        if event == "PreCompact":
+            return await keep_before_compaction(self.layer, self.turns, payload.session_id)
         if event == "SessionEnd":
             return await self.session_end(payload)
         return NOTHING
@@ -111,10 +121,9 @@ class ClaudeSession:
             for title, lines in sections
             if lines
         )
-        if not text:
-            return NOTHING
         room = self.settings.session_start_tokens * CHARS_PER_TOKEN
-        return HookAnswer(context=fence(clip(text, room), "Nous's memory for this project"))
+        memory = fence(clip(text, room), "Nous's memory for this project") if text else ""
+        return HookAnswer(context="\n\n".join(p for p in (TOOLS_LINE, memory) if p))
 
     async def prompt_submit(self, payload: HookInput) -> HookAnswer:
         """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer.
