@@ -35,6 +35,7 @@ from scheduler.claude.mcp_answers import (
     goal_line,
     line,
     listing,
+    quoted,
 )
 from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
 from scheduler.claude.mcp_recall import recall_question
@@ -79,8 +80,7 @@ class NousTools:
             )
         )
         counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
-        about = f" about {relative}" if relative else ""
-        heading = f"Nous recalls{about} ({counted or 'nothing'}; ~{found.token_estimate} tokens):"
+        heading = f"Nous recalls ({counted or 'nothing'}; ~{found.token_estimate} tokens):"
         note = ""
         if found.decision_ids:
             # The rendered decisions carry no ids; a model needs them to ask `why`.
@@ -88,6 +88,8 @@ class NousTools:
                 found.decision_ids
             )
         body = found.text or "Nothing in memory matches."
+        if relative:  # the client's path: inside the fence with what was recalled
+            body = f"About the file: {relative}\n\n{body}"
         return self._answer(heading, body, "recalled memory", note)
 
     def _meaning_for(self, memory: Memory) -> HybridRecall | None:
@@ -113,11 +115,12 @@ class NousTools:
         if story is None:
             where = f"tried {', '.join(tried)}" if tried else "a path outside the watched root"
             raise ToolError(
-                f"why: no decision {target!r} and no decision about a path {target!r}"
-                f" ({where}; root {self.root}) for agent {self.gate.agent_id!r}"
+                f"why: no decision and no decision about a path by that name (root {self.root})"
+                f" for agent {self.gate.agent_id!r}:\n"
+                + quoted(f"{target} ({where})", "the target asked about")
             )
-        heading = f"Why Nous decided as it did ({target}):"
-        return self._answer(heading, render_story(story), "a decision's story")
+        body = f"Asked about: {target}\n\n{render_story(story)}"
+        return self._answer("Why Nous decided as it did:", body, "a decision's story")
 
     async def censors(self) -> str:
         """The active censors, block first: what the agent will not do (again)."""
@@ -163,11 +166,12 @@ class NousTools:
             self.gate.agent_id, kind, text, source, name=name, domain=domain, max_chars=cap
         )
         node_id = await self._with_memory(lambda memory: keep(memory, node, source))
-        origin = f"(from {line(source)})"
+        origin = f"Source: {line(source)}"  # the client's words: inside the fence
         if isinstance(node, Fact):
-            return self._answer(f"Remembered fact {node_id} {origin}:", node.content, "fact")
-        heading = f"Remembered procedure {node_id} {node.name!r} {origin}:"
-        return self._answer(heading, "\n".join(node.core_patterns), "procedure")
+            body = f"{origin}\n\n{node.content}"
+            return self._answer(f"Remembered fact {node_id}:", body, "fact")
+        body = f"Name: {line(node.name)}\n{origin}\n\n" + "\n".join(node.core_patterns)
+        return self._answer(f"Remembered procedure {node_id}:", body, "procedure")
 
     def relative_path(self, path: str) -> str:
         """``path`` relative to the watched root (an absolute one must lie inside it)."""
@@ -178,14 +182,18 @@ class NousTools:
         if raw.startswith("/") or raw.startswith("~"):
             absolute = Path(raw).expanduser().resolve()
             if not absolute.is_relative_to(root):
-                raise ToolError(f"path {raw!r} is outside the watched root {root}")
+                raise ToolError(
+                    f"path: outside the watched root {root}:\n" + quoted(raw, "the path given")
+                )
             raw = absolute.relative_to(root).as_posix()
         while raw.startswith("./"):
             raw = raw[2:]
         try:
             return check_relative_path(raw).as_posix()
         except PathOutsideRootError as exc:
-            raise ToolError(f"path: {exc}") from None
+            raise ToolError(
+                "path: not a path inside the root:\n" + quoted(str(exc), "why")
+            ) from None
 
     def _answer(self, heading: str, body: str, label: str, note: str = "") -> str:
         return answer(heading, body, label=label, limit=self.limit, note=note)
