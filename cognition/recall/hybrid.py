@@ -19,17 +19,20 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cognition.embeddings import Embeddings, Vector
 from cognition.errors import LLMUnavailableError
-from cognition.recall.agent_vectors import AgentVectors
 from cognition.text import estimate_tokens
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EmbeddingStore, Space
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory, path_pattern
 from graph.store.recall import Hit, HybridRequest, RecallStore
+
+if TYPE_CHECKING:
+    # Types only: a Claude Code hook recalls without the embedding client or numpy loaded.
+    from cognition.embeddings import Embeddings, Vector
+    from cognition.recall.agent_vectors import AgentVectors
 
 log = logging.getLogger(__name__)
 
@@ -208,6 +211,8 @@ class HybridRecall:
 
     async def _agent_vectors(self, model: str) -> AgentVectors:
         if self._mine is None or self._mine.model != model:
+            from cognition.recall.agent_vectors import AgentVectors  # numpy: only with vectors
+
             self._mine = AgentVectors(self._vectors, model)
         if time.monotonic() - self._mine_read > SPACE_TTL_S or len(self._mine) == 0:
             await self._mine.refresh()

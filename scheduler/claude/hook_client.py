@@ -185,17 +185,21 @@ def run_hook(
     try:
         raw = read_payload(stdin)
         text = None
+        absent = False
         if ask:
             try:
                 text = ask_daemon(root, event, raw, daemon_wait(started))
             except DaemonUnavailable:  # AnswerLost is not: what the daemon took is not redone
-                text = None
+                absent = True
         if text is None:
+            from graph.store.lean import lean_process
+
+            lean_process()  # before the driver and pydantic load
             from scheduler.claude.hooks import answer_alone
 
             text = answer_alone(
                 event, raw, os.fspath(root), config=config, agent_id=agent_id,
-                settings=settings, watchdog=watchdog,
+                settings=settings, watchdog=watchdog, daemon_absent=absent,
             )  # fmt: skip
         if text:
             stdout.write(text + "\n")

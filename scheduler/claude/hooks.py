@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,12 @@ if TYPE_CHECKING:
     from scheduler.claude.hook_watchdog import Watchdog
     from scheduler.claude.payload import HookAnswer, HookInput
 
+DAEMON_BANNER = (
+    "Nous: no daemon runs on this project, so each hook works alone (slower, and nothing is "
+    "learned in the background between sessions). Start one with `nous run` in the project's "
+    "folder, or keep one running as a user service: `nous init claude --service`."
+)
+"""What the first answer of a session (SessionStart's) says when no daemon took the hook."""
 ANSWER_SHARE = 0.8
 """What the work gets of the time left: the rest prints the answer and closes the driver."""
 
@@ -38,10 +45,13 @@ def answer_alone(
     agent_id: str | None = None,
     settings: Settings | None = None,
     watchdog: Watchdog | None = None,
+    daemon_absent: bool = False,
 ) -> str:
     """The answer to print for one hook, worked out in this process ("" to add nothing).
 
-    Raises on any failure (the caller says why on stderr and adds nothing).
+    ``daemon_absent``: no daemon took the hook; the session's first answer
+    (SessionStart's) then says so and how to start one. Raises on any failure
+    (the caller says why on stderr and adds nothing).
     """
     payload = parse_payload(raw, event)
     if settings is None:
@@ -54,6 +64,9 @@ def answer_alone(
         answer = asyncio.run(_answer(event, payload, settings, Path(root), left * ANSWER_SHARE))
     except TimeoutError:
         raise TimeoutError("timed out") from None
+    if daemon_absent and event == "SessionStart":
+        context = "\n\n".join(p for p in (DAEMON_BANNER, answer.context) if p)
+        answer = replace(answer, context=context)
     return answer.render(event)
 
 

@@ -28,8 +28,12 @@ def hook_settings(endpoint: Neo4jEndpoint, agent_id: str) -> Settings:
 class Session:
     """One Claude Code session's hooks, run as ``nous hook`` runs them (working alone)."""
 
-    def __init__(self, settings: Settings, root: Path, session_id: str) -> None:
+    def __init__(
+        self, settings: Settings, root: Path, session_id: str, *, ask: bool = False
+    ) -> None:
+        """``ask``: ask the project's daemon first, as a hook does (none answers in tests)."""
         self.settings, self.root, self.session_id = settings, root, session_id
+        self.ask = ask
         self.fields: list[tuple[str, str]] = []
         """Every field of every answer so far: (event and field name, its text)."""
 
@@ -40,7 +44,7 @@ class Session:
 
         def call() -> int:
             return run_hook(
-                event, io.BytesIO(raw.encode()), out, err, root=self.root, ask=False,
+                event, io.BytesIO(raw.encode()), out, err, root=self.root, ask=self.ask,
                 settings=self.settings,
             )  # fmt: skip
 

@@ -60,3 +60,17 @@ async def test_a_transient_failure_makes_no_censor_and_two_others_block_at_once(
 
 def test_session_start_names_the_tools_the_server_offers() -> None:
     assert {name for name, _ in MCP_TOOLS} == TOOLS
+
+
+async def test_the_first_answer_says_when_no_daemon_runs(
+    memory: Memory, neo4j_endpoint: Neo4jEndpoint, tmp_path: Path
+) -> None:
+    settings = hook_settings(neo4j_endpoint, memory.agent_id)
+    asking = Session(settings, tmp_path, SESSION, ask=True)
+    started = await asking.hook("SessionStart", source="startup")
+    assert "no daemon runs on this project" in started and "nous init claude --service" in started
+    prompt = await asking.hook("UserPromptSubmit", prompt="Cut the release")
+    assert "no daemon runs" not in prompt, "said once, in the session's first answer"
+    # Asked for another agent's settings, the hook does not ask a daemon: it says nothing.
+    alone = Session(settings, tmp_path, SESSION, ask=False)
+    assert "no daemon runs" not in await alone.hook("SessionStart", source="startup")
