@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cognition.chat.layer import CognitiveLayer
 from cognition.frames.engine import FrameEngine
-from graph.server.finder import local_uri
+from graph.server.address import local_uri
 from graph.settings import Settings
 from graph.store.audit import AuditStore
 from graph.store.driver import GraphDriver
@@ -33,6 +33,9 @@ async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSe
         neo4j.user,
         neo4j.password.get_secret_value(),
         database=neo4j.database,
+        # One connection: a hook's queries share it (one handshake and login per hook), and
+        # the steps that run at once take turns on it.
+        connections=1,
     )
     await driver.start()
     try:
