@@ -78,7 +78,10 @@ _INTENT = {
 }
 _DOMAIN = {
     **dict.fromkeys((Category.INTAKE, Category.KNOWLEDGE, Category.THINKER), "content"),
-    **dict.fromkeys((Category.INDEX, Category.TEMPLATE, Category.CONFIG), "technical"),
+    **dict.fromkeys(
+        (Category.INDEX, Category.TEMPLATE, Category.CONFIG, Category.CODE, Category.TEST),
+        "technical",
+    ),
     **dict.fromkeys((Category.SELF_REFERENCE, Category.LEARNING), "meta"),
 }
 _ACTION_URGENCY = {"critical": "immediate", "high": "soon", "medium": "whenever"}
