@@ -23,14 +23,15 @@ def applicable_templates(
 
     A template counts when its trigger's category, observation types and path
     globs match, and its conditions that need only the observation hold
-    (``extensions``, ``not_path_suffixes``, ``metadata_equals``). Content
+    (``extensions``, ``not_path_suffixes``, ``metadata_equals``, ``metadata_in``). Content
     (``content_patterns``, ``content_contains_any``), size and error count are
     not looked at: they may hold later. A change the agent made itself
-    (``caused_by`` set) can start nothing, so it gets no template.
+    (``caused_by`` set) can start nothing, so it gets no template; nor does a
+    template the user has not turned on (``enabled: false``).
     """
     if observation.caused_by is not None and observation.is_file_change:
         return []
-    return [t for t in templates if could_apply(t, observation)]
+    return [t for t in templates if t.enabled and could_apply(t, observation)]
 
 
 def could_apply(template: ActionTemplate, observation: Observation) -> bool:
@@ -55,7 +56,4 @@ def static_misfit(template: ActionTemplate, observation: Observation) -> str | N
         return f"the path does not end in {', '.join(conditions.extensions)}"
     if path is not None and path.endswith(tuple(conditions.not_path_suffixes)):
         return f"the path ends in one of {', '.join(conditions.not_path_suffixes)}"
-    for key, value in conditions.metadata_equals.items():
-        if key not in observation.metadata or str(observation.metadata[key]) != value:
-            return f"wants metadata {key} = {value}"
-    return None
+    return conditions.metadata_misfit(observation)
