@@ -10,10 +10,11 @@ errs towards keeping a chain open, never towards dropping one that could act.
 
 from __future__ import annotations
 
+from cognition.act.conditions import FileFacts
 from cognition.act.templates import ActionTemplate, TemplateRegistry
 from graph.models.observe import Observation
 
-__all__ = ["applicable_templates", "could_apply"]
+__all__ = ["applicable_templates", "could_apply", "static_misfit", "why_not"]
 
 
 def applicable_templates(
@@ -57,3 +58,34 @@ def static_misfit(template: ActionTemplate, observation: Observation) -> str | N
     if path is not None and path.endswith(tuple(conditions.not_path_suffixes)):
         return f"the path ends in one of {', '.join(conditions.not_path_suffixes)}"
     return conditions.metadata_misfit(observation)
+
+
+def why_not(template: ActionTemplate, observation: Observation, facts: FileFacts) -> str | None:
+    """Why ``template`` would not act on ``observation`` now (``facts`` of its file), or None.
+
+    For ``nous templates explain``: the first reason, in the order a person
+    checks them (turned off, the change itself, the file's content and size).
+    """
+    if not template.enabled:
+        return "turned off (enabled: false)"
+    if observation.caused_by is not None and observation.is_file_change:
+        return "the agent's own edit starts nothing"
+    static = static_misfit(template, observation)
+    if static is not None:
+        return static
+    trigger, conditions = template.trigger, template.conditions
+    for needles in (trigger.content_patterns, conditions.content_contains_any):
+        if needles and not _has_any(facts.content_head, needles):
+            return "the file's first bytes have none of " + ", ".join(map(repr, needles))
+    limit = conditions.max_size_bytes
+    if limit is not None and (facts.size is None or facts.size > limit):
+        return f"the file is not known to be at most {limit} bytes"
+    errors = conditions.max_error_count
+    if errors is not None and facts.error_count > errors:
+        return f"it failed {facts.error_count} times already (max_error_count {errors})"
+    return None
+
+
+def _has_any(content: str | None, needles: list[str]) -> bool:
+    folded = (content or "").casefold()
+    return content is not None and any(needle.casefold() in folded for needle in needles)

@@ -34,7 +34,7 @@ from cognition.act.render import (
     leftover_syntax,
     placeholders,
 )
-from cognition.act.template_yaml import template_at
+from cognition.act.template_yaml import key_line, template_at
 from cognition.errors import TemplateError
 from graph.models.observe import Observation
 from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
@@ -49,6 +49,7 @@ __all__ = [
     "TemplateRegistry",
     "instantiate",
     "load_templates",
+    "parse_templates",
 ]
 
 SHIPPED_TEMPLATES = "templates.yaml"
@@ -223,6 +224,11 @@ def load_templates(path: Path | None = None) -> TemplateRegistry:
     return _parse(text, str(path))
 
 
+def parse_templates(text: str, file: str) -> TemplateRegistry:
+    """Check the text of a templates file (``file`` names it in errors) as load_templates does."""
+    return _parse(text, file)
+
+
 def instantiate(
     template: ActionTemplate,
     observation: Observation,
@@ -323,15 +329,20 @@ def _parse(text: str, file: str) -> TemplateRegistry:
         problems.extend((name, key, message) for key, message in _cross_check(template))
         templates.append(template)
     if problems:
-        raise TemplateError(_problem_lines(file, problems))
+        raise TemplateError(_problem_lines(file, problems, text))
     return TemplateRegistry(templates, file=file)
 
 
-def _problem_lines(file: str, problems: Iterable[tuple[str, str, str]]) -> str:
-    return "\n".join(
-        f"{file}: template {name!r}: {key + ': ' if key else ''}{message}"
-        for name, key, message in problems
-    )
+def _problem_lines(
+    file: str, problems: Iterable[tuple[str, str, str]], text: str | None = None
+) -> str:
+    """One line per problem: file, template, key, message, and where the file has it."""
+    lines = []
+    for name, key, message in problems:
+        line = key_line(text, name, key) if text is not None else None
+        where = f" (line {line})" if line is not None else ""
+        lines.append(f"{file}: template {name!r}: {key + ': ' if key else ''}{message}{where}")
+    return "\n".join(lines)
 
 
 def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
