@@ -96,7 +96,9 @@ def render_pack(choice: PackChoice) -> str:
     missing = sorted({name for name in _SLOT.findall(body) if name not in choice.values})
     if missing:
         raise StarterError(f"pack {choice.pack}: no value for {', '.join(missing)}")
-    return _SLOT.sub(lambda m: choice.values[m.group(1)], body)
+    # Which pack and why, kept in the file: the reason holds no line break (names are plain).
+    head = f"# `nous templates init` chose the {choice.pack} pack: {choice.reason}\n"
+    return head + _SLOT.sub(lambda m: choice.values[m.group(1)], body)
 
 
 def write_templates(path: Path, text: str, *, force: bool) -> Path | None:
