@@ -17,7 +17,8 @@ OBSERVE     significance from the primary's urgency: critical -> critical,
 CATEGORIZE  intent: created -> new_content; modified, moved -> update;
             deleted -> cleanup; process or task failed -> fix; else unknown.
             domain: intake, knowledge, thinker -> content; index, template,
-            config -> technical; self_reference, learning -> meta; else system.
+            config, code, test -> technical; self_reference, learning -> meta;
+            else system.
             requires_action: yes when a template is offered or for a failure;
             no for a deletion or a low or noise observation; else maybe.
             action_urgency from significance (critical -> immediate,
