@@ -109,25 +109,7 @@ def translate_changes(
         rel = _relative(root, Path(raw))
         if rel is not None and not path_filter.is_ignored(rel):
             kinds[rel].add(change)
-
-    present: dict[str, os.stat_result] = {}
-    maybe_gone: set[str] = set()
-    gone_dirs: set[str] = set()
-    for rel, kind in kinds.items():
-        st = _lstat(root / rel)
-        if st is not None and stat.S_ISDIR(st.st_mode):
-            if kind == {Change.modified}:
-                continue  # a directory's own metadata; its files report themselves
-            present.update(_expand(root, path_filter, rel))
-        elif st is not None and stat.S_ISREG(st.st_mode):
-            present[rel] = st
-        if rel in known:
-            maybe_gone.add(rel)
-        elif st is None or not stat.S_ISREG(st.st_mode):
-            gone_dirs.add(rel)  # it may have been (or replaced) a directory of known files
-    if gone_dirs:
-        maybe_gone.update(p for p in known if any(a in gone_dirs for a in _ancestors(p)))
-
+    present, maybe_gone = _present_and_maybe_gone(kinds, root, known, path_filter)
     gone = {p: known[p] for p in maybe_gone - present.keys() if not _is_file(root / p)}
     origins = {seen.identity: p for p, seen in gone.items()}
     result = Translation()
@@ -137,12 +119,8 @@ def translate_changes(
         if origin is not None:
             del gone[origin]
             result.updates[origin] = None
-            kind_ = ObservationType.FILE_MOVED
-        elif rel not in known:
-            kind_ = ObservationType.FILE_CREATED
-        elif known[rel] != now or Change.modified in kinds.get(rel, ()):
-            kind_ = ObservationType.FILE_MODIFIED
-        else:
+        kind_ = _kind(rel, now, origin, known, kinds)
+        if kind_ is None:
             continue
         state = inspect_file(root, rel, max_hash_bytes)
         if state is None:
@@ -166,6 +144,50 @@ def translate_changes(
         )
     result.observations.sort(key=lambda o: o.path or "")
     return result
+
+
+def _present_and_maybe_gone(
+    kinds: Mapping[str, set[Change]],
+    root: Path,
+    known: Mapping[str, Seen],
+    path_filter: PathFilter,
+) -> tuple[dict[str, os.stat_result], set[str]]:
+    """The regular files the batch names (added folders expanded), and known paths to check."""
+    present: dict[str, os.stat_result] = {}
+    maybe_gone: set[str] = set()
+    gone_dirs: set[str] = set()
+    for rel, kind in kinds.items():
+        st = _lstat(root / rel)
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            if kind == {Change.modified}:
+                continue  # a directory's own metadata; its files report themselves
+            present.update(_expand(root, path_filter, rel))
+        elif st is not None and stat.S_ISREG(st.st_mode):
+            present[rel] = st
+        if rel in known:
+            maybe_gone.add(rel)
+        elif st is None or not stat.S_ISREG(st.st_mode):
+            gone_dirs.add(rel)  # it may have been (or replaced) a directory of known files
+    if gone_dirs:
+        maybe_gone.update(p for p in known if any(a in gone_dirs for a in _ancestors(p)))
+    return present, maybe_gone
+
+
+def _kind(
+    rel: str,
+    now: Seen,
+    origin: str | None,
+    known: Mapping[str, Seen],
+    kinds: Mapping[str, set[Change]],
+) -> ObservationType | None:
+    """What a present file's change is: moved, created, modified, or nothing new (None)."""
+    if origin is not None:
+        return ObservationType.FILE_MOVED
+    if rel not in known:
+        return ObservationType.FILE_CREATED
+    if known[rel] != now or Change.modified in kinds.get(rel, ()):
+        return ObservationType.FILE_MODIFIED
+    return None
 
 
 def _relative(root: Path, path: Path) -> str | None:
