@@ -137,13 +137,17 @@ def translate_changes(
         result.observations.append(
             file_observation(agent_id, kind_, rel, state, source=SOURCE, from_path=origin)
         )
-    for rel in sorted(gone):
+    _record_deletions(result, sorted(gone), agent_id)
+    result.observations.sort(key=lambda o: o.path or "")
+    return result
+
+
+def _record_deletions(result: Translation, paths: Iterable[str], agent_id: str) -> None:
+    for rel in paths:
         result.updates[rel] = None
         result.observations.append(
             file_observation(agent_id, ObservationType.FILE_DELETED, rel, source=SOURCE)
         )
-    result.observations.sort(key=lambda o: o.path or "")
-    return result
 
 
 def _present_and_maybe_gone(
