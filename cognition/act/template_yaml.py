@@ -1,15 +1,17 @@
-"""Saying which template a YAML error is in.
+"""Saying where in a templates file a problem is: the template, the key, the line.
 
 The file itself is read by :mod:`graph.yamlfile`, the one YAML reader (no
 aliases, a depth limit, no duplicate keys); a syntax error is traced here to
-the template whose lines hold it.
+the template whose lines hold it, and every other problem to its line.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 import yaml
+from pydantic import ValidationError
 
 _TOP_KEY = re.compile(r"([A-Za-z0-9_-]+)\s*:")
 
@@ -93,3 +95,25 @@ def _child_line(lines: list[str], parent: int, parent_indent: int, part: str) ->
         if found is not None and found.group(1) == part:
             return number
     return None
+
+
+def problem_lines(
+    file: str, problems: Iterable[tuple[str, str, str]], text: str | None = None
+) -> str:
+    """One line per problem: file, template, key, message, and where the file has it."""
+    lines = []
+    for name, key, message in problems:
+        line = key_line(text, name, key) if text is not None else None
+        where = f" (line {line})" if line is not None else ""
+        lines.append(f"{file}: template {name!r}: {key + ': ' if key else ''}{message}{where}")
+    return "\n".join(lines)
+
+
+def pydantic_problems(exc: ValidationError) -> Iterator[tuple[str, str]]:
+    """A validation error as (dotted key, message) pairs, as a templates file names them."""
+    for error in exc.errors():
+        key = ".".join(str(part) for part in error["loc"])
+        if error["type"] == "extra_forbidden":
+            yield key, "unknown key"
+        else:
+            yield key, str(error["msg"]).removeprefix("Value error, ")

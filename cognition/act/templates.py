@@ -34,7 +34,7 @@ from cognition.act.render import (
     leftover_syntax,
     placeholders,
 )
-from cognition.act.template_yaml import key_line, template_at
+from cognition.act.template_yaml import problem_lines, pydantic_problems, template_at
 from cognition.errors import TemplateError
 from graph.models.observe import Observation
 from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
@@ -160,7 +160,7 @@ class TemplateRegistry:
             if template.name in self._templates:
                 problems.append((template.name, "", "defined twice"))
             if problems:
-                raise TemplateError(_problem_lines(file, problems))
+                raise TemplateError(problem_lines(file, problems))
             self._templates[template.name] = template
 
     def __iter__(self) -> Iterator[ActionTemplate]:
@@ -263,19 +263,7 @@ def instantiate(
             blame = f"the file's path cannot be used: template {template.name!r}"
             raise TemplateError(f"{blame}: {problem.key}: {problem}") from None
         raise TemplateError(f"{where}: {problem.key}: {problem}") from None
-    values = {**params, "path": observation.path or ""}
-    try:
-        working_set = [resolve_glob(glob, values) for glob in template.working_set]
-    except ValueError as exc:
-        raise TemplateError(f"{where}: working_set: {exc}") from None
-    if observation.path:
-        working_set.append(observation.path)
-    from_path = observation.metadata.get("from_path")
-    paths = {**values, "from_path": from_path if isinstance(from_path, str) else ""}
-    try:
-        argv = render_command(template.command, paths)
-    except ValueError as exc:
-        raise TemplateError(f"{where}: {exc}") from None
+    working_set, argv = _paths_filled(template, observation, params, where)
     return RenderedAction(
         template=template.name,
         version=template.version,
@@ -293,6 +281,26 @@ def instantiate(
         success_criteria=tuple(template.success_criteria),
         working_set=tuple(dict.fromkeys(working_set)),
     )
+
+
+def _paths_filled(
+    template: ActionTemplate, observation: Observation, params: Mapping[str, str], where: str
+) -> tuple[list[str], list[str]]:
+    """The working set (with the observed path) and the command, placeholders filled."""
+    values = {**params, "path": observation.path or ""}
+    try:
+        working_set = [resolve_glob(glob, values) for glob in template.working_set]
+    except ValueError as exc:
+        raise TemplateError(f"{where}: working_set: {exc}") from None
+    if observation.path:
+        working_set.append(observation.path)
+    from_path = observation.metadata.get("from_path")
+    paths = {**values, "from_path": from_path if isinstance(from_path, str) else ""}
+    try:
+        argv = render_command(template.command, paths)
+    except ValueError as exc:
+        raise TemplateError(f"{where}: {exc}") from None
+    return working_set, argv
 
 
 def _parse(text: str, file: str) -> TemplateRegistry:
@@ -323,26 +331,14 @@ def _parse(text: str, file: str) -> TemplateRegistry:
         try:
             template = ActionTemplate.model_validate({**entry, "name": name})
         except ValidationError as exc:
-            problems.extend((name, key, message) for key, message in _pydantic_problems(exc))
+            problems.extend((name, key, message) for key, message in pydantic_problems(exc))
             continue
         template._file = file
         problems.extend((name, key, message) for key, message in _cross_check(template))
         templates.append(template)
     if problems:
-        raise TemplateError(_problem_lines(file, problems, text))
+        raise TemplateError(problem_lines(file, problems, text))
     return TemplateRegistry(templates, file=file)
-
-
-def _problem_lines(
-    file: str, problems: Iterable[tuple[str, str, str]], text: str | None = None
-) -> str:
-    """One line per problem: file, template, key, message, and where the file has it."""
-    lines = []
-    for name, key, message in problems:
-        line = key_line(text, name, key) if text is not None else None
-        where = f" (line {line})" if line is not None else ""
-        lines.append(f"{file}: template {name!r}: {key + ': ' if key else ''}{message}{where}")
-    return "\n".join(lines)
 
 
 def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
@@ -388,12 +384,3 @@ def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
         for key in ("topology", "strategy", "agents"):
             if getattr(t, key):
                 yield key, "only a claude_flow target has a swarm topology, strategy or agents"
-
-
-def _pydantic_problems(exc: ValidationError) -> Iterator[tuple[str, str]]:
-    for error in exc.errors():
-        key = ".".join(str(part) for part in error["loc"])
-        if error["type"] == "extra_forbidden":
-            yield key, "unknown key"
-        else:
-            yield key, str(error["msg"]).removeprefix("Value error, ")

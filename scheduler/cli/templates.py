@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scheduler.cli.common import EXIT_USAGE, CommandError, common_options, settings_from, show
-
-if TYPE_CHECKING:
-    from cognition.act.templates import TemplateRegistry
+from scheduler.cli.templates_explain import loaded, register_explain
 
 PACK_NAMES = ("knowledge_base", "notes_vault", "code_repository")
 
 
 def register(commands: Any) -> None:
     """Add ``nous templates init|list|check|explain``."""
-    from scheduler.cli.templates_explain import register_explain
 
     common = common_options(root=True)
     parser = commands.add_parser(
@@ -54,22 +51,6 @@ def register(commands: Any) -> None:
     check.add_argument("file", nargs="?", type=Path, help="default: the file in force")
     check.set_defaults(handler=_check)
     register_explain(actions, common)
-
-
-def loaded(args: argparse.Namespace) -> tuple[TemplateRegistry, str, Path]:
-    """The templates in force, a line saying where from, and the watched root; exit 2 if bad."""
-    from cognition.act.locate import templates_source
-    from cognition.act.templates import load_templates
-    from cognition.errors import TemplateError
-
-    settings = settings_from(args)
-    args.settings = settings
-    source = templates_source(settings.templates_file, settings.watch.root)
-    try:
-        registry = load_templates(source.path)
-    except TemplateError as exc:
-        raise CommandError(str(exc), EXIT_USAGE) from None
-    return registry, f"{registry.file} ({source.how})", settings.watch.root.expanduser()
 
 
 def _init(args: argparse.Namespace) -> int:

@@ -12,10 +12,11 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scheduler.cli.common import EXIT_USAGE, CommandError, show
+from scheduler.cli.common import EXIT_USAGE, CommandError, settings_from, show
 
 if TYPE_CHECKING:
     from cognition.act.conditions import FileFacts
+    from cognition.act.templates import TemplateRegistry
     from cognition.schemas import FileView
     from graph.models.observe import Observation
 
@@ -39,10 +40,25 @@ def register_explain(actions: Any, common: argparse.ArgumentParser) -> None:
     explain.set_defaults(handler=_explain)
 
 
+def loaded(args: argparse.Namespace) -> tuple[TemplateRegistry, str, Path]:
+    """The templates in force, a line saying where from, and the watched root; exit 2 if bad."""
+    from cognition.act.locate import templates_source
+    from cognition.act.templates import load_templates
+    from cognition.errors import TemplateError
+
+    settings = settings_from(args)
+    args.settings = settings
+    source = templates_source(settings.templates_file, settings.watch.root)
+    try:
+        registry = load_templates(source.path)
+    except TemplateError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+    return registry, f"{registry.file} ({source.how})", settings.watch.root.expanduser()
+
+
 def _explain(args: argparse.Namespace) -> int:
     from cognition.act.applicable import why_not
     from cognition.act.fillable import template_options
-    from scheduler.cli.templates import loaded
 
     registry, where, root = loaded(args)
     observation, view = _observed(args, root)
