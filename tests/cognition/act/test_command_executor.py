@@ -79,3 +79,17 @@ def test_the_command_target_has_an_executor_and_a_dry_run_records_only(tmp_path:
     )
     result = asyncio.run(dry[ActionTarget.COMMAND].execute(request))
     assert result.success and not marker.exists()
+
+
+def test_a_command_word_is_one_whole_path_never_an_option() -> None:
+    from cognition.act.command import command_problems, render_command
+    from cognition.act.render import Parameter
+
+    argv = render_command(["pytest", "-q", "{{ path }}"], {"path": "-k evil.py"})
+    assert argv == ["pytest", "-q", "./-k evil.py"]
+    declared = {"target": Parameter(type="path"), "note": Parameter(type="string")}
+    problems = dict(command_problems(["run", "--file={{ path }}", "{{ note }}", ""], declared))
+    assert set(problems) == {1, 2, 3}
+    assert "must be the whole word" in problems[1]
+    assert "not a path it can take" in problems[2]
+    assert list(command_problems(["run", "{{ target }}", "{{from_path}}"], declared)) == []

@@ -290,3 +290,10 @@ def test_the_setting_still_wins_over_the_folders_file(tmp_path: Path) -> None:
     settings = load_settings(EMPTY, environ={}, overrides=overrides)
     assert load_action_templates(settings).names()[0] == "process_intake"
     assert sys.executable  # the loader read no other file: nothing else to check
+
+
+def test_the_survey_follows_no_symlink_and_stops(tmp_path: Path) -> None:
+    root = make_tree(tmp_path, {f"n{i}.md": "x\n" for i in range(3)})
+    (root / "loop").symlink_to(root, target_is_directory=True)
+    make_tree(root, {f"deep/{'d/' * 20}x.txt": "x\n"})
+    assert choose_pack(root).pack == "notes_vault"

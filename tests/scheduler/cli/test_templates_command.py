@@ -142,6 +142,8 @@ def test_init_list_explain_on_a_code_repository(
 
     code, _, err = nous(capsys, "templates", "explain", "--root", str(root), "../outside.md")
     assert code == 2 and "../outside.md" in err
+    code, _, err = nous(capsys, "templates", "explain", "--root", str(root), "a\x1b[2Jb.md")
+    assert code == 2 and "control character" in err
 
 
 def test_list_without_a_file_of_the_folder_is_the_shipped_pack(
