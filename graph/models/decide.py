@@ -43,6 +43,8 @@ class ActionTarget(StrEnum):
     CLAUDE_FLOW = "claude_flow"
     INTERNAL = "internal"
     DRY_RUN = "dry_run"
+    COMMAND = "command"
+    """A template's own command line (a project's test command), exit status read."""
 
 
 class ReasonerKind(StrEnum):

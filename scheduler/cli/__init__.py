@@ -34,6 +34,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.service",
     "scheduler.cli.embeddings",
     "scheduler.cli.init",
+    "scheduler.cli.templates",
     "scheduler.cli.hook",
     "scheduler.claude.mcp_command",
 )
