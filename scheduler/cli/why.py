@@ -144,11 +144,7 @@ def render(s: dict[str, Any]) -> str:
     for x in s["executions"]:
         retry = f" (retry of attempt {x['retry_of_attempt']})" if x.get("retry_of_attempt") else ""
         failure = f" · failure {x['failure_type']}" if x.get("failure_type") else ""
-        out.append(
-            f"│    attempt {x.get('attempt')}{retry}: {x.get('target')} → "
-            f"{_success(x.get('success'))}{failure} · verdict {x.get('verdict') or '-'}"
-            f" · {cell(x.get('duration_s'))} s"
-        )
+        out.append(f"│    attempt {x.get('attempt')}{retry}: {_ran(x)}{failure}")
         if x.get("error"):
             out.append(f"│       error: {_short(x['error'])}")
     outcome = d.get("outcome") or "-"
@@ -175,6 +171,17 @@ def render(s: dict[str, Any]) -> str:
 def _fit(line: str) -> str:
     # The tree fits a 100-column terminal; the end of a long line is the least telling part.
     return line if len(line) <= LINE_WIDTH else line[: LINE_WIDTH - 1] + "…"
+
+
+def _ran(x: dict[str, Any]) -> str:
+    """What an attempt came to; a dry run's attempt says that nothing was run."""
+    if x.get("dry_run"):
+        # The dry-run executor "succeeds" at recording what it would have run: not a success.
+        return f"{x.get('target')} → dry run: not executed"
+    return (
+        f"{x.get('target')} → {_success(x.get('success'))} · verdict {x.get('verdict') or '-'}"
+        f" · {cell(x.get('duration_s'))} s"
+    )
 
 
 def _stopped_by(d: dict[str, Any]) -> str:

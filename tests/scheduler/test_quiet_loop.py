@@ -8,6 +8,7 @@ a file no template could act on is settled in one step.
 
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
@@ -19,6 +20,8 @@ from graph.models import Observation, ObservationType, utc_now
 from graph.store.audit import AuditStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from scheduler.cli.why import render as render_why
+from scheduler.jobs import StatusLine
 from tests.scheduler.test_loop import Rig, _rig, _wait_rig, configure
 
 DRY = {"executors.dry_run": True}
@@ -33,6 +36,12 @@ async def wait_rig(tmp_path: Path, memory: Memory) -> AsyncIterator[Rig]:
 @pytest.fixture
 async def dry_wait_rig(tmp_path: Path, memory: Memory) -> AsyncIterator[Rig]:
     async for made in _wait_rig(tmp_path, memory, **DRY):
+        yield made
+
+
+@pytest.fixture
+async def rig(tmp_path: Path, memory: Memory) -> AsyncIterator[Rig]:
+    async for made in _rig(tmp_path, memory):
         yield made
 
 
@@ -188,3 +197,36 @@ async def test_a_dry_run_investigation_learns_nothing(dry_rig: Rig) -> None:
         await rig.runtime.loop.decisions.settle(decision.id, wait_until=utc_now())
     assert decision.status.value == "escalated"
     await _nothing_learned(rig.memory, *keys)
+
+
+# --- a truthful console -----------------------------------------------------------
+
+
+async def test_why_says_a_dry_run_action_was_not_executed(dry_rig: Rig) -> None:
+    rig = dry_rig
+    (rig.root / "_intake" / "idea.md").write_text("# An idea\n")
+    await rig.observe()
+    report = await rig.tick_and_act()
+    [decision] = report.decisions
+    assert decision.type.value == "act" and report.outcomes[0].dry_run
+    story = await AuditStore(rig.memory).decision_story(decision.id, [])
+    assert story is not None
+    text = render_why(story)
+    [attempt] = [line for line in text.splitlines() if "attempt 1" in line]
+    assert "dry run: not executed" in attempt and "succeeded" not in attempt
+
+
+async def test_the_status_line_is_one_line_whatever_the_error(rig: Rig) -> None:
+    # What the writer records of a Neo4j outage: a driver error over several long lines.
+    error = "Couldn't connect to localhost:7687\n" + "\n".join(
+        f"  Failed to establish connection to ResolvedIPv4Address(('127.0.0.1', 7687)) {n}"
+        for n in range(8)
+    )
+    rig.ingestor.stats.last_error = error
+    out = io.StringIO()
+    status = StatusLine(rig.ingestor, rig.index_sync, out=out)
+    await status.emit()
+    printed = out.getvalue()
+    assert printed.count("\n") == 1 and printed.endswith("\n")
+    assert "last error: Couldn't connect to localhost:7687 Failed" in printed
+    assert len(printed) < 400 and printed.rstrip().endswith("…")
