@@ -2,14 +2,17 @@
 
 One ``tick`` is one run of the scheduler's decision job. It takes the
 observations no decision has considered (critical first, then urgent, then
-by time), re-decides WAIT and INVESTIGATE decisions that are due (or whose
-file changed again), batches the rest with seed 000's batcher, and carries
-each batch through the stages once, in order: frame (:mod:`cognition.frames`),
+by time), one group per file (:mod:`cognition.worklist`): a file's new
+changes take up its open WAIT or INVESTIGATE chain, superseding it, and are
+all the new decision considers; a due INVESTIGATE is decided again; a due
+WAIT with nothing new is closed without a decision. Each group is carried
+through the stages once, in order: frame (:mod:`cognition.frames`),
 recall (:mod:`cognition.recall`), deliberate (:mod:`cognition.deliberate`),
 plan (:mod:`cognition.act.plan`), then either an action, which runs as a
 task of its own while the loop goes on deciding (:mod:`cognition.act`, its
 monitor inside the actor, then :mod:`cognition.learn.settle`), or the
-follow-up of a WAIT, INVESTIGATE or ESCALATE (:mod:`cognition.follow_up`).
+follow-up of a WAIT, INVESTIGATE or ESCALATE (:mod:`cognition.follow_up`);
+a WAIT no loaded template could act on is settled in that one step.
 Every step leaves nodes: the ``Decision`` with its ``ReasoningStep`` chain
 and what it recalled, then ``Execution``, ``Escalation``, ``Lesson`` and
 ``Event`` nodes as they happen.
@@ -21,7 +24,7 @@ import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from cognition.act.actor import Actor, ActOutcome, PlannedAction
 from cognition.act.plan import plan
@@ -37,7 +40,7 @@ from cognition.recall.gather import Recall, recalled_decision_ids
 from cognition.recall.investigate import Investigator, findings_step
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.sense.classify import ObservationBatcher
-from cognition.sense.queue import PRIORITY
+from cognition.worklist import Work, chains, most_urgent_first, per_file, urgency
 from graph.models import (
     Decision,
     DecisionStatus,
@@ -155,27 +158,27 @@ class DecisionLoop:
         )
         # One decision per file per tick: the batcher's batches split by file, and a file's
         # groups joined again, so a backlog (catching up after an outage) opens one chain a file.
-        files = _per_file(self.batcher.batch(fresh))
+        files = per_file(self.batcher.batch(fresh))
         paths = sorted(key for key, group in files.items() if group[0].path is not None)
-        work: list[_Work] = []
-        for chain in _chains(await self.decisions.waiting_decisions(utc_now(), paths)):
+        work: list[Work] = []
+        for chain in chains(await self.decisions.waiting_decisions(utc_now(), paths)):
             path = chain[-1].decision.path or ""
             related = files.pop(path, [])
             if related:
                 # Only what is new since the file's last decision is considered.
-                work.append(_Work(_most_urgent_first(related), chain))
+                work.append(Work(most_urgent_first(related), chain))
             elif any(o.decision.status is DecisionStatus.INVESTIGATING for o in chain):
                 earlier = await self.decisions.observations_by_id(chain[-1].observation_ids)
                 if earlier:
-                    work.append(_Work(_most_urgent_first(earlier), chain))
+                    work.append(Work(most_urgent_first(earlier), chain))
             else:
                 await self.follow_ups.close_unchanged(chain)
-        work.extend(_Work(_most_urgent_first(group)) for group in files.values())
-        for item in sorted(work, key=lambda item: _urgency(item.batch)):
+        work.extend(Work(most_urgent_first(group)) for group in files.values())
+        for item in sorted(work, key=lambda item: urgency(item.batch)):
             await self._decide(item, report)
         return report
 
-    async def _decide(self, work: _Work, report: TickReport) -> None:
+    async def _decide(self, work: Work, report: TickReport) -> None:
         try:
             decision = await self.decide(work.batch, report, chain=work.chain)
         except Exception:
@@ -315,55 +318,6 @@ def _frame_text(observation: Observation) -> str:
     if isinstance(error, str):
         words.append(error)
     return " ".join(words)
-
-
-@dataclass(frozen=True)
-class _Work:
-    """One decision to make: its observations, and the file's open chain it takes up."""
-
-    batch: list[Observation]
-    chain: Sequence[OpenDecision] = ()
-
-
-def _per_file(batches: list[list[Observation]]) -> dict[str, list[Observation]]:
-    """Seed 000's batches split so each decision is about one file, one group per file.
-
-    The batcher also joins different files that changed together; but an
-    action template acts on one path, the decision's primary, so a batch of
-    several files would decide for one and mark the others processed with no
-    decision of their own. A file whose changes fell into several batches
-    (a backlog) is one group: two decisions on one file in one tick would
-    open two chains. Observations without a path group by their type.
-    """
-    groups: dict[str, list[Observation]] = {}
-    for batch in batches:
-        for observation in batch:
-            key = observation.path if observation.path is not None else f"\0{observation.type}"
-            groups.setdefault(key, []).append(observation)
-    return groups
-
-
-def _chains(open_decisions: list[OpenDecision]) -> list[list[OpenDecision]]:
-    """The open decisions grouped by file, oldest first in each: one chain per file."""
-    chains: dict[str, list[OpenDecision]] = {}
-    for open_ in open_decisions:
-        chains.setdefault(open_.decision.path or "", []).append(open_)
-    return [sorted(chain, key=lambda o: o.decision.at) for chain in chains.values()]
-
-
-def _most_urgent_first(batch: list[Observation]) -> list[Observation]:
-    # The queue's own priority order (seed 000); within a level the latest change comes
-    # first, so the decision's primary (and its intent) is what the file is now.
-    latest_first = sorted(batch, key=lambda o: o.at, reverse=True)
-    return sorted(latest_first, key=lambda o: PRIORITY[o.urgency])
-
-
-def _urgency_of(observation: Observation) -> tuple[int, datetime]:
-    return PRIORITY[observation.urgency], observation.at
-
-
-def _urgency(batch: list[Observation]) -> tuple[int, datetime]:
-    return min(_urgency_of(o) for o in batch)
 
 
 def _steps(

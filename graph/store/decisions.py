@@ -75,6 +75,12 @@ def check_transition(current: DecisionStatus, new: DecisionStatus) -> DecisionSt
     return new
 
 
+def _advance(decision: Decision, to: DecisionStatus) -> None:
+    # The one place a decision's status changes once it is written: checked against
+    # TRANSITIONS, then held by the model the loop goes on reading.
+    decision.status = check_transition(decision.status, to)
+
+
 class DecisionStore:
     """Decisions, executions and escalations of one agent."""
 
@@ -161,7 +167,7 @@ class DecisionStore:
         so a decision's status changes only in this store.
         """
         if decision is not None:
-            decision.status = check_transition(decision.status, S.ACTING)
+            _advance(decision, S.ACTING)
         rows = await self.memory.write(
             "decide/start_execution",
             execution=to_properties(execution),
@@ -182,7 +188,7 @@ class DecisionStore:
 
     async def move(self, decision: Decision, to: DecisionStatus, **changes: Any) -> None:
         """Move ``decision`` to status ``to`` (checked), with its outcome or next look."""
-        decision.status = check_transition(decision.status, to)
+        _advance(decision, to)
         await self._write(decision.id, {"status": to.value, **changes})
 
     async def move_by_id(
@@ -213,7 +219,7 @@ class DecisionStore:
         ``decision``, when the caller holds it, moves to escalated here (checked).
         """
         if decision is not None:
-            decision.status = check_transition(decision.status, S.ESCALATED)
+            _advance(decision, S.ESCALATED)
         rows = await self.memory.write(
             "decide/record_escalation",
             escalation=to_properties(escalation),
