@@ -162,8 +162,8 @@ class DecisionLoop:
         paths = sorted(key for key, group in files.items() if group[0].path is not None)
         work: list[Work] = []
         for chain in chains(await self.decisions.waiting_decisions(utc_now(), paths)):
-            path = chain[-1].decision.path or ""
-            related = files.pop(path, [])
+            path = chain[-1].decision.path
+            related = files.pop(path, []) if path is not None else []
             if related:
                 # Only what is new since the file's last decision is considered.
                 work.append(Work(most_urgent_first(related), chain))
@@ -172,11 +172,18 @@ class DecisionLoop:
                 if earlier:
                     work.append(Work(most_urgent_first(earlier), chain))
             else:
-                await self.follow_ups.close_unchanged(chain)
+                await self._close_unchanged(chain)
         work.extend(Work(most_urgent_first(group)) for group in files.values())
         for item in sorted(work, key=lambda item: urgency(item.batch)):
             await self._decide(item, report)
         return report
+
+    async def _close_unchanged(self, chain: list[OpenDecision]) -> None:
+        try:
+            await self.follow_ups.close_unchanged(chain)
+        except Exception:
+            # Left open, it is due again at the next tick; the other files go on.
+            log.exception("closing the WAIT on %s failed", chain[-1].decision.path)
 
     async def _decide(self, work: Work, report: TickReport) -> None:
         try:

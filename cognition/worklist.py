@@ -45,10 +45,14 @@ def per_file(batches: list[list[Observation]]) -> dict[str, list[Observation]]:
 
 
 def chains(open_decisions: Sequence[OpenDecision]) -> list[list[OpenDecision]]:
-    """The open decisions grouped by file, oldest first in each: one chain per file."""
+    """The open decisions grouped by file, oldest first in each: one chain per file.
+
+    A decision about no file (a failure) is a chain of its own.
+    """
     by_file: dict[str, list[OpenDecision]] = {}
     for open_ in open_decisions:
-        by_file.setdefault(open_.decision.path or "", []).append(open_)
+        path = open_.decision.path
+        by_file.setdefault(path if path is not None else f"\0{open_.decision.id}", []).append(open_)
     return [sorted(chain, key=lambda o: o.decision.at) for chain in by_file.values()]
 
 
