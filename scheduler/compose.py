@@ -299,7 +299,7 @@ async def build_loop(
         reasoner=reasoner,
         templates=templates,
         actor=actor,
-        learner=OutcomeLearner(store),
+        learner=OutcomeLearner(store, dry_run=settings.executors.dry_run),
         censors=CensorBook(store),
         batcher=ObservationBatcher(settings.sense.batch_window_s, settings.sense.max_batch_size),
         settings=LoopSettings(settings.schedule, settings.budget, settings.thresholds),

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from cognition.act.locate import templates_source
-from graph.errors import GraphError, SettingsError
+from graph.errors import GraphError, RootRefusedError, SettingsError
 from graph.settings import child_environment
+from graph.watch.roots import check_root
 from graph.yamlfile import YamlFileError, check_file
 from scheduler.cli.common import (
     EXIT_NOT_FOUND,
@@ -92,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
     root = settings.watch.root.expanduser()
     if not root.is_dir():
         raise CommandError(f"watch.root: {root} is not a folder", EXIT_USAGE)
+    try:
+        check_root(root)  # before the slow imports below, and before anything is written
+    except RootRefusedError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
     try:
         configure_logging(settings.log_level, args.log_file)
     except OSError as exc:
