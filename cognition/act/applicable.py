@@ -10,7 +10,7 @@ errs towards keeping a chain open, never towards dropping one that could act.
 
 from __future__ import annotations
 
-from cognition.act.conditions import FileFacts
+from cognition.act.conditions import FileFacts, glob_match
 from cognition.act.templates import ActionTemplate, TemplateRegistry
 from graph.models.observe import Observation
 
@@ -24,7 +24,8 @@ def applicable_templates(
 
     A template counts when its trigger's category, observation types and path
     globs match, and its conditions that need only the observation hold
-    (``extensions``, ``not_path_suffixes``, ``metadata_equals``, ``metadata_in``). Content
+    (``extensions``, ``not_path_suffixes``, ``not_path_patterns``, ``metadata_equals``,
+    ``metadata_in``). Content
     (``content_patterns``, ``content_contains_any``), size and error count are
     not looked at: they may hold later. A change the agent made itself
     (``caused_by`` set) can start nothing, so it gets no template; nor does a
@@ -57,6 +58,9 @@ def static_misfit(template: ActionTemplate, observation: Observation) -> str | N
         return f"the path does not end in {', '.join(conditions.extensions)}"
     if path is not None and path.endswith(tuple(conditions.not_path_suffixes)):
         return f"the path ends in one of {', '.join(conditions.not_path_suffixes)}"
+    excluded = [p for p in conditions.not_path_patterns if path is not None and glob_match(p, path)]
+    if excluded:
+        return f"the path matches {excluded[0]}, which the template leaves out"
     return conditions.metadata_misfit(observation)
 
 

@@ -178,7 +178,8 @@ class Conditions(BaseModel):
     """Further checks after the trigger; each one given must hold.
 
     ``max_*`` bounds are inclusive. A size or content that is unknown fails
-    the check that needs it; ``not_path_suffixes`` passes when there is no path.
+    the check that needs it; ``not_path_suffixes`` and ``not_path_patterns`` pass
+    when there is no path.
     """
 
     model_config = _STRICT
@@ -187,6 +188,8 @@ class Conditions(BaseModel):
     """The path must end in one of these (case-insensitive), each starting with '.'."""
     max_size_bytes: int | None = Field(None, ge=0)
     not_path_suffixes: list[str] = Field(default_factory=list)
+    not_path_patterns: list[str] = Field(default_factory=list)
+    """Globs; the path must match none of them (a build folder inside a watched one)."""
     content_contains_any: list[str] = Field(default_factory=list)
     """Substrings, case-insensitive, like ``Trigger.content_patterns``."""
     max_error_count: int | None = Field(None, ge=0)
@@ -201,6 +204,13 @@ class Conditions(BaseModel):
         for ext in value:
             if not ext.startswith(".") or len(ext) < 2 or "/" in ext:
                 raise ValueError(f"extension {ext!r} must look like '.md'")
+        return value
+
+    @field_validator("not_path_patterns")
+    @classmethod
+    def _globs_compile(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            compile_glob(pattern)
         return value
 
     @field_validator("not_path_suffixes", "content_contains_any")
@@ -225,6 +235,8 @@ class Conditions(BaseModel):
         if limit is not None and (facts.size is None or facts.size > limit):
             return False
         if path is not None and path.endswith(tuple(self.not_path_suffixes)):
+            return False
+        if path is not None and any(glob_match(p, path) for p in self.not_path_patterns):
             return False
         if self.content_contains_any and not _contains_any(
             facts.content_head, self.content_contains_any

@@ -113,12 +113,19 @@ async def test_code_repository_runs_the_suite_for_code_and_builds_changed_docs(
 
 
 @pytest.mark.parametrize(
-    "path", ["docs/changelog.rst", "README.md", ".github/workflows/ci.yml", "tests/conftest.py"]
+    "path",
+    [
+        "docs/changelog.rst",
+        "README.md",
+        ".github/workflows/ci.yml",
+        "tests/conftest.py",
+        "docs/_build/html/index.html",
+    ],
 )
 async def test_code_repository_does_not_act_on_a_changelog_readme_or_ci_file(
     tmp_path: Path, memory: Memory, path: str
 ) -> None:
-    root = make_tree(tmp_path, PYTHON_REPO)
+    root = make_tree(tmp_path, PYTHON_REPO | {"docs/_build/html/index.html": "<html/>"})
     templates = installed(root, "code_repository")
     action, deliberation, names = await planned(
         memory, root, templates, change(memory, T.FILE_MODIFIED, path)

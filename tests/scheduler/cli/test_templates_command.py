@@ -68,13 +68,25 @@ def test_check_passes_a_good_file(tmp_path: Path, capsys: pytest.CaptureFixture[
             MINIMAL + "    parameters:\n      person:\n        required: true\n",
             r"template 'greet': parameters\.person: required, but has no source.*\(line 14\)",
         ),
+        # a glob that cannot be one, in the new condition
+        (
+            MINIMAL.replace('extensions: [".md"]', 'not_path_patterns: ["../x/**"]'),
+            r"template 'greet': conditions\.not_path_patterns: glob '\.\./x/\*\*' .*\(line 9\)",
+        ),
         # a command target without its command
         (
             MINIMAL.replace("target: claude_code", "target: command"),
             r"template 'greet': command: a command target needs a 'command'",
         ),
     ],
-    ids=["bad-yaml", "unknown-condition", "missing-parameter", "no-source", "no-command"],
+    ids=[
+        "bad-yaml",
+        "unknown-condition",
+        "missing-parameter",
+        "no-source",
+        "bad-glob",
+        "no-command",
+    ],
 )
 def test_check_names_file_key_and_line_and_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, expected: str
