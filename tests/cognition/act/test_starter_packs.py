@@ -216,12 +216,17 @@ async def test_notes_vault_triages_the_inbox_and_keeps_index_and_links(
 
 @pytest.mark.parametrize(
     ("kind", "path"),
-    [(T.FILE_MODIFIED, ".obsidian/app.json"), (T.FILE_MODIFIED, "Index.md")],
+    [
+        (T.FILE_MODIFIED, ".obsidian/app.json"),
+        (T.FILE_MODIFIED, "Index.md"),
+        (T.FILE_MODIFIED, "notes/Soil.md"),
+        (T.FILE_CREATED, "Templates/Daily.md"),
+    ],
 )
 async def test_notes_vault_does_not_act_on_its_settings_or_the_index_itself(
     tmp_path: Path, memory: Memory, kind: T, path: str
 ) -> None:
-    root = make_tree(tmp_path, VAULT)
+    root = make_tree(tmp_path, VAULT | {"Templates/Daily.md": "# {{date}}\n"})
     templates = installed(root, "notes_vault")
     action, _, names = await planned(memory, root, templates, change(memory, kind, path))
     assert (action, names) == (None, [])
