@@ -113,11 +113,15 @@ def write_templates(path: Path, text: str, *, force: bool) -> Path | None:
         if not path.is_file() or path.is_symlink():
             raise StarterError(f"{path} is not a regular file; not replacing it")
         backup = path.with_name(path.name + ".bak")
-        os.replace(path, backup)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(text, encoding="utf-8")
+        if backup is not None:
+            os.replace(path, backup)
+        os.replace(partial, path)
+    except OSError as exc:
+        raise StarterError(f"{path}: cannot write it: {exc.strerror or exc}") from None
     return backup
 
 

@@ -293,6 +293,12 @@ def test_writing_never_loses_the_users_file(tmp_path: Path) -> None:
     assert backup is not None and backup.read_text() == "first"
     assert target.read_text() == "second"
 
+    blocked = tmp_path / "blocked"
+    blocked.mkdir()
+    (blocked / ".nous").write_text("a file where the folder would be")
+    with pytest.raises(StarterError, match="cannot write it"):
+        write_templates(blocked / USER_TEMPLATES, "x", force=False)
+
 
 def test_the_setting_still_wins_over_the_folders_file(tmp_path: Path) -> None:
     root = make_tree(tmp_path / "root", PYTHON_REPO)
