@@ -54,10 +54,10 @@ def hand_off_vectors(
     event: str,
     stdout: TextIO,
     *,
-    root: Path,
+    root: str | Path,
     started: float,
     settings: Settings | None = None,
-    config: Path | None = None,
+    config: str | Path | None = None,
     agent_id: str | None = None,
 ) -> None:
     """Embed what the hook wrote in a detached child; return at once (the parent then exits).
@@ -78,7 +78,7 @@ def hand_off_vectors(
         return
     try:  # the child: never returns into the hook
         _detach()
-        _embed_in_child(root, started, settings, config, agent_id)
+        _embed_in_child(Path(root), started, settings, Path(config) if config else None, agent_id)
     except BaseException as exc:
         log.warning("vectors after hook %s: %s: %s", event, type(exc).__name__, exc)
     finally:
