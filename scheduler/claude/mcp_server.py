@@ -107,6 +107,14 @@ def build_server(
         SERVER_NAME, instructions=INSTRUCTIONS, log_level=settings.log_level, lifespan=lifespan
     )
 
+    _add_reading_tools(server, tools)
+    _add_remember_tool(server, tools)
+    return server
+
+
+def _add_reading_tools(server: FastMCP, tools: NousTools) -> None:
+    """The read-only tools: recall, why, censors, strategies, escalations, goals."""
+
     @server.tool(annotations=READ_ONLY, structured_output=False)
     async def recall(question: Question, path: RecallPath = None) -> str:
         """What Nous remembers about a question or a file: past decisions on the file and its
@@ -141,6 +149,10 @@ def build_server(
         """The agent's standing goals, open ones first, most important first."""
         return await tools.goals()
 
+
+def _add_remember_tool(server: FastMCP, tools: NousTools) -> None:
+    """The one tool that writes: remember."""
+
     @server.tool(annotations=WRITES, structured_output=False)
     async def remember(
         kind: RememberKind,
@@ -152,8 +164,6 @@ def build_server(
         """Keep a fact or a procedure in Nous's memory, with where it came from, so that a
         later `recall` (here or in the daemon) finds it."""
         return await tools.remember(kind, text, source, name, domain)
-
-    return server
 
 
 def serve(args: argparse.Namespace) -> int:
