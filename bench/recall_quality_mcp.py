@@ -56,7 +56,10 @@ REMEMBERED = re.compile(r"Remembered fact (\S+) ")
 async def nous_mcp(agent_id: str, folder: Path, threads: int) -> AsyncIterator[ClientSession]:
     """A ``nous mcp`` process for ``agent_id`` (settings in ``folder``), as a client starts it."""
     config = folder / "nous.yaml"
-    config.write_text(f"embeddings:\n  threads: {threads}\nmcp:\n  tool_timeout_s: 120\n")
+    # nice 0 on both paths: on a loaded machine a niced engine is starved; vectors are the same.
+    config.write_text(
+        f"embeddings:\n  threads: {threads}\n  nice: 0\nmcp:\n  tool_timeout_s: 120\n"
+    )
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "scheduler.cli", "mcp", "--config", str(config), "--agent-id", agent_id],
@@ -167,7 +170,7 @@ async def run(items: int, count: int, threads: int) -> bool:
         print(f"neo4j: {endpoint.describe()}")
         run_id = new_id().lower()
         agents = {path: Memory(driver, f"bench-quality-{path}-{run_id}") for path in PATHS}
-        embeddings = Embeddings(EmbeddedE5(threads=threads), cache_size=0)
+        embeddings = Embeddings(EmbeddedE5(threads=threads, nice=0), cache_size=0)
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 folder = Path(tmp)
