@@ -76,6 +76,7 @@ class NousTools:
         self._meaning: HybridRecall | None = None
         self._meaning_written = 0  # vectors.written when _meaning last read its counts
         self._caught_up = False  # the first connection asks for what others left pending
+        self._told = False  # a remember since the last recall: recall waits for its vector
 
     async def recall(self, question: str, path: str | None = None) -> str:
         """What memory holds about a question (and a file), within the recall budget."""
@@ -83,7 +84,9 @@ class NousTools:
         if not question:
             raise ToolError("recall: the question is empty; ask about something")
         relative = self.relative_path(path) if path else None
-        if self.vectors is not None:
+        if self.vectors is not None and self._told:
+            # Only after a remember: a backlog being caught up does not slow every recall.
+            self._told = False
             await self.vectors.settle(self.settings.mcp.tool_timeout_s * SETTLE_SHARE)
         found = await self._with_memory(
             lambda memory: recall_question(
@@ -189,6 +192,7 @@ class NousTools:
         node_id = await self._with_memory(lambda memory: keep(memory, node, source))
         if self.vectors is not None:
             self.vectors.nudge()  # its vector, in the background
+            self._told = True
         origin = f"(from {line(source)})"
         if isinstance(node, Fact):
             return self._answer(f"Remembered fact {node_id} {origin}:", node.content, "fact")

@@ -65,3 +65,17 @@ async def test_four_hundred_facts_told_without_a_daemon_are_recalled_by_meaning(
     assert status["pending"] == 0, status
     [facts_row] = [r for r in status["labels"] if r["label"] == "Fact"]  # type: ignore[attr-defined]
     assert facts_row["current"] == 400 and facts_row["pending"] == 0, facts_row
+
+
+async def test_a_fact_just_told_is_found_by_meaning_at_the_next_recall(
+    nous_mcp: Opener, tmp_path: Path
+) -> None:
+    config = tmp_path / "nous.yaml"
+    config.write_text("embeddings:\n  nice: 0\n")  # a loaded test machine starves a niced engine
+    async with nous_mcp(config=config) as session:
+        before = await call(session, "recall", question=QUESTION)  # reads the counts: none yet
+        await call(session, "remember", kind="fact", text=TARGET, source="a test")
+        after = await call(session, "recall", question=QUESTION)
+    assert "cinnamon" not in before
+    [line] = [x for x in after.splitlines() if "cinnamon" in x]
+    assert "meaning" in line, after
