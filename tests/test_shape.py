@@ -30,7 +30,6 @@ KNOWN_LONG: set[str] = {
     "rsi/practise_step.py:practise",
     "scheduler/compose.py:build_loop",
     "scheduler/app.py:_run",
-    "scheduler/claude/mcp_server.py:build_server",
 }
 KNOWN_CIRCLES: set[frozenset[str]] = {
     frozenset({"rsi.engine", "rsi.practise_step"}),
