@@ -101,8 +101,9 @@ async def test_the_working_folder_is_private_and_empty(way: str) -> None:
     interpreter = {str(p.relative_to("/tmp").parts[0]) for p in mounts.interpreter_in_tmp()}
     await run_both(
         "import os\nassert os.getcwd() == '/tmp', os.getcwd()\n"
-        "assert set(os.listdir('/tmp')) <= {'solution.py', 'checks.py', 'check_runner.py',"
-        f" 'test_practice.py', 'pytest.ini', '__pycache__', *{sorted(interpreter)!r}}},"
+        "assert set(os.listdir('/tmp')) <= {'solution.py', 'candidate.py', 'check_runner.py',"
+        f" 'pytest_runner.py', 'test_practice.py', 'pytest.ini', '__pycache__',"
+        f" *{sorted(interpreter)!r}}},"
         " os.listdir('/tmp')\n" + RIGHT
     )
 
