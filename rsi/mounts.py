@@ -94,25 +94,54 @@ def hidden_folders() -> tuple[Path, ...]:
     return tuple(hidden)
 
 
-def _hide(interpreter: Sequence[Path]) -> list[str]:
-    """bwrap arguments that hide :func:`hidden_folders`, binding the interpreter back."""
-    argv: list[str] = []
+def _hiding(interpreter: Sequence[Path]) -> list[tuple[Path, list[Path]]]:
+    """(folder to hide, the interpreter's folders inside it to bring back), in order."""
+    found: list[tuple[Path, list[Path]]] = []
     hidden = hidden_folders()
     for index, folder in enumerate(hidden):
         # Inside a folder hidden already: gone, unless the interpreter brought it back.
         gone = any(folder.is_relative_to(h) for h in hidden[:index]) and not any(
             folder.is_relative_to(k) for k in interpreter
         )
-        if gone or not folder.is_dir():
-            continue
+        if not gone and folder.is_dir():
+            kept = [k for k in interpreter if k.is_relative_to(folder) and k != folder]
+            found.append((folder, kept))
+    return found
+
+
+def _hide(interpreter: Sequence[Path]) -> list[str]:
+    """bwrap arguments that hide :func:`hidden_folders`, binding the interpreter back."""
+    argv: list[str] = []
+    for folder, kept in _hiding(interpreter):
         argv += ["--perms", "0555", "--size", "4096", "--tmpfs", str(folder)]
-        for kept in interpreter:
-            if kept.is_relative_to(folder) and kept != folder:
-                for parent in reversed(kept.parents):
-                    if parent.is_relative_to(folder) and parent != folder:
-                        argv += ["--perms", "0755", "--dir", str(parent)]
-                argv += ["--ro-bind", str(kept), str(kept)]
+        for each in kept:
+            for parent in reversed(each.parents):
+                if parent.is_relative_to(folder) and parent != folder:
+                    argv += ["--perms", "0755", "--dir", str(parent)]
+            argv += ["--ro-bind", str(each), str(each)]
     return argv
+
+
+def _unshare_hide(interpreter: Sequence[Path]) -> str:
+    """The script lines that hide :func:`hidden_folders` (the interpreter kept aside first)."""
+    lines: list[str] = []
+    for folder, kept in _hiding(interpreter):
+        for number, each in enumerate(kept):
+            lines += [
+                f'mkdir "$stage"/.keep{number}',
+                f'mount --bind {shlex.quote(str(each))} "$stage"/.keep{number}',
+            ]
+        lines.append(f"mount -t tmpfs -o size=4k,mode=0555 nous-hidden {shlex.quote(str(folder))}")
+        for number, each in enumerate(kept):
+            place = shlex.quote(str(each))
+            lines += [
+                f"mkdir -p {place}",
+                f'mount --bind "$stage"/.keep{number} {place}',
+                f"mount -o remount,bind,ro {place}",
+                f'umount "$stage"/.keep{number}',
+                f'rmdir "$stage"/.keep{number}',
+            ]
+    return "".join(line + "\n" for line in lines)
 
 
 def _interpreter() -> list[Path]:
@@ -170,6 +199,6 @@ def unshare_mount(unshare: str, as_root: bool) -> list[str]:
         "--mount-proc",
         "/bin/sh",
         "-c",
-        _UNSHARE_SCRIPT + binds + _UNSHARE_RUN,
+        _UNSHARE_SCRIPT + binds + _unshare_hide(_interpreter()) + _UNSHARE_RUN,
         "nous-practice",
     ]
