@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cognition.act.locate import templates_source
 from graph.errors import GraphError, RootRefusedError, SettingsError
 from graph.settings import child_environment
 from graph.watch.roots import check_root
@@ -82,10 +83,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the daemon from parsed options; 2 for bad settings or root, 1 when it failed."""
     settings = settings_from(args)
-    if settings.templates_file is not None:
+    templates = templates_source(settings.templates_file, settings.watch.root).path
+    if templates is not None:
         try:
             # Before the slow imports below: a hostile file is refused within a second.
-            check_file(settings.templates_file, what="templates file")
+            check_file(templates, what="templates file")
         except YamlFileError as exc:
             raise CommandError(str(exc), EXIT_USAGE) from None
     root = settings.watch.root.expanduser()
