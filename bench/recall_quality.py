@@ -1,6 +1,6 @@
 """Recall quality: full-text, vector and hybrid recall on one labelled set, in one run.
 
-    python -m bench.recall_quality [--items 5000] [--queries 200] [--threads 2]
+    python -m bench.recall_quality [--items 5000] [--queries 200] [--threads 2] [--through-mcp]
 
 One agent's memory gets ``--items`` incidents (:mod:`bench.recall_quality_data`:
 a subject, a fault and a cause, each said one of three ways), as Fact and
@@ -164,7 +164,18 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=5000)
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--threads", type=int, default=2, help="the embedded engine's threads")
+    parser.add_argument(
+        "--through-mcp",
+        action="store_true",
+        help="written and embedded by `nous mcp` alone beside the daemon's path, as facts "
+        "(bench.recall_quality_mcp)",
+    )
     args = parser.parse_args()
+    if args.through_mcp:
+        from bench.recall_quality_mcp import run as run_through_mcp
+
+        asyncio.run(run_through_mcp(args.items, args.queries, args.threads))
+        return
     asyncio.run(run(args.items, args.queries, args.threads))
 
 

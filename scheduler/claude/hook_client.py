@@ -182,6 +182,7 @@ def run_hook(
     ``claude.hook_timeout_s`` once a hook working alone has read its settings.
     """
     started = watchdog.started if watchdog is not None else time.monotonic()
+    alone = False
     try:
         raw = read_payload(stdin)
         text = None
@@ -201,11 +202,19 @@ def run_hook(
                 event, raw, os.fspath(root), config=config, agent_id=agent_id,
                 settings=settings, watchdog=watchdog, daemon_absent=absent,
             )  # fmt: skip
+            alone = True
         if text:
             stdout.write(text + "\n")
             stdout.flush()
     except Exception as exc:  # seed 004: a hook never breaks the turn
         stderr.write(f"nous hook {event}: {exc}; nothing added\n")
+    if alone:  # the answer is out: the vectors of what the hook wrote, in a detached child
+        if watchdog is not None:
+            watchdog.cancel()  # the child sets its own limit; the parent exits at once
+        from scheduler.claude.hook_vectors import hand_off_vectors
+
+        hand_off_vectors(event, stdout, root=root, started=started, settings=settings,
+                         config=config, agent_id=agent_id)  # fmt: skip
     return 0
 
 
