@@ -33,9 +33,6 @@ async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSe
         neo4j.user,
         neo4j.password.get_secret_value(),
         database=neo4j.database,
-        # One connection: a hook's queries share it (one handshake and login per hook), and
-        # the steps that run at once take turns on it.
-        connections=1,
     )
     await driver.start()
     try:
