@@ -38,11 +38,8 @@ class GraphDriver:
         *,
         database: str = "neo4j",
         queries: QueryLibrary | None = None,
-        connections: int | None = None,
     ) -> None:
-        """``connections``: the most connections at once (the driver's default when None)."""
         self.uri = uri
-        self.connections = connections
         self.database = database
         self.queries = queries if queries is not None else QueryLibrary()
         self._auth = (user, password)
@@ -59,12 +56,8 @@ class GraphDriver:
         check_login(self.uri, *self._auth)
         # Notifications (unknown label on a fresh database, and the like) would be
         # logged with the full statement on every call; the tests EXPLAIN instead.
-        # The driver's own default (100) when no limit was asked for.
         driver = AsyncGraphDatabase.driver(
-            self.uri,
-            auth=self._auth,
-            notifications_min_severity="OFF",
-            max_connection_pool_size=self.connections or 100,
+            self.uri, auth=self._auth, notifications_min_severity="OFF"
         )
         try:
             await driver.verify_connectivity()
