@@ -7,9 +7,9 @@ compared in memory), and graph proximity (the same
 file, path pattern or session).
 Their rankings are fused by weighted reciprocal rank fusion (each method
 adds ``weight / (60 + rank)``; see :data:`WEIGHTS`), each item saying which
-methods found it, and the list is cut to a token budget. :func:`recall_text`
-is the one entry point for a free-text query (an MCP ``recall``, a prompt, a
-question).
+methods found it, and the list is cut to a token budget. A question from a
+client or a prompt is answered by :mod:`cognition.recall.question`, which
+ranks these candidates a second time (:mod:`cognition.recall.rank`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EmbeddingStore, Space
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory, path_pattern
-from graph.store.recall import Hit, HybridRequest, RecallStore
+from graph.store.recall import Hit, HybridHits, HybridRequest, RecallStore
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +57,18 @@ class RecalledItem:
     path: str | None = None
 
 
-def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[RecalledItem]:
+def fuse(
+    rankings: dict[str, Sequence[Hit]],
+    *,
+    k: int = RRF_K,
+    weights: dict[str, float] | None = None,
+) -> list[RecalledItem]:
     """Weighted reciprocal rank fusion of each method's hits (each list best first).
 
     An item scores the sum, over the methods that found it, of
-    ``WEIGHTS[method] / (k + rank)``; best first.
+    ``weights[method] / (k + rank)`` (:data:`WEIGHTS` by default); best first.
     """
+    weights = WEIGHTS if weights is None else weights
     scores: dict[tuple[str, str], float] = {}
     found: dict[tuple[str, str], list[str]] = {}
     first: dict[tuple[str, str], Hit] = {}
@@ -73,7 +79,7 @@ def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[Recalled
             if key in seen:
                 continue
             seen.add(key)
-            scores[key] = scores.get(key, 0.0) + WEIGHTS.get(method, 1.0) / (k + rank + 1)
+            scores[key] = scores.get(key, 0.0) + weights.get(method, 1.0) / (k + rank + 1)
             found.setdefault(key, []).append(method)
             first.setdefault(key, hit)
     ordered = sorted(scores, key=lambda key: -scores[key])
@@ -134,13 +140,33 @@ class HybridRecall:
         Where the query cannot be embedded (an endpoint down or serving no
         embeddings), words and the graph still answer.
         """
+        found = await self.search(
+            query, path=path, session_id=session_id, limit=limit, vector=vector
+        )
+        fused = fuse({"words": found.words, "meaning": found.meaning, "graph": found.graph})
+        return within_budget(fused, budget_tokens)
+
+    async def search(
+        self,
+        query: str,
+        *,
+        path: str | None = None,
+        session_id: str | None = None,
+        limit: int = 10,
+        vector: Vector | None = None,
+        useful_only: bool = False,
+    ) -> HybridHits:
+        """Each method's candidates for ``query``, ``limit`` of each, best first (not fused).
+
+        ``useful_only`` leaves out decisions that did nothing (WAIT, never executed).
+        """
         if vector is None and self.embeddings is not None and query.strip():
             try:
                 vector = await self.embeddings.query(query)
             except LLMUnavailableError as exc:
                 log.info("recall by meaning skipped: %s", exc)
         words = agent_query(lucene_query([query]), self.store.memory.agent_id)
-        found = await self.store.hybrid(
+        return await self.store.hybrid(
             await self.request(
                 query=words,
                 vector=vector,
@@ -150,10 +176,9 @@ class HybridRecall:
                 words_limit=limit,
                 meaning_limit=limit if vector is not None else 0,
                 graph_limit=limit,
+                useful_only=useful_only,
             )
         )
-        fused = fuse({"words": found.words, "meaning": found.meaning, "graph": found.graph})
-        return within_budget(fused, budget_tokens)
 
     async def similar(
         self, *, vector: Vector | None = None, path: str | None = None, limit: int = 10
@@ -221,23 +246,3 @@ class HybridRecall:
             self._space = await self._vectors.space()
             self._space_read = now
         return self._space
-
-
-async def recall_text(
-    memory: Memory,
-    embeddings: Embeddings | None,
-    settings: EmbeddingSettings,
-    query: str,
-    *,
-    path: str | None = None,
-    session_id: str | None = None,
-    budget_tokens: int = 800,
-) -> list[RecalledItem]:
-    """Hybrid recall for one free-text query (what an MCP ``recall`` tool calls).
-
-    A caller that asks often keeps one :class:`HybridRecall` instead: it
-    remembers the agent's vector counts for ``SPACE_TTL_S`` seconds.
-    """
-    return await HybridRecall(memory, embeddings, settings).recall(
-        query, path=path, session_id=session_id, budget_tokens=budget_tokens
-    )

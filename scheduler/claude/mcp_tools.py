@@ -19,6 +19,7 @@ from mcp.server.fastmcp.exceptions import ToolError
 
 from cognition.embeddings import build_embeddings
 from cognition.recall.hybrid import HybridRecall
+from cognition.recall.question import QuestionRecall
 from graph.errors import GraphError, PathOutsideRootError
 from graph.models import Fact
 from graph.settings import Settings
@@ -37,7 +38,6 @@ from scheduler.claude.mcp_answers import (
     listing,
 )
 from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
-from scheduler.claude.mcp_recall import recall_question
 from scheduler.claude.mcp_remember import Kind, keep, told
 from scheduler.cli.why import path_candidates
 from scheduler.cli.why import render as render_story
@@ -57,9 +57,9 @@ class NousTools:
         self.root = settings.watch.root.expanduser().resolve()
         self.limit = settings.mcp.max_answer_chars
         # The embedded model (or none: an endpoint needs the daemon's LLM client, off is off);
-        # one HybridRecall per connection keeps its vector counts and a small agent's vectors.
+        # one recall per connection keeps its vector counts and a small agent's vectors.
         self.embeddings = build_embeddings(settings.embeddings, None)
-        self._meaning: HybridRecall | None = None
+        self._recall: QuestionRecall | None = None
 
     async def recall(self, question: str, path: str | None = None) -> str:
         """What memory holds about a question (and a file), within the recall budget."""
@@ -68,14 +68,10 @@ class NousTools:
             raise ToolError("recall: the question is empty; ask about something")
         relative = self.relative_path(path) if path else None
         found = await self._with_memory(
-            lambda memory: recall_question(
-                memory,
+            lambda memory: self._recall_for(memory).answer(
                 question,
-                path=relative,
-                root=self.root,
-                tokens=self.settings.mcp.recall_tokens,
-                sense=self.settings.sense,
-                meaning=self._meaning_for(memory),
+                paths=[relative] if relative else [],
+                budget_tokens=self.settings.mcp.recall_tokens,
             )
         )
         counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
@@ -87,15 +83,14 @@ class NousTools:
             note = "Ids of the past decisions recalled, in order (for `why`): " + ", ".join(
                 found.decision_ids
             )
-        body = found.text or "Nothing in memory matches."
+        body = found.text or "Nothing in memory is relevant to it."
         return self._answer(heading, body, "recalled memory", note)
 
-    def _meaning_for(self, memory: Memory) -> HybridRecall | None:
-        if self.embeddings is None:
-            return None
-        if self._meaning is None or self._meaning.store.memory is not memory:
-            self._meaning = HybridRecall(memory, self.embeddings, self.settings.embeddings)
-        return self._meaning
+    def _recall_for(self, memory: Memory) -> QuestionRecall:
+        if self._recall is None or self._recall.store.memory is not memory:
+            hybrid = HybridRecall(memory, self.embeddings, self.settings.embeddings)
+            self._recall = QuestionRecall(hybrid)
+        return self._recall
 
     async def why(self, target: str) -> str:
         """The whole story of a decision, by id or as the latest about a path."""

@@ -17,11 +17,12 @@ from cognition.frames.spec import SEED_FRAMES
 from cognition.llm import LLMClient
 from cognition.recall.hybrid import HybridRecall, RecalledItem, fuse, within_budget
 from cognition.recall.investigate import Investigator
+from cognition.recall.question import QuestionRecall
 from cognition.recall.vectors import ModelChangedError, VectorJob
 from cognition.schemas import DecisionContext
 from graph.models import Category, Observation, ObservationType
 from graph.server.finder import Neo4jEndpoint
-from graph.settings import EmbeddingSettings, LLMSettings, SenseSettings
+from graph.settings import EmbeddingSettings, LLMSettings
 from graph.store.driver import GraphDriver
 from graph.store.embeddings import EmbeddingStore, Space, VectorRow
 from graph.store.lucene import agent_query, lucene_query
@@ -29,7 +30,6 @@ from graph.store.memory import Memory
 from graph.store.recall import Hit, HybridRequest, RecallStore
 from graph.watch.files import PathFilter
 from graph.watch.rescan import rescan
-from scheduler.claude.mcp_recall import recall_question
 from tests.support.recall_seed import T0, Seeder, seeding
 
 SETTINGS = EmbeddingSettings()
@@ -271,22 +271,18 @@ async def test_more_nodes_at_one_moment_than_a_batch_are_all_embedded(
     assert len((await hybrid.space()).per_label) and (await hybrid.space()).mine == 40
 
 
-async def test_the_mcp_recall_adds_what_only_meaning_finds(
+async def test_a_question_is_answered_by_what_only_meaning_finds(
     memory: Memory, seed: Seeder, embeddings: Embeddings, tmp_path: Path
 ) -> None:
     await _episodes(seed, RELEASE, *OTHERS)
     await VectorJob(memory, embeddings, SETTINGS, tmp_path).run()
     question = "why did the release break?"
-    meaning = HybridRecall(memory, embeddings, SETTINGS)
-    sense = SenseSettings()
-    found = await recall_question(
-        memory, question, path=None, root=tmp_path, tokens=1500, sense=sense, meaning=meaning
-    )
-    assert "## Similar by meaning" in found.text and RELEASE in found.text
-    assert "[episode, found by meaning]" in found.text and found.items["similar"] >= 1
-    plain = await recall_question(memory, question, path=None, root=tmp_path, tokens=1500,
-                                  sense=sense)  # fmt: skip
-    assert RELEASE not in plain.text  # words alone miss it
+    found = await QuestionRecall(HybridRecall(memory, embeddings, SETTINGS)).answer(question)
+    assert RELEASE in found.text and found.items["episodes"] >= 1
+    first = next(line for line in found.text.splitlines() if line.startswith("- ["))
+    assert RELEASE in first, found.text
+    plain = await QuestionRecall(HybridRecall(memory, None, SETTINGS)).answer(question)
+    assert plain.text == "" and plain.items == {}  # words alone find nothing relevant
 
 
 async def test_a_question_asked_beside_a_file_can_find_that_file_on_both_paths(
