@@ -5,11 +5,13 @@ Lucene index over every recalled label, asked for this agent's hits only),
 vectors (Neo4j's vector index for a big agent; a small one's own vectors,
 compared in memory), and graph proximity (the same
 file, path pattern or session).
-Their rankings are fused by weighted reciprocal rank fusion (each method
-adds ``weight / (60 + rank)``; see :data:`WEIGHTS`), each item saying which
-methods found it, and the list is cut to a token budget. A question from a
-client or a prompt is answered by :mod:`cognition.recall.question`, which
-ranks these candidates a second time (:mod:`cognition.recall.rank`).
+:meth:`HybridRecall.search` returns each method's candidates; :func:`fuse`
+merges them by weighted reciprocal rank fusion (each method adds
+``weight / (k + rank)``; see :data:`WEIGHTS`), each item saying which methods
+found it. A question from a client or a prompt is answered by the one door,
+:mod:`cognition.recall.question`, which fuses them its own way and ranks the
+result a second time (:mod:`cognition.recall.rank`); the daemon's decisions
+use :meth:`HybridRecall.similar`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ from typing import Any
 from cognition.embeddings import Embeddings, Vector
 from cognition.errors import LLMUnavailableError
 from cognition.recall.agent_vectors import AgentVectors
-from cognition.text import estimate_tokens
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EmbeddingStore, Space
 from graph.store.lucene import agent_query, lucene_query
@@ -97,19 +98,6 @@ def fuse(
     ]
 
 
-def within_budget(items: Sequence[RecalledItem], budget_tokens: int) -> list[RecalledItem]:
-    """The best items whose texts (clipped to ``ITEM_CHARS``) fit ``budget_tokens``."""
-    kept: list[RecalledItem] = []
-    used = 0
-    for item in items:
-        cost = estimate_tokens(item.text[:ITEM_CHARS]) + 8  # the label, id and method tags
-        if used + cost > budget_tokens:
-            break
-        kept.append(item)
-        used += cost
-    return kept
-
-
 class HybridRecall:
     """Hybrid recall over one agent's memory; vectors only where ``embeddings`` is set."""
 
@@ -124,27 +112,6 @@ class HybridRecall:
         self._vectors = EmbeddingStore(memory)
         self._mine: AgentVectors | None = None
         self._mine_read = -math.inf
-
-    async def recall(
-        self,
-        query: str,
-        *,
-        path: str | None = None,
-        session_id: str | None = None,
-        budget_tokens: int = 800,
-        limit: int = 10,
-        vector: Vector | None = None,
-    ) -> list[RecalledItem]:
-        """Fuse words, meaning and graph proximity for ``query``; cut to ``budget_tokens``.
-
-        Where the query cannot be embedded (an endpoint down or serving no
-        embeddings), words and the graph still answer.
-        """
-        found = await self.search(
-            query, path=path, session_id=session_id, limit=limit, vector=vector
-        )
-        fused = fuse({"words": found.words, "meaning": found.meaning, "graph": found.graph})
-        return within_budget(fused, budget_tokens)
 
     async def search(
         self,

@@ -1,7 +1,7 @@
 // purpose: the text a node is recalled and embedded by, written once: hybrid recall shows it
 //   and searches it, the vector job embeds it. A decision says what it did, with which
 //   template, how it came out, and why: "act on notes/a.md with analyze_knowledge (failed:
-//   rate limited): ...". "" when a node has nothing to say, so it is neither shown nor embedded.
+//   rate limited): ..."; a past session, how it ended: "[failed] summary Lessons: ...". "" when a node has nothing to say, so it is neither shown nor embedded.
 // params: none; in scope where it is included: n (the node) and label (its recalled label:
 //   Decision, Lesson, Fact, Procedure, Episode, Heuristic, Censor, Turn or File)
 // returns: a string (an expression, included by {{ fragments/recall_text }}; never run alone)
@@ -18,8 +18,10 @@ CASE label
   WHEN "Procedure" THEN coalesce(n.name, '')
     + CASE WHEN coalesce(n.domain, '') <> '' THEN ' (' + n.domain + ')' ELSE '' END
     + CASE WHEN coalesce(n.core_patterns_text, '') <> '' THEN ': ' + n.core_patterns_text ELSE '' END
-  WHEN "Episode" THEN coalesce(n.summary, '')
+  WHEN "Episode" THEN CASE WHEN coalesce(n.summary, '') = '' THEN '' ELSE
+    CASE WHEN coalesce(n.outcome, '') <> '' THEN '[' + n.outcome + '] ' ELSE '' END + n.summary
     + CASE WHEN coalesce(n.lessons_text, '') <> '' THEN ' Lessons: ' + n.lessons_text ELSE '' END
+  END
   WHEN "Heuristic" THEN coalesce(n.content, '')
   WHEN "Censor" THEN coalesce(n.trigger_pattern, '') + ': ' + coalesce(n.reason, '')
   WHEN "Turn" THEN coalesce(n.prompt, '')
