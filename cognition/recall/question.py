@@ -21,6 +21,7 @@ empty, and a prompt then gets nothing.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -73,9 +74,11 @@ class QuestionRecall:
     ) -> RecallAnswer:
         """What memory holds about ``question`` and the files at ``paths`` (root-relative)."""
         question = question[:MAX_QUESTION_CHARS]
-        changes = await self.store.file_changes(list(paths), limit=CHANGES_SHOWN)
-        ranked = await self.ranked(question, path=paths[0] if paths else None,
-                                   session_id=session_id)  # fmt: skip
+        # Two reads at once: on a hook's path each round trip is most of the cost.
+        changes, ranked = await asyncio.gather(
+            self.store.file_changes(list(paths), limit=CHANGES_SHOWN),
+            self.ranked(question, path=paths[0] if paths else None, session_id=session_id),
+        )
         sections: list[str] = []
         if changes:
             sections.append(render_changes(changes))

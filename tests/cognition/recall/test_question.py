@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import scheduler
 from cognition.frames.spec import SEED_FRAMES
 from cognition.recall.hybrid import HybridRecall, RecalledItem
 from cognition.recall.question import MAX_ITEMS, QuestionRecall
@@ -151,3 +152,11 @@ def test_diversity_and_recency_reorder_only_when_weighted() -> None:
     assert [i.id for i in diversify(items, 1.0, 3)] == ["a", "c", "b"]  # a near copy waits
     assert [i.id for i in prefer_recent(items, 0.0)] == ["a", "b", "c"]
     assert next(i.id for i in prefer_recent(items, 1.0)) == "c"
+
+
+def test_the_entry_points_are_gone_from_the_entry_package() -> None:
+    # Issue 26: `grep -rn "recall_question\|recall_text" scheduler` prints nothing.
+    package = Path(scheduler.__file__).parent
+    for source in package.rglob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        assert "recall_question" not in text and "recall_text" not in text, source
