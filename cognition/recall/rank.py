@@ -33,11 +33,22 @@ from graph.store.lucene import query_words
 MEANING_FLOOR = 0.89
 MIN_SHARED_WORDS = 2
 _WORD = re.compile(r"[^\W_]{3,}")
+# The word indexes stem (Lucene's English analyzer): "failed" matched "fail". The floor
+# compares words the same way, near enough: the common English endings are cut.
+_ENDINGS = ("ingly", "edly", "ing", "ies", "ied", "es", "ed", "ly", "s")
+
+
+def stem(word: str) -> str:
+    """``word`` without its English ending (at least three letters are kept)."""
+    for ending in _ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word
 
 
 def words_of(text: str) -> set[str]:
-    """The lowercased words of three letters or more in ``text``."""
-    return set(_WORD.findall(text.lower()))
+    """The stems of the lowercased words of three letters or more in ``text``."""
+    return {stem(word) for word in _WORD.findall(text.lower())}
 
 
 def above_floor(
@@ -49,7 +60,7 @@ def above_floor(
     :data:`MEANING_FLOOR` or above. By words: kept when the item shares half the
     question's words (rounded up), or :data:`MIN_SHARED_WORDS` of them if that is fewer.
     """
-    asked = set(query_words([question]))
+    asked = {stem(word) for word in query_words([question])}
     needed = min(MIN_SHARED_WORDS, math.ceil(len(asked) / 2))
     kept = []
     for item in items:

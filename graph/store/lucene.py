@@ -50,7 +50,7 @@ _STOP_WORDS = frozenset(
         "with", "this", "from", "have", "what", "when", "where", "which", "will", "would",
         "there", "their", "them", "then", "than", "they", "been", "into", "were", "your", "about",
         "could", "should", "does", "done", "just", "like", "only", "some", "such", "very", "also",
-        "more", "most",
+        "more", "most", "why",
     }
 )  # fmt: skip
 

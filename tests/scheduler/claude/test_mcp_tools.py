@@ -65,7 +65,8 @@ async def test_each_tool_answers_from_the_agents_memory(
         assert f"about {PATH}" in recalled and story.decision_id in recalled
         assert f"act on {PATH} with analyze_knowledge" in recalled
         assert "Notes are indexed by their first heading" in recalled
-        assert "Reindex the notes" in recalled
+        # At most five memories: the procedure answers its own question.
+        assert "Reindex the notes" in await call(session, "recall", question="reindex notes")
         assert f"{PATH}: changed 1 time (0 by the agent, 1 by a person)" in recalled
         # Only what is about the question: not the censor on deleting, not the goals.
         assert "rm -rf knowledge" not in recalled and "Keep the index current" not in recalled
