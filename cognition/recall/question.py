@@ -21,7 +21,6 @@ empty, and a prompt then gets nothing.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -74,10 +73,11 @@ class QuestionRecall:
     ) -> RecallAnswer:
         """What memory holds about ``question`` and the files at ``paths`` (root-relative)."""
         question = question[:MAX_QUESTION_CHARS]
-        # Two reads at once: on a hook's path each round trip is most of the cost.
-        changes, ranked = await asyncio.gather(
-            self.store.file_changes(list(paths), limit=CHANGES_SHOWN),
-            self.ranked(question, path=paths[0] if paths else None, session_id=session_id),
+        # One after the other, on one connection: a hook alone opens no second one (its
+        # handshake costs more than the round trip), and a prompt naming no file reads once.
+        changes = await self.store.file_changes(list(paths), limit=CHANGES_SHOWN)
+        ranked = await self.ranked(
+            question, path=paths[0] if paths else None, session_id=session_id
         )
         sections: list[str] = []
         if changes:
