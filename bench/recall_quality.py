@@ -10,7 +10,7 @@ adds. Then ``--queries`` labelled questions, most sharing few words with
 their answer (other English words, German, French, Spanish), are asked three
 ways through the product's own hybrid recall query, and every ranking stage
 after it (:mod:`bench.recall_stages`): words only, meaning only, the
-daemon's fusion, the question's fusion, the relevance floor, MMR and recency.
+former fusion, the question's fusion, the relevance floor, MMR and recency.
 Printed: recall@5 and MRR (over the top 10) per stage, with each stage's gain
 or loss. ``--conversation FILE`` measures a conversational set instead
 (:mod:`bench.recall_conversation`).

@@ -1,7 +1,7 @@
 """Each ranking stage of a question's recall, measured alone: what ``bench.recall_quality`` prints.
 
 The stages, in the order the product runs them (:mod:`cognition.recall.question`):
-each method's own list (words, meaning); the daemon's fusion (words 0.7, k 60);
+each method's own list (words, meaning); the former fusion (words 0.7, k 60, before issue 27);
 the question's fusion (equal weights, k 5); the relevance floor; then the
 candidates of the second stage, each on the floored list: MMR (diversity) and
 recency at a weight, whether or not the product keeps them. A stage's gain or
@@ -34,8 +34,8 @@ assert DIVERSITY == 0 and RECENCY == 0, "a kept stage must be measured as the pr
 STAGES = {
     "words": "",
     "meaning": "",
-    "fused, daemon (words 0.7, k 60)": "",
-    "fused, question (equal, k 5)": "fused, daemon (words 0.7, k 60)",
+    "fused, former (words 0.7, k 60)": "",
+    "fused, question (equal, k 5)": "fused, former (words 0.7, k 60)",
     "+ relevance floor": "fused, question (equal, k 5)",
     f"+ MMR {TRIED_DIVERSITY}": "+ relevance floor",
     f"+ recency {TRIED_RECENCY}": "+ relevance floor",
@@ -48,13 +48,13 @@ async def stage_rankings(
     """The ids each stage ranks for ``question``, best first (the top ``TOP``)."""
     found = await hybrid.search(question, vector=vector, limit=CANDIDATES, useful_only=True)
     lists: dict[str, Sequence[Hit]] = {"words": found.words, "meaning": found.meaning}
-    daemon = fuse(lists)
+    former = fuse(lists)
     asked = fuse(lists, k=QUESTION_RRF_K, weights=QUESTION_WEIGHTS)
     floored = above_floor(asked, question, {h.id: h.score for h in found.meaning})
     ranked = {
         "words": [h.id for h in found.words],
         "meaning": [h.id for h in found.meaning],
-        "fused, daemon (words 0.7, k 60)": [i.id for i in daemon],
+        "fused, former (words 0.7, k 60)": [i.id for i in former],
         "fused, question (equal, k 5)": [i.id for i in asked],
         "+ relevance floor": [i.id for i in floored],
         f"+ MMR {TRIED_DIVERSITY}": [i.id for i in diversify(floored, TRIED_DIVERSITY, TOP)],

@@ -35,11 +35,12 @@ from graph.store.recall import Hit, HybridHits, HybridRequest, RecallStore
 log = logging.getLogger(__name__)
 
 RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al.): damps the top ranks
-# Each method's weight in the fusion. Words weigh less: on questions put in other words
-# (bench.recall_quality) the best full-text hits are mostly noise, and at equal weight they
-# pushed the answers found by meaning out of the top five. At 0.7 a hit found by words
-# alone ranks below the ten best by meaning or by the graph (0.7 / 61 < 1 / 70), while a
-# hit that words and meaning both find still rises above one found by meaning alone.
+# The default weights of :func:`fuse` (the former fusion, which bench.recall_quality still
+# measures). Words weigh less: on questions put in other words the best full-text hits are
+# mostly noise. But at 0.7 a hit found by words alone ranks below the ten best by meaning
+# (0.7 / 61 < 1 / 70), and on English conversations, where words are the stronger method,
+# that put recall below plain BM25's: a question is fused by cognition.recall.question's
+# weights instead.
 WEIGHTS = {"meaning": 1.0, "graph": 1.0, "words": 0.7}
 SPACE_TTL_S = 30.0  # vector counts move slowly; re-read the space at most this often
 ITEM_CHARS = 400  # of one item's text, shown
