@@ -1,6 +1,6 @@
 """Recall quality: full-text, vector and hybrid recall on one labelled set, in one run.
 
-    python -m bench.recall_quality [--items 5000] [--queries 200] [--threads 2]
+    python -m bench.recall_quality [--items 5000] [--queries 200] [--threads 2] [--through-mcp]
 
 One agent's memory gets ``--items`` incidents (:mod:`bench.recall_quality_data`:
 a subject, a fault and a cause, each said one of three ways), as Fact and
@@ -136,13 +136,24 @@ def main() -> None:
     parser.add_argument(
         "--conversation", nargs="+", type=Path, help="LoCoMo-format JSON files to measure instead"
     )
+    parser.add_argument(
+        "--through-mcp",
+        action="store_true",
+        help="written and embedded by `nous mcp` alone beside the daemon's path, as facts "
+        "(bench.recall_quality_mcp)",
+    )
     args = parser.parse_args()
     if args.conversation:
         from bench.recall_conversation import run_conversations
 
         asyncio.run(run_conversations(args.conversation, args.threads))
-    else:
-        asyncio.run(run(args.items, args.queries, args.threads))
+        return
+    if args.through_mcp:
+        from bench.recall_quality_mcp import run as run_through_mcp
+
+        asyncio.run(run_through_mcp(args.items, args.queries, args.threads))
+        return
+    asyncio.run(run(args.items, args.queries, args.threads))
 
 
 if __name__ == "__main__":

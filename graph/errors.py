@@ -24,6 +24,10 @@ class MemoryUnavailableError(GraphError, ConnectionError):
     """Neo4j cannot be reached, or refused the credentials."""
 
 
+class LoginRefusedError(MemoryUnavailableError):
+    """Neo4j refused the credentials (now, or less than a minute ago: not tried again yet)."""
+
+
 class MemoryQueryError(GraphError, RuntimeError):
     """A statement failed in Neo4j; the message names the statement, not its values."""
 
@@ -42,3 +46,7 @@ class PathOutsideRootError(GraphError, ValueError):
 
 class RootInUseError(GraphError, RuntimeError):
     """Another daemon already watches this root; the message names the root and its pid."""
+
+
+class RootRefusedError(GraphError, ValueError):
+    """A root no daemon may watch (``/``, a system folder, a whole home); the message says why."""

@@ -6,6 +6,7 @@ or the settings file; every other part receives these objects as arguments.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Literal
 
@@ -45,16 +46,32 @@ DEFAULT_IGNORE_PATTERNS: list[str] = [
     f"{STATE_DIR}/**",
 ]
 
+# A pattern with "*" is a glob on the file name: "*.py" is a suffix, not a substring.
+# fmt: off
+_TEST_PATTERNS = ["/tests/", "/test/", "/__tests__/", "test_*.py", "*_test.py", "*_test.go",
+                  "*.test.*", "*.spec.*", "conftest.py"]
+_CODE_PATTERNS = ["*.py", "*.pyi", "*.pyx", "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.tsx",
+                  "*.go", "*.rs", "*.java", "*.kt", "*.rb", "*.php", "*.c", "*.h", "*.cc", "*.cpp",
+                  "*.hpp", "*.cs", "*.swift", "*.sh"]
+# The seed's, and the other YAML spelling and the other config formats (issue 28).
+_CONFIG_PATTERNS = [".claude/", "config/", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini",
+                    "CLAUDE.md"]
+# fmt: on
+
 # Seed 000's path table, in its order: the first category whose pattern is a
-# substring of the lower-cased relative path wins.
+# substring of the lower-cased relative path (with a leading "/") wins; a pattern
+# with "*" is a glob on the lower-cased file name instead.
 DEFAULT_CATEGORY_PATTERNS: dict[str, list[str]] = {
     "intake": ["_input/", "_intake/", "inbox/"],
     "knowledge": ["knowledge/", "docs/", "research/"],
     "thinker": ["thinkers/", "philosophers/"],
     "index": ["indices/", "index.yaml", "index.md"],
     "template": ["templates/"],
-    "config": [".claude/", "config/", ".yaml", ".json", "CLAUDE.md"],
+    # Not in the seed (issue 28): tests and code had no category of their own.
+    "test": _TEST_PATTERNS,
+    "config": _CONFIG_PATTERNS,
     "self_reference": ["consciousness/", "decision-engine/", "orchestrator/"],
+    "code": _CODE_PATTERNS,
 }
 
 # Seed 000's noise list, matched against file and folder names (classify.noise_matches).
@@ -71,6 +88,9 @@ DEFAULT_NOISE_PATTERNS: list[str] = [
 ]
 
 _STRICT = ConfigDict(extra="forbid", validate_default=True)
+log = logging.getLogger(__name__)
+EMBEDDING_DIMENSIONS = 384
+"""The width of every stored vector: the vector index's (cypher/schema/011_recall_vectors)."""
 
 
 class Neo4jSettings(BaseModel):
@@ -304,7 +324,6 @@ class EmbeddingSettings(BaseModel):
     model: str | None = Field(
         None, description="endpoint: the /v1/embeddings model at llm.base_url; embedded: ignored"
     )
-    dimensions: int = Field(384, ge=8, le=4096, description="the vector indexes' dimension")
     threads: int | None = Field(1, ge=1, description="embedded: C engine threads; None: all")
     nice: int = Field(19, ge=0, le=19, description="embedded: the engine thread's priority")
     batch_size: int = Field(32, ge=1, le=1024)
@@ -318,6 +337,21 @@ class EmbeddingSettings(BaseModel):
     # one asks the index for k = 2 * limit / share candidates (at most max_k) and filters.
     exact_max: int = Field(20_000, ge=0)
     max_k: int = Field(2000, ge=10, le=10_000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _dimensions_retired(cls, data: object) -> object:
+        # embeddings.dimensions was a setting that could not vary: the vector index holds
+        # EMBEDDING_DIMENSIONS, and any other width was refused at start. Old files keep loading.
+        if isinstance(data, dict) and "dimensions" in data:
+            data = {key: value for key, value in data.items() if key != "dimensions"}
+            log.warning(
+                "settings: embeddings.dimensions is no longer a setting and is ignored: the "
+                "vector index holds %d-dimension vectors, so an embeddings.model (endpoint) must "
+                "make vectors of that width; remove the key",
+                EMBEDDING_DIMENSIONS,
+            )
+        return data
 
     @field_validator("provider", mode="before")
     @classmethod

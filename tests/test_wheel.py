@@ -37,8 +37,12 @@ EMPTY = REPO / "tests" / "support" / "empty.yaml"
 # Data files the code reads at run time, beside the Cypher (every cypher/**/*.cypher).
 DATA_FILES = (
     "cognition/act/templates.yaml",
+    "cognition/act/packs/code_repository.yaml",
+    "cognition/act/packs/notes_vault.yaml",
     "rsi/prompt/constitution.md",
     "rsi/check_runner.py",  # read as text and run inside the sandbox
+    "rsi/pytest_runner.py",  # the same
+    "rsi/candidate.py",  # the same
 )
 _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".nous"

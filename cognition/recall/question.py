@@ -128,9 +128,10 @@ def fit(items: Sequence[RecalledItem], budget_tokens: int) -> list[str]:
 
 
 def render_item(item: RecalledItem) -> str:
-    """``- [fact, 2026-11-20] text``: the kind, the day it was written, and its text."""
+    """``- [fact, 2026-11-20, found by words + meaning] text``: kind, day, methods, text."""
     day = f", {item.at[:10]}" if item.at else ""
-    return f"- [{item.label.lower()}{day}] {plain_text(item.text, ITEM_CHARS)}"
+    by = " + ".join(item.found_by)
+    return f"- [{item.label.lower()}{day}, found by {by}] {plain_text(item.text, ITEM_CHARS)}"
 
 
 def render_changes(changes: Sequence[FileChanges]) -> str:

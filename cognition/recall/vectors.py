@@ -9,20 +9,29 @@ client and stores the vectors with their model and dimension. A File's
 vector is made from its path and an excerpt of its text, read inside the
 watched root (binary and unreadable files are recorded as done, without a
 vector).
+
+The same job serves every process that writes memory: the daemon (on its
+interval), ``nous mcp`` (in the background after a write:
+:mod:`cognition.recall.background_vectors`) and a hook working alone (after
+its answer). A writer other than the daemon gives a ``lookback``: each pass
+then starts no later than that long ago, so what another process wrote a
+moment before (with an earlier time, committed later) is not passed over.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from cognition.embeddings import Embeddings
 from cognition.errors import LLMUnavailableError
 from cognition.recall.file_head import read_file_view
 from graph.errors import GraphError
+from graph.models import utc_now
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import (
     EMBEDDED_LABELS,
@@ -56,13 +65,25 @@ class VectorJob:
     """Writes vectors for one agent's memory with ``embeddings``; files read below ``root``."""
 
     def __init__(
-        self, memory: Memory, embeddings: Embeddings, settings: EmbeddingSettings, root: Path
+        self,
+        memory: Memory,
+        embeddings: Embeddings,
+        settings: EmbeddingSettings,
+        root: Path,
+        *,
+        labels: Sequence[str] = EMBEDDED_LABELS,
+        since: datetime = EPOCH,
+        lookback: timedelta | None = None,
     ) -> None:
+        """``labels``: what to embed (a hook writes no File); ``since``: where each label's
+        cursor starts; ``lookback``: each pass starts no later than that long before it."""
         self.store = EmbeddingStore(memory)
         self.embeddings = embeddings
         self.settings = settings
         self.root = root
-        self.cursors: dict[str, datetime] = dict.fromkeys(EMBEDDED_LABELS, EPOCH)
+        self.labels = tuple(label for label in EMBEDDED_LABELS if label in labels)
+        self.lookback = lookback
+        self.cursors: dict[str, datetime] = dict.fromkeys(self.labels, since)
         self.stats = VectorJobStats()
         self._running = asyncio.Lock()
 
@@ -72,18 +93,23 @@ class VectorJob:
         Called at start: vectors of two models are never mixed in one index,
         and re-embedding is done only by ``nous embeddings reembed``.
         """
+        problem = await self.model_problem()
+        if problem is not None:
+            raise ModelChangedError(problem)
+
+    async def model_problem(self) -> str | None:
+        """Why this job must not write vectors into this memory (see :meth:`check_model`)."""
         space = await self.store.space()
         model, dims = self.embeddings.model, self.embeddings.dimensions
-        if dims != INDEX_DIMENSIONS:
-            raise ModelChangedError(
+        if dims and dims != INDEX_DIMENSIONS:
+            return (
                 f"embeddings: model {model!r} makes {dims}-dimension vectors, but the vector "
-                f"indexes hold {INDEX_DIMENSIONS} (embeddings.dimensions must be "
-                f"{INDEX_DIMENSIONS}; choose a {INDEX_DIMENSIONS}-dimension model or "
-                "embeddings.provider: off)"
+                f"index holds {INDEX_DIMENSIONS} (choose a {INDEX_DIMENSIONS}-dimension model "
+                "or embeddings.provider: off)"
             )
         if space.model is None or (space.model == model and space.dimensions in (None, dims)):
-            return
-        raise ModelChangedError(
+            return None
+        return (
             f"embeddings: the memory of agent {self.store.memory.agent_id!r} holds vectors of "
             f"model {space.model!r} ({space.dimensions} dimensions), but the settings ask for "
             f"model {model!r} ({dims} dimensions). Vectors of two models are never mixed: "
@@ -99,7 +125,7 @@ class VectorJob:
     async def backfill(self) -> int:
         """Embed every node of the agent that needs a vector, from the oldest; return how many."""
         async with self._running:
-            self.cursors = dict.fromkeys(EMBEDDED_LABELS, EPOCH)
+            self.cursors = dict.fromkeys(self.labels, EPOCH)
             total = 0
             while written := await self._pass():
                 total += written
@@ -108,8 +134,10 @@ class VectorJob:
     async def _pass(self) -> int:
         written = 0
         try:
-            for label in EMBEDDED_LABELS:
+            for label in self.labels:
                 budget = self.settings.max_per_run - written
+                if self.lookback is not None:
+                    self.cursors[label] = min(self.cursors[label], utc_now() - self.lookback)
                 while budget > 0:
                     batch = await self.store.pending(
                         label, self.cursors[label], min(self.settings.batch_size, budget)

@@ -3,7 +3,8 @@
 //   the agent once per label (a command, not the hot path). The text is the one fragment
 //   fragments/recall_text, as embeddings/pending embeds it (a decision only with reasoning).
 // params: $agent_id, $model
-// returns: label, nodes, with_text, vectors, current (one row per label)
+// returns: label, nodes, with_text, vectors, current, pending (one row per label; pending: what
+//   the vector job would embed next, as embeddings/pending selects it)
 // mode: read
 CALL () {
   MATCH (n:Decision)
@@ -14,7 +15,8 @@ CALL () {
     ELSE {{ fragments/recall_text }} END AS text
   RETURN "Decision" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
   MATCH (n:Lesson)
   USING INDEX SEEK n:Lesson(agent_id, at)
@@ -23,7 +25,8 @@ CALL () {
   WITH n, {{ fragments/recall_text }} AS text
   RETURN "Lesson" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
   MATCH (n:Fact)
   USING INDEX SEEK n:Fact(agent_id, at)
@@ -32,7 +35,8 @@ CALL () {
   WITH n, {{ fragments/recall_text }} AS text
   RETURN "Fact" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
   MATCH (n:Procedure)
   USING INDEX SEEK n:Procedure(agent_id, at)
@@ -41,7 +45,8 @@ CALL () {
   WITH n, {{ fragments/recall_text }} AS text
   RETURN "Procedure" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
   MATCH (n:Episode)
   USING INDEX SEEK n:Episode(agent_id, ended_at)
@@ -50,7 +55,8 @@ CALL () {
   WITH n, {{ fragments/recall_text }} AS text
   RETURN "Episode" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
   MATCH (n:Heuristic)
   USING INDEX SEEK n:Heuristic(agent_id, at)
@@ -59,7 +65,8 @@ CALL () {
   WITH n, {{ fragments/recall_text }} AS text
   RETURN "Heuristic" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
   MATCH (n:Censor)
   USING INDEX SEEK n:Censor(agent_id, at)
@@ -68,7 +75,8 @@ CALL () {
   WITH n, {{ fragments/recall_text }} AS text
   RETURN "Censor" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
   MATCH (n:Turn)
   USING INDEX SEEK n:Turn(agent_id, ended_at)
@@ -77,7 +85,8 @@ CALL () {
   WITH n, {{ fragments/recall_text }} AS text
   RETURN "Turn" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
   MATCH (n:File)
   USING INDEX SEEK n:File(agent_id, updated_at)
@@ -86,6 +95,7 @@ CALL () {
   WITH n, {{ fragments/recall_text }} AS text
   RETURN "File" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
-         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN n.exists = true AND coalesce(n.embedded_hash, '') <> coalesce(n.content_hash, '') THEN 1 END) AS pending
 }
-RETURN label, nodes, with_text, vectors, current
+RETURN label, nodes, with_text, vectors, current, pending

@@ -19,6 +19,7 @@ from neo4j import AsyncDriver, AsyncGraphDatabase
 from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
 from graph.errors import GraphError, MemoryQueryError, MemoryUnavailableError
+from graph.store.login_guard import check_login, is_refusal, login_refused
 from graph.store.queries import Query, QueryLibrary
 
 log = logging.getLogger(__name__)
@@ -45,9 +46,14 @@ class GraphDriver:
         self._driver: AsyncDriver | None = None
 
     async def start(self) -> None:
-        """Open the driver and check that Neo4j answers with these credentials."""
+        """Open the driver and check that Neo4j answers with these credentials.
+
+        Credentials refused less than a minute ago are not tried again
+        (:mod:`graph.store.login_guard`): :class:`MemoryUnavailableError` at once.
+        """
         if self._driver is not None:
             return
+        check_login(self.uri, *self._auth)
         # Notifications (unknown label on a fresh database, and the like) would be
         # logged with the full statement on every call; the tests EXPLAIN instead.
         driver = AsyncGraphDatabase.driver(
@@ -55,13 +61,13 @@ class GraphDriver:
         )
         try:
             await driver.verify_connectivity()
-        except AuthError:
+        except AuthError as exc:
             await driver.close()
-            raise MemoryUnavailableError(
-                f"Neo4j at {self.uri} refused user {self._auth[0]!r}: check NEO4J_PASSWORD"
-            ) from None
+            raise login_refused(self.uri, *self._auth, exc.code or "refused") from None
         except (DriverError, OSError, Neo4jError) as exc:
             await driver.close()
+            if isinstance(exc, Neo4jError) and is_refusal(exc.code):  # the rate limit, too
+                raise login_refused(self.uri, *self._auth, exc.code or "refused") from None
             raise MemoryUnavailableError(f"Neo4j at {self.uri} does not answer: {exc}") from None
         self._driver = driver
 
@@ -166,6 +172,8 @@ class GraphDriver:
                 result_transformer_=rows,
             )
         except Neo4jError as exc:
+            if is_refusal(exc.code):  # a new connection of the pool was refused its login
+                raise login_refused(self.uri, *self._auth, exc.code or "refused") from None
             # The message names the query and Neo4j's code; parameters stay out of it.
             raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
         except (DriverError, OSError) as exc:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from graph.settings_model import EMBEDDING_DIMENSIONS
 from graph.store.memory import Memory
 
 # What gets a vector: the text recall shows (cypher/schema/010_embeddings.cypher).
@@ -26,7 +27,7 @@ EMBEDDED_LABELS = (
     "File",
 )
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-INDEX_DIMENSIONS = 384  # the vector indexes' dimension (cypher/schema/010_embeddings.cypher)
+INDEX_DIMENSIONS = EMBEDDING_DIMENSIONS  # the vector index's (cypher/schema/011_recall_vectors)
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,7 @@ class EmbeddingStore:
         )
 
     async def status(self, model: str) -> list[dict[str, Any]]:
-        """Coverage per label: nodes, nodes with text, vectors, vectors of ``model``."""
+        """Coverage per label: nodes, nodes with text, vectors, vectors of ``model``, pending."""
         return await self.memory.read("embeddings/status", model=model)
 
     async def clear(self, *, chunk: int = 5000) -> int:

@@ -9,15 +9,18 @@ from __future__ import annotations
 import neo4j
 from neo4j.exceptions import ClientError, DriverError, Neo4jError
 
-from graph.errors import MemoryUnavailableError
+from graph.store.login_guard import check_login, login_refused
 
 
 def bolt_problem(uri: str, user: str, password: str, *, timeout_s: float) -> str | None:
     """None when ``uri`` answers with these credentials, else why not.
 
-    Refused credentials raise :class:`MemoryUnavailableError` instead: trying
-    further along the chain could not fix them.
+    Refused credentials raise :class:`~graph.errors.MemoryUnavailableError`
+    instead: trying further along the chain could not fix them. So does a
+    refusal of the same credentials less than a minute ago, without trying
+    (:mod:`graph.store.login_guard`).
     """
+    check_login(uri, user, password)
     try:
         with neo4j.GraphDatabase.driver(
             uri,
@@ -29,10 +32,7 @@ def bolt_problem(uri: str, user: str, password: str, *, timeout_s: float) -> str
     except ClientError as exc:
         if not (exc.code or "").startswith("Neo.ClientError.Security."):
             return f"does not answer ({exc.code})"
-        raise MemoryUnavailableError(
-            f"Neo4j at {uri} answers but refused the credentials of user {user!r} "
-            f"({exc.code}); set NEO4J_PASSWORD (and NEO4J_USER) to the ones it was given"
-        ) from None
+        raise login_refused(uri, user, password, exc.code or "refused") from None
     except (Neo4jError, DriverError, OSError, ValueError) as exc:
         return f"does not answer ({type(exc).__name__}: {exc})"
     return None

@@ -131,6 +131,7 @@ def run_hook(
     it began before this call: the hard limit counts from there.
     """
     watchdog = _Watchdog(event, FALLBACK_TIMEOUT_S, stderr, started)
+    alone = False
     try:
         raw = stdin.read()
         text = None
@@ -141,6 +142,7 @@ def run_hook(
                 text = None
         if text is None:
             text = _alone(event, raw, root, watchdog, settings, config, agent_id)
+            alone = True
         if text:
             stdout.write(text + "\n")
             stdout.flush()
@@ -148,6 +150,11 @@ def run_hook(
         stderr.write(f"nous hook {event}: {exc}; nothing added\n")
     finally:
         watchdog.cancel()
+    if alone:  # the answer is out: the vectors of what the hook wrote, in a detached child
+        from scheduler.claude.hook_vectors import hand_off_vectors
+
+        hand_off_vectors(event, stdout, root=root, started=watchdog.started, settings=settings,
+                         config=config, agent_id=agent_id)  # fmt: skip
     return 0
 
 

@@ -15,7 +15,7 @@ import asyncio
 import logging
 from contextlib import AsyncExitStack
 
-from graph.errors import GraphError, MemoryUnavailableError
+from graph.errors import GraphError, LoginRefusedError, MemoryUnavailableError
 from graph.settings import Settings, child_environment
 from graph.store.memory import Memory
 from scheduler.compose import connected
@@ -79,6 +79,11 @@ class MemoryGate:
 
 
 def _unavailable(exc: GraphError) -> str:
+    if isinstance(exc, LoginRefusedError):
+        return (
+            f"Nous's memory is unavailable: {exc} Nothing was read or written. This server "
+            "read its settings when it started: restart it after fixing them."
+        )
     return (
         f"Nous's memory is unavailable: {exc}. Nothing was read or written; start Neo4j "
         "(`nous neo4j start`) and call the tool again."

@@ -31,6 +31,8 @@ from mcp.server.stdio import stdio_server
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from cognition.embeddings import Embeddings, build_embeddings
+from cognition.recall.background_vectors import BackgroundVectors
 from graph.settings import Settings
 from scheduler.claude.mcp_memory import MemoryGate
 from scheduler.claude.mcp_tools import NousTools
@@ -38,6 +40,7 @@ from scheduler.cli.common import EXIT_OK, settings_from
 from scheduler.logs import configure_logging
 
 SERVER_NAME = "nous"
+CLOSE_GRACE_S = 3.0  # what a closing server waits for the vectors being written
 INSTRUCTIONS = (
     "Nous is an agent's long-term memory in Neo4j: the decisions it made and why, what "
     "happened after, the censors it learned from failures, its strategies, goals, facts and "
@@ -73,20 +76,44 @@ ProcedureName = Annotated[
 Domain = Annotated[str, Field(description="the procedure's domain, e.g. testing (optional)")]
 
 
-def build_server(settings: Settings, gate: MemoryGate) -> FastMCP:
-    """The FastMCP server with Nous's tools over ``gate``'s memory."""
-    tools = NousTools(settings, gate)
+def build_server(
+    settings: Settings, gate: MemoryGate, embeddings: Embeddings | None = None
+) -> FastMCP:
+    """The FastMCP server with Nous's tools over ``gate``'s memory.
+
+    With ``embeddings``, recall asks by meaning too, and what the tools write
+    gets its vector in the background (from this process: no daemon needed).
+    """
+    root = settings.watch.root.expanduser().resolve()
+    vectors = (
+        BackgroundVectors(embeddings, settings.embeddings, root, gate.memory)
+        if embeddings is not None
+        else None
+    )
+    tools = NousTools(settings, gate, embeddings, vectors)
 
     @asynccontextmanager
     async def lifespan(_: FastMCP) -> AsyncIterator[None]:
         try:
             yield
         finally:
+            if vectors is not None:
+                # A moment to store what is being embedded; the rest stays pending.
+                await vectors.settle(CLOSE_GRACE_S)
+                await vectors.close()
             await gate.close()
 
     server = FastMCP(
         SERVER_NAME, instructions=INSTRUCTIONS, log_level=settings.log_level, lifespan=lifespan
     )
+
+    _add_reading_tools(server, tools)
+    _add_remember_tool(server, tools)
+    return server
+
+
+def _add_reading_tools(server: FastMCP, tools: NousTools) -> None:
+    """The read-only tools: recall, why, censors, strategies, escalations, goals."""
 
     @server.tool(annotations=READ_ONLY, structured_output=False)
     async def recall(question: Question, path: RecallPath = None) -> str:
@@ -123,6 +150,10 @@ def build_server(settings: Settings, gate: MemoryGate) -> FastMCP:
         """The agent's standing goals, open ones first, most important first."""
         return await tools.goals()
 
+
+def _add_remember_tool(server: FastMCP, tools: NousTools) -> None:
+    """The one tool that writes: remember."""
+
     @server.tool(annotations=WRITES, structured_output=False)
     async def remember(
         kind: RememberKind,
@@ -135,8 +166,6 @@ def build_server(settings: Settings, gate: MemoryGate) -> FastMCP:
         later `recall` (here or in the daemon) finds it."""
         return await tools.remember(kind, text, source, name, domain)
 
-    return server
-
 
 def serve(args: argparse.Namespace) -> int:
     """Run the server on stdio until the client closes it (``nous mcp``)."""
@@ -146,7 +175,9 @@ def serve(args: argparse.Namespace) -> int:
     if settings.log_level != "DEBUG":
         # The SDK logs every request at INFO; a client's session would drown the rest.
         logging.getLogger("mcp.server.lowlevel.server").setLevel(logging.WARNING)
-    server = build_server(settings, MemoryGate(settings))
+    # The embedded model, or none: an endpoint needs the daemon's LLM client; off is off.
+    embeddings = build_embeddings(settings.embeddings, None)
+    server = build_server(settings, MemoryGate(settings), embeddings)
     anyio.run(_run_stdio, server, channel)
     return EXIT_OK
 

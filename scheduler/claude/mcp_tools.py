@@ -1,7 +1,11 @@
 """The work behind ``nous mcp``'s tools: read or write memory, answer in text.
 
-:class:`NousTools` holds the settings (read once, at start) and the
-:class:`~scheduler.claude.mcp_memory.MemoryGate`; each method is one tool.
+:class:`NousTools` holds the settings (read once, at start), the
+:class:`~scheduler.claude.mcp_memory.MemoryGate` and the embedding client
+it is given (built by the server's entry point); each method is one tool.
+What ``remember`` writes gets its vector in the background
+(:class:`~cognition.recall.background_vectors.BackgroundVectors`), and
+``recall`` waits a moment for it, so a fact just told is found by meaning.
 Failures a client can act on (bad input, a path outside the root, Neo4j
 down) raise :class:`ToolError` with a message that names the problem; the
 MCP SDK hands it back as an error result and the server goes on.
@@ -17,7 +21,8 @@ from typing import TypeVar
 
 from mcp.server.fastmcp.exceptions import ToolError
 
-from cognition.embeddings import build_embeddings
+from cognition.embeddings import Embeddings
+from cognition.recall.background_vectors import BackgroundVectors
 from cognition.recall.hybrid import HybridRecall
 from cognition.recall.question import QuestionRecall
 from graph.errors import GraphError, PathOutsideRootError
@@ -45,21 +50,34 @@ from scheduler.cli.why import render as render_story
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_PATH_CHARS = 1024  # what a client passes as an id or a path is echoed in errors: kept short
+SETTLE_SHARE = 0.25  # of mcp.tool_timeout_s, what recall waits for the vectors of recent writes
 
 
 class NousTools:
     """One agent's memory as MCP tools: recall, why, censors, strategies, escalations, goals,
     remember."""
 
-    def __init__(self, settings: Settings, gate: MemoryGate) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        gate: MemoryGate,
+        embeddings: Embeddings | None = None,
+        vectors: BackgroundVectors | None = None,
+    ) -> None:
+        """``embeddings`` None: recall by words and the graph only; ``vectors``: what embeds
+        the writes (None: they wait for another writer, e.g. the daemon's job)."""
         self.settings = settings
         self.gate = gate
         self.root = settings.watch.root.expanduser().resolve()
         self.limit = settings.mcp.max_answer_chars
-        # The embedded model (or none: an endpoint needs the daemon's LLM client, off is off);
-        # one recall per connection keeps its vector counts and a small agent's vectors.
-        self.embeddings = build_embeddings(settings.embeddings, None)
+        self.embeddings = embeddings
+        self.vectors = vectors
+        # One recall per connection: its HybridRecall keeps its vector counts and a small
+        # agent's vectors.
         self._recall: QuestionRecall | None = None
+        self._meaning_written = 0  # vectors.written when the recall last read its counts
+        self._caught_up = False  # the first connection asks for what others left pending
+        self._told = False  # a remember since the last recall: recall waits for its vector
 
     async def recall(self, question: str, path: str | None = None) -> str:
         """What memory holds about a question (and a file), within the recall budget."""
@@ -67,6 +85,10 @@ class NousTools:
         if not question:
             raise ToolError("recall: the question is empty; ask about something")
         relative = self.relative_path(path) if path else None
+        if self.vectors is not None and self._told:
+            # Only after a remember: a backlog being caught up does not slow every recall.
+            self._told = False
+            await self.vectors.settle(self.settings.mcp.tool_timeout_s * SETTLE_SHARE)
         found = await self._with_memory(
             lambda memory: self._recall_for(memory).answer(
                 question,
@@ -90,6 +112,13 @@ class NousTools:
         if self._recall is None or self._recall.store.memory is not memory:
             hybrid = HybridRecall(memory, self.embeddings, self.settings.embeddings)
             self._recall = QuestionRecall(hybrid)
+        elif self.vectors is not None and self.vectors.written != self._meaning_written:
+            # Vectors written here since the counts were read: read them again now (the
+            # agent's own vectors incrementally), not after HybridRecall's usual delay.
+            hybrid = self._recall.hybrid
+            hybrid._space_read = hybrid._mine_read = float("-inf")
+        if self.vectors is not None:
+            self._meaning_written = self.vectors.written
         return self._recall
 
     async def why(self, target: str) -> str:
@@ -158,6 +187,9 @@ class NousTools:
             self.gate.agent_id, kind, text, source, name=name, domain=domain, max_chars=cap
         )
         node_id = await self._with_memory(lambda memory: keep(memory, node, source))
+        if self.vectors is not None:
+            self.vectors.nudge()  # its vector, in the background
+            self._told = True
         origin = f"(from {line(source)})"
         if isinstance(node, Fact):
             return self._answer(f"Remembered fact {node_id} {origin}:", node.content, "fact")
@@ -194,6 +226,9 @@ class NousTools:
         try:
             async with asyncio.timeout(timeout):
                 memory = await self.gate.memory()
+                if not self._caught_up and self.vectors is not None:
+                    self._caught_up = True
+                    self.vectors.nudge()  # what hooks or an earlier server left pending
                 return await work(memory)
         except MemoryUnavailable as exc:
             raise ToolError(str(exc)) from None

@@ -1,7 +1,8 @@
 """``nous embeddings``: how much of the memory recall can find by meaning, and filling the gaps.
 
 ``status`` counts, per label, the agent's nodes, those with text, those with
-a vector and those whose vector comes from the configured model.
+a vector, those whose vector comes from the configured model, and those
+pending (what the next writer embeds: the daemon's job, ``nous mcp``, a hook).
 ``backfill`` embeds every node that needs a vector (the daemon's vector job
 does the same a little at a time). ``reembed`` replaces every vector with the
 configured model's: the one way to change models, never done at start.
@@ -49,14 +50,17 @@ async def _status(args: argparse.Namespace, memory: Memory) -> int:
     space = await store.space()
     model = _model_name(args)
     rows = await store.status(model)
+    pending = sum(int(r["pending"]) for r in rows)
     head = (
         f"provider {settings.provider}, model {model}; the memory's vectors: "
         f"{space.model or 'none yet'}"
         + (f" ({space.dimensions} dimensions)" if space.dimensions else "")
+        + f"; {pending} pending"
     )
-    body = table(rows, ["label", "nodes", "with_text", "vectors", "current"], empty="no nodes")
+    columns = ["label", "nodes", "with_text", "vectors", "current", "pending"]
+    body = table(rows, columns, empty="no nodes")
     data = {"provider": settings.provider, "model": model, "memory_model": space.model,
-            "labels": rows}  # fmt: skip
+            "pending": pending, "labels": rows}  # fmt: skip
     return show(args, data, f"{head}\n{body}")
 
 

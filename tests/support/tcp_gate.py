@@ -25,6 +25,8 @@ class TcpGate:
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
         self._closed = False
+        self.accepted = 0
+        """Connections accepted so far (open or shut): a client's connection attempts."""
         threading.Thread(target=self._accept, daemon=True, name="tcp-gate").start()
 
     def shut(self) -> None:
@@ -68,6 +70,7 @@ class TcpGate:
                 client, _ = self._listener.accept()
             except OSError:
                 return
+            self.accepted += 1
             if not self._open.is_set():
                 client.close()
                 continue
