@@ -24,6 +24,7 @@ from mcp.server.fastmcp.exceptions import ToolError
 from cognition.embeddings import Embeddings
 from cognition.recall.background_vectors import BackgroundVectors
 from cognition.recall.hybrid import HybridRecall
+from cognition.recall.question import QuestionRecall
 from graph.errors import GraphError, PathOutsideRootError
 from graph.models import Fact
 from graph.settings import Settings
@@ -43,7 +44,6 @@ from scheduler.claude.mcp_answers import (
     quoted,
 )
 from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
-from scheduler.claude.mcp_recall import recall_question
 from scheduler.claude.mcp_remember import Kind, keep, told
 from scheduler.cli.why import path_candidates
 from scheduler.cli.why import render as render_story
@@ -73,9 +73,10 @@ class NousTools:
         self.limit = settings.mcp.max_answer_chars
         self.embeddings = embeddings
         self.vectors = vectors
-        # One HybridRecall per connection keeps its vector counts and a small agent's vectors.
-        self._meaning: HybridRecall | None = None
-        self._meaning_written = 0  # vectors.written when _meaning last read its counts
+        # One recall per connection: its HybridRecall keeps its vector counts and a small
+        # agent's vectors.
+        self._recall: QuestionRecall | None = None
+        self._meaning_written = 0  # vectors.written when the recall last read its counts
         self._caught_up = False  # the first connection asks for what others left pending
         self._told = False  # a remember since the last recall: recall waits for its vector
 
@@ -90,14 +91,10 @@ class NousTools:
             self._told = False
             await self.vectors.settle(self.settings.mcp.tool_timeout_s * SETTLE_SHARE)
         found = await self._with_memory(
-            lambda memory: recall_question(
-                memory,
+            lambda memory: self._recall_for(memory).answer(
                 question,
-                path=relative,
-                root=self.root,
-                tokens=self.settings.mcp.recall_tokens,
-                sense=self.settings.sense,
-                meaning=self._meaning_for(memory),
+                paths=[relative] if relative else [],
+                budget_tokens=self.settings.mcp.recall_tokens,
             )
         )
         counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
@@ -108,23 +105,23 @@ class NousTools:
             note = "Ids of the past decisions recalled, in order (for `why`): " + ", ".join(
                 found.decision_ids
             )
-        body = found.text or "Nothing in memory matches."
+        body = found.text or "Nothing in memory is relevant to it."
         if relative:  # the client's path: inside the fence with what was recalled
             body = f"About the file: {relative}\n\n{body}"
         return self._answer(heading, body, "recalled memory", note)
 
-    def _meaning_for(self, memory: Memory) -> HybridRecall | None:
-        if self.embeddings is None:
-            return None
-        if self._meaning is None or self._meaning.store.memory is not memory:
-            self._meaning = HybridRecall(memory, self.embeddings, self.settings.embeddings)
+    def _recall_for(self, memory: Memory) -> QuestionRecall:
+        if self._recall is None or self._recall.store.memory is not memory:
+            hybrid = HybridRecall(memory, self.embeddings, self.settings.embeddings)
+            self._recall = QuestionRecall(hybrid)
         elif self.vectors is not None and self.vectors.written != self._meaning_written:
             # Vectors written here since the counts were read: read them again now (the
             # agent's own vectors incrementally), not after HybridRecall's usual delay.
-            self._meaning._space_read = self._meaning._mine_read = float("-inf")
+            hybrid = self._recall.hybrid
+            hybrid._space_read = hybrid._mine_read = float("-inf")
         if self.vectors is not None:
             self._meaning_written = self.vectors.written
-        return self._meaning
+        return self._recall
 
     async def why(self, target: str) -> str:
         """The whole story of a decision, by id or as the latest about a path."""

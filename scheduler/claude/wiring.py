@@ -43,9 +43,7 @@ async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSe
 
 def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSession:
     """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
-    layer = CognitiveLayer(
-        memory, FrameEngine(memory), context_builder=PromptRecall(memory, root, settings.sense)
-    )
+    layer = CognitiveLayer(memory, FrameEngine(memory), context_builder=PromptRecall(memory, root))
     return ClaudeSession(
         layer, TurnStore(memory), HeuristicStore(memory), AuditStore(memory), settings.claude
     )

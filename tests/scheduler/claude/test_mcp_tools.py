@@ -63,13 +63,16 @@ async def test_each_tool_answers_from_the_agents_memory(
 
         recalled = await call(session, "recall", question="how are notes indexed?", path=PATH)
         assert f"About the file: {PATH}" in recalled and story.decision_id in recalled
+        assert f"act on {PATH} with analyze_knowledge" in recalled
         assert "Notes are indexed by their first heading" in recalled
-        assert "Reindex the notes" in recalled
-        assert "rm -rf knowledge" in recalled and "same file" in recalled
-        assert "Keep the index current" in recalled
+        # At most five memories: the procedure answers its own question.
+        assert "Reindex the notes" in await call(session, "recall", question="reindex notes")
+        assert f"{PATH}: changed 1 time (0 by the agent, 1 by a person)" in recalled
+        # Only what is about the question: not the censor on deleting, not the goals.
+        assert "rm -rf knowledge" not in recalled and "Keep the index current" not in recalled
         # An absolute path inside the root is the same file.
         absolute = await call(session, "recall", question="notes", path=str(project / PATH))
-        assert f"About the file: {PATH}" in absolute and "same file" in absolute
+        assert f"About the file: {PATH}" in absolute and f"{PATH}: changed 1 time" in absolute
 
         why = await call(session, "why", target=story.decision_id)
         assert story.decision_id in why and "analyze_knowledge" in why
