@@ -7,7 +7,8 @@ tool call did what a failed one meant to do). Before the next attempt,
 (the ``case_words`` full-text index) and by meaning (the case's vector, when
 the vector job has written one, compared in memory: the bank is capped),
 fuses the two lists by reciprocal rank, and drops everything below both
-floors (``cases.min_similarity`` of the task's words, ``cases.min_cosine``),
+floors (``cases.min_similarity``: the share of the task's words found in the
+case's task and error; ``cases.min_cosine``),
 so a task unlike anything seen gets no examples at all. :func:`worked_examples`
 fences what it shows as data, within ``cases.max_tokens``; :meth:`credit`
 counts each use as helpful or harmful by the attempt's outcome. A new case
@@ -128,7 +129,8 @@ class CaseBank:
         words = [
             hit.case
             for hit in await self.store.search(task, domain, most * 4)
-            if word_similarity(task, hit.case.task) >= self.settings.min_similarity
+            if word_similarity(task, f"{hit.case.task}\n{hit.case.error}")
+            >= self.settings.min_similarity
         ]
         meaning = await self._by_meaning(task, domain)
         fused: dict[str, float] = {}

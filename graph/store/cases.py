@@ -74,6 +74,18 @@ class CaseStore:
         )
         return int(rows[0]["credited"]) if rows else 0
 
+    async def mark_shown(self, case_ids: Sequence[str], session_id: str) -> None:
+        """Remember that ``session_id``'s next turn was shown these cases."""
+        if case_ids:
+            await self.memory.write("cases/mark_shown", ids=list(case_ids), session_id=session_id)
+
+    async def credit_session(self, session_id: str, *, helpful: bool) -> int:
+        """Credit the cases ``session_id``'s turn was shown by its outcome; forget the mark."""
+        rows = await self.memory.write(
+            "cases/credit_session", session_id=session_id, helpful=helpful, now=utc_now()
+        )
+        return int(rows[0]["credited"]) if rows else 0
+
     async def retire(self, reasons: Sequence[tuple[str, str]]) -> list[str]:
         """Retire cases, each ``(id, reason)``; return the ids retired."""
         if not reasons:

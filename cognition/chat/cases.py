@@ -1,0 +1,127 @@
+"""Cases on the chat path (issue 25): a tool call that failed, then one that did what it meant.
+
+In a Claude Code turn, a failed tool call followed later in the turn by a
+successful call of the same tool with the same intent (the same file, the
+same program, or mostly the same arguments) is a verified fix: it becomes a
+case, "``X`` failed with E; ``Y`` worked", written by the one case bank
+(:mod:`cognition.cases`) with source ``session``, ``IN_EPISODE`` the
+session's episode. Before a turn, the cases most similar to the prompt are
+added to its context as worked examples, fenced as data; when the turn ends
+they are credited by its outcome. :class:`cognition.chat.layer.CognitiveLayer`
+calls :meth:`SessionCases.before_turn` and :meth:`SessionCases.after_turn`,
+one line each; neither raises into the turn (the layer's ``_attempt`` guards).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from cognition.cases import CaseBank, word_similarity, worked_examples
+from cognition.chat.turns import ToolResult, TurnContext, TurnResult
+from cognition.monitor import Assessment, EpisodeOutcome
+from cognition.text import clip
+from graph.models import CaseSource
+from graph.settings import CaseSettings
+from graph.store.cases import CaseStore
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
+
+SESSION_DOMAIN = "session"
+_TARGET_KEYS = ("file_path", "notebook_path", "path", "url")
+_BODY_KEYS = ("code", "content", "new_string")
+_ARGUMENT_CHARS = 1500
+# Arguments this much alike (share of words) mean the same intent when no target names it.
+SAME_INTENT = 0.5
+SAME_COMMAND = 0.3
+
+
+def arguments_text(call: ToolResult) -> str:
+    """A call's arguments as shown in a case: a shell command as is; code or content written
+    to a file as the file's name and the text; else sorted JSON."""
+    command = call.arguments.get("command")
+    if isinstance(command, str):
+        return clip(command, _ARGUMENT_CHARS)
+    body = next(
+        (call.arguments[k] for k in _BODY_KEYS if isinstance(call.arguments.get(k), str)), None
+    )
+    if body is not None:
+        target = next((str(call.arguments[k]) for k in _TARGET_KEYS if call.arguments.get(k)), "")
+        return clip(f"{target}\n{body}".strip("\n"), _ARGUMENT_CHARS)
+    return clip(json.dumps(call.arguments, sort_keys=True, default=str), _ARGUMENT_CHARS)
+
+
+def same_intent(failed: ToolResult, later: ToolResult) -> bool:
+    """Whether ``later`` did what ``failed`` meant to do: the same tool on the same target, the
+    same program with mostly the same words, or mostly the same arguments."""
+    if failed.tool_name != later.tool_name:
+        return False
+    for key in _TARGET_KEYS:
+        if failed.arguments.get(key) is not None:
+            return bool(failed.arguments.get(key) == later.arguments.get(key))
+    a, b = arguments_text(failed), arguments_text(later)
+    if isinstance(failed.arguments.get("command"), str):
+        same_program = a.split()[:1] == b.split()[:1]
+        return same_program and word_similarity(a, b) >= SAME_COMMAND
+    return word_similarity(a, b) >= SAME_INTENT
+
+
+def fixes(calls: Sequence[ToolResult]) -> list[tuple[ToolResult, ToolResult]]:
+    """Each failed call paired with the first later successful call of the same intent."""
+    pairs: list[tuple[ToolResult, ToolResult]] = []
+    used: set[int] = set()
+    for i, failed in enumerate(calls):
+        if not failed.error:
+            continue
+        for j in range(i + 1, len(calls)):
+            later = calls[j]
+            if j not in used and not later.error and same_intent(failed, later):
+                pairs.append((failed, later))
+                used.add(j)
+                break
+    return pairs
+
+
+class SessionCases:
+    """One agent's cases as its Claude Code sessions write, see and credit them."""
+
+    def __init__(self, memory: Memory, settings: CaseSettings | None = None) -> None:
+        self.bank = CaseBank(CaseStore(memory), settings or CaseSettings())
+        self.learning = LearningStore(memory)
+
+    async def before_turn(self, session_id: str, user_input: str) -> str:
+        """The worked examples for the turn's prompt ("" for none), marked for credit."""
+        recalled = await self.bank.recall(user_input, None)
+        settings = self.bank.settings
+        text, ids = worked_examples(recalled.cases, settings.max_tokens, settings.field_chars)
+        await self.bank.store.mark_shown(ids, session_id)
+        return f"\n\n## Worked examples\n{text}" if text else ""
+
+    async def after_turn(
+        self, result: TurnResult, context: TurnContext, assessment: Assessment
+    ) -> list[str]:
+        """Credit the cases the turn was shown by its outcome; keep each verified fix as a
+        case; return the ids of the cases written."""
+        session_id, episode_id = context.session_id, context.episode_id
+        succeeded = assessment.outcome is EpisodeOutcome.SUCCESS
+        await self.bank.store.credit_session(session_id, helpful=succeeded)
+        pairs = fixes(result.tool_results)
+        if not pairs:
+            return []
+        memory = await self.learning.working_memory(session_id)
+        goal = memory.current_task if memory is not None and memory.current_task else ""
+        written = []
+        for failed, worked in pairs:
+            tried = arguments_text(failed)
+            case_id = await self.bank.write(
+                domain=SESSION_DOMAIN,
+                source=CaseSource.SESSION,
+                task=f"{goal}\n{failed.tool_name}: {tried}".strip(),
+                failed_attempt=f"{failed.tool_name}: {tried}",
+                error=failed.error or "",
+                worked=f"{worked.tool_name}: {arguments_text(worked)}",
+                episode_id=episode_id,
+            )
+            if case_id is not None:
+                written.append(case_id)
+        return written
