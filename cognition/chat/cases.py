@@ -15,6 +15,7 @@ one line each; neither raises into the turn (the layer's ``_attempt`` guards).
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 
 from cognition.cases import CaseBank, word_similarity, worked_examples
@@ -85,16 +86,32 @@ def fixes(calls: Sequence[ToolResult]) -> list[tuple[ToolResult, ToolResult]]:
 class SessionCases:
     """One agent's cases as its Claude Code sessions write, see and credit them."""
 
-    def __init__(self, memory: Memory, settings: CaseSettings | None = None) -> None:
+    def __init__(
+        self,
+        memory: Memory,
+        settings: CaseSettings | None = None,
+        *,
+        learn: bool = True,
+        draw: random.Random | None = None,
+    ) -> None:
+        """``learn=False`` freezes the bank (nothing written, nothing credited), as a benchmark
+        measuring held-out tasks needs; ``draw`` shows cases drawn at random instead of the
+        most similar ones (the control of recall by similarity)."""
         self.bank = CaseBank(CaseStore(memory), settings or CaseSettings())
         self.learning = LearningStore(memory)
+        self.learn = learn
+        self.draw = draw
 
     async def before_turn(self, session_id: str, user_input: str) -> str:
         """The worked examples for the turn's prompt ("" for none), marked for credit."""
-        recalled = await self.bank.recall(user_input, None)
+        if self.draw is not None:
+            recalled = await self.bank.random(None, self.bank.settings.per_prompt, self.draw)
+        else:
+            recalled = await self.bank.recall(user_input, None)
         settings = self.bank.settings
         text, ids = worked_examples(recalled.cases, settings.max_tokens, settings.field_chars)
-        await self.bank.store.mark_shown(ids, session_id)
+        if self.learn:
+            await self.bank.store.mark_shown(ids, session_id)
         return f"\n\n## Worked examples\n{text}" if text else ""
 
     async def after_turn(
@@ -102,6 +119,8 @@ class SessionCases:
     ) -> list[str]:
         """Credit the cases the turn was shown by its outcome; keep each verified fix as a
         case; return the ids of the cases written."""
+        if not self.learn:
+            return []
         session_id, episode_id = context.session_id, context.episode_id
         succeeded = assessment.outcome is EpisodeOutcome.SUCCESS
         await self.bank.store.credit_session(session_id, helpful=succeeded)
