@@ -165,6 +165,26 @@ class CaseBank:
         return await self.store.credit(case_ids, helpful=passed)
 
 
+def shared_lesson(cases: Sequence[Case], floor: float, least: int = 2) -> list[Case]:
+    """The largest group of cases whose errors share what they teach (at least ``least``).
+
+    Each case's group holds the cases whose error has ``floor`` of its words in
+    common with that case's error, both ways; the largest group wins (the older
+    seed on a tie); ``[]`` when none reaches ``least``.
+    """
+    best: list[Case] = []
+    for seed in cases:
+        group = [
+            c
+            for c in cases
+            if word_similarity(seed.error, c.error) >= floor
+            and word_similarity(c.error, seed.error) >= floor
+        ]
+        if len(group) > len(best):
+            best = group
+    return best if len(best) >= least else []
+
+
 def case_text(case: Case, number: int, limit: int) -> str:
     """One case as a worked example: the task, the failed try and its error, what worked."""
     parts = [f"Example {number} ({case.domain}). Task:\n{clip(case.task, limit)}"]

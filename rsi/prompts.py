@@ -173,6 +173,21 @@ def principle_prompt(domain: str, trajectories: Sequence[str]) -> str:
     )
 
 
+def case_principle_prompt(domain: str, cases: Sequence[str]) -> str:
+    """Ask for the one lesson several verified cases share (temperature 0.5): each case is a
+    failed attempt, the error it met, and what worked."""
+    listing = "\n\n".join(cases)
+    return (
+        f"These are verified cases in the domain '{domain}': each is a task, an attempt that "
+        "failed, the error it met, and what worked.\n\n"
+        f"{fence(listing, 'verified cases')}\n\n"
+        "What one lesson do these cases share? State it as a single specific, actionable "
+        "instruction (what to do, and when), in one sentence of at most 40 words. Name the "
+        "function or convention it is about. Do not restate a task.\n\n"
+        'Reply with one JSON object: {"principle": "<the instruction>"}'
+    )
+
+
 def actionable_prompt(principle: str) -> str:
     """Seed 003 C6: is the principle specific and actionable? YES or NO."""
     return (

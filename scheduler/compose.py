@@ -358,6 +358,7 @@ async def build_self_improvement(
     await book.refresh()
     if embeddings is None and llm is not None and settings.embedding_model:
         embeddings = Embeddings(EndpointEmbedder(llm, settings.embedding_model))
+    bank = CaseBank(CaseStore(memory), cases or CaseSettings(), embeddings)
     crystallizer = Crystallizer(
         store,
         events,
@@ -366,6 +367,7 @@ async def build_self_improvement(
         system_prompt=book.text,
         on_change=book.refresh,
         embeddings=embeddings if llm is not None else None,
+        cases=bank,
     )
 
     trials = (
@@ -379,7 +381,6 @@ async def build_self_improvement(
         result.crystallised += (await crystallizer.run(cycle_id=result.id)).crystallized
 
     hooks: list[CycleHook] = [crystallise] if trials is None else [crystallise, trials.after_cycle]
-    bank = CaseBank(CaseStore(memory), cases or CaseSettings(), embeddings)
     engine = RSIEngine(
         memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt, cases=bank
     )

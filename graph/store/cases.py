@@ -65,6 +65,20 @@ class CaseStore:
             for r in rows
         ]
 
+    async def undistilled(self, domain: str, limit: int = 200) -> list[Case]:
+        """Active cases of ``domain`` with a lesson (an error) no heuristic came from yet."""
+        rows = await self.memory.read("cases/undistilled", domain=domain, limit=limit)
+        return [self._case(r["case"]) for r in rows]
+
+    async def link_distilled(self, heuristic_id: str, case_ids: Sequence[str]) -> int:
+        """Record that ``heuristic_id`` was distilled from these cases."""
+        if not case_ids:
+            return 0
+        rows = await self.memory.write(
+            "cases/distilled", heuristic_id=heuristic_id, ids=list(case_ids)
+        )
+        return int(rows[0]["linked"]) if rows else 0
+
     async def credit(self, case_ids: Sequence[str], *, helpful: bool) -> int:
         """Count one use of each case, helpful or harmful by the attempt's outcome."""
         if not case_ids:

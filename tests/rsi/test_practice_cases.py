@@ -6,19 +6,24 @@ from pathlib import Path
 
 from cognition.cases import CaseBank
 from cognition.llm import LLMClient
-from graph.models import CaseSource, Desire
+from graph.models import CaseSource, Desire, HeuristicStatus
+from graph.server.finder import Neo4jEndpoint
 from graph.settings import CaseSettings, RSISettings
 from graph.store.cases import CaseStore
+from graph.store.heuristics import HeuristicStore
+from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi import practice as practice_module
 from rsi import problems
+from rsi.crystallize import Crystallizer
 from rsi.engine import RSIEngine
 from rsi.practice import Recent, generated_problem
 from rsi.practise_step import keep_case
 from tests.rsi.conftest import ModelScript, user_text, wrong_solution
 from tests.rsi.test_engine import SPECIFIC
 from tests.support.graph_checks import GraphChecks
-from tests.support.llm_stub import LLMStub
+from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
+from tests.support.recall_seed import seeding
 
 NOTHING_RECENT = Recent(frozenset(), frozenset(), ())
 
@@ -94,3 +99,55 @@ def test_a_generated_problem_is_read_from_its_code_blocks() -> None:
     assert problem is not None and problem.entry_point == "double"
     assert "from solution import" in problem.given_tests and "Twice x." in problem.spec
     assert generated_problem("```python\ndef double(x): ...\n```") is None  # no tests
+
+
+async def test_a_principle_is_crystallized_from_cases_that_share_what_they_teach(
+    memory: Memory,
+    llm: LLMClient,
+    stub: LLMStub,
+    checks: GraphChecks,
+    neo4j_endpoint: Neo4jEndpoint,
+) -> None:
+    bank = CaseBank(CaseStore(memory), CaseSettings())
+    error = "ValueError: span: positions are counted from 1, got start=0"
+    shared = [
+        await bank.write(
+            domain="code", source=CaseSource.PRACTICE, task=task,
+            failed_attempt=f"tally.span(text, 0, {n})", error=error,
+            worked=f"tally.span(text, 1, {n})",
+        )
+        for n, task in (
+            (2, "Take the initials of a name."), (3, "Cut a word's prefix."),
+            (4, "Return the year of an ISO date."),
+        )
+    ]  # fmt: skip
+    other = await bank.write(
+        domain="code", source=CaseSource.PRACTICE, task="Post amounts to a ledger.",
+        failed_attempt="tally.post(ledger, 1)", worked="tally.open_ledger(ledger)",
+        error="RuntimeError: ledger 'x' is not open: call open_ledger(ledger) before post",
+    )  # fmt: skip
+    async with seeding(neo4j_endpoint, memory) as seed:
+        await seed.nodes(
+            "trajectories", *({"domain": "code", "problem": f"p{n}", "success": True}
+                              for n in range(5))
+        )  # fmt: skip
+    principle = "Count tally.span positions from 1: pass start + 1 for a Python index."
+
+    def answer(request: RecordedRequest) -> Reply:
+        if request.step == "rsi_crystallize":
+            return Reply.json({"principle": principle})
+        return Reply.json({"answer": "YES"})
+
+    stub.default = answer
+    store = HeuristicStore(memory)
+    crystallizer = Crystallizer(store, LearningStore(memory), llm, RSISettings(), cases=bank)
+    report = await crystallizer.run()
+    assert report.crystallized == 1
+    asked = user_text(next(r for r in stub.chat_requests if r.step == "rsi_crystallize"))
+    assert "data (verified cases)" in asked and asked.count(error) == 3
+    assert "not open" not in asked
+    [candidate] = await store.with_status(HeuristicStatus.CANDIDATE, "code")
+    links = await checks.outgoing(candidate.id)
+    assert {i for kind, label, i in links if label == "Case"} == set(shared) - {None}
+    assert other not in {i for _, _, i in links}
+    assert len(await bank.store.undistilled("code")) == 1  # the shared ones are distilled
