@@ -24,10 +24,11 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+from cognition.cases import CaseBank
 from cognition.code_reply import extract_code
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
-from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, RSICycle
+from graph.models import CaseSource, Heuristic, HeuristicStatus, HeuristicTrial, RSICycle
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
 from graph.store.learning import LearningStore
@@ -79,7 +80,8 @@ class HeuristicTrials(HeuristicStage):
     """Trials the candidates of one agent; the cycle's hook calls :meth:`run`.
 
     ``on_change`` runs after a candidate became active (the strategy book's
-    refresh); ``root`` is the watched root the sandbox stays outside of.
+    refresh); ``root`` is the watched root the sandbox stays outside of; a
+    trial's verified passes are kept in ``cases`` (source ``trial``).
     """
 
     def __init__(
@@ -92,8 +94,10 @@ class HeuristicTrials(HeuristicStage):
         root: Path | None = None,
         constitution: Constitution | None = None,
         on_change: Callable[[], Awaitable[object]] | None = None,
+        cases: CaseBank | None = None,
     ) -> None:
         super().__init__(store, events, settings, on_change=on_change)
+        self.cases = cases
         self.llm = llm
         self.root = root
         self.constitution = constitution
@@ -177,4 +181,8 @@ class HeuristicTrials(HeuristicStage):
         result = await run_problem(
             problem, code, timeout_s=self.settings.practice_timeout_s, root=self.root
         )
+        if result.success and self.cases is not None:  # a verified pass is kept as a case
+            await self.cases.write(
+                domain=CODE, source=CaseSource.TRIAL, task=problem.spec, worked=code
+            )
         return result.success, False

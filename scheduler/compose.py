@@ -371,7 +371,7 @@ async def build_self_improvement(
     )
 
     trials = (
-        HeuristicTrials(store, events, llm, settings, root=root, on_change=book.refresh)
+        HeuristicTrials(store, events, llm, settings, root=root, on_change=book.refresh, cases=bank)
         if llm is not None
         else None
     )

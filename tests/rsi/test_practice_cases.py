@@ -19,6 +19,7 @@ from rsi.crystallize import Crystallizer
 from rsi.engine import RSIEngine
 from rsi.practice import Recent, generated_problem
 from rsi.practise_step import keep_case
+from rsi.trial import HeuristicTrials
 from tests.rsi.conftest import ModelScript, user_text, wrong_solution
 from tests.rsi.test_engine import SPECIFIC
 from tests.support.graph_checks import GraphChecks
@@ -151,3 +152,23 @@ async def test_a_principle_is_crystallized_from_cases_that_share_what_they_teach
     assert {i for kind, label, i in links if label == "Case"} == set(shared) - {None}
     assert other not in {i for _, _, i in links}
     assert len(await bank.store.undistilled("code")) == 1  # the shared ones are distilled
+
+
+async def test_a_trial_keeps_its_verified_passes_as_cases(
+    memory: Memory, llm: LLMClient, stub: LLMStub, neo4j_endpoint: Neo4jEndpoint, tmp_path: Path
+) -> None:
+    bank = CaseBank(CaseStore(memory), CaseSettings())
+    async with seeding(neo4j_endpoint, memory) as seed:
+        await seed.nodes(
+            "heuristics", {"domain": "code", "content": "Check the edges.", "status": "candidate"}
+        )
+    stub.default = ModelScript()
+    settings = RSISettings(trial_problems=2, practice_timeout_s=30)
+    trials = HeuristicTrials(
+        HeuristicStore(memory), LearningStore(memory), llm, settings, root=tmp_path, cases=bank
+    )
+    [tried] = await trials.run()
+    assert tried.status == "rejected"  # solved alike with and without it: no win
+    kept = [c for c, _ in await bank.store.active()]
+    assert len(kept) == 2 and {c.source for c in kept} == {CaseSource.TRIAL}
+    assert all("def " in c.worked and c.error == "" for c in kept)
