@@ -95,6 +95,17 @@ async def run_lessons(
     return result
 
 
+def _done(name: str, arm: ArmOutcomes) -> ArmOutcomes:
+    """Say on stderr that an arm finished (a run with a small local model takes hours)."""
+    print(
+        f"bench.lessons: {name}: first attempt {sum(arm.first)}/{len(arm.first)}, "
+        f"within 3 {sum(arm.within)}/{len(arm.within)}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return arm
+
+
 def format_lessons(result: LessonsResult) -> str:
     """The figures as text."""
     n = len(result.held_out)

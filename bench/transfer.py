@@ -169,14 +169,12 @@ def task_prompt(task: Problem, examples: str = "") -> str:
 
 
 def solution_module(task: Problem, reply: str) -> str:
-    """The reply as the module the tests import: the longest code block, the signature supplied
-    to a bare body, the stub's imports kept."""
+    """The reply as the module the tests import: the longest code block, a bare body completed
+    with the signature, after the problem's prompt (its imports and helpers)."""
     code = extract_code(reply, signature=task.spec, entry_point=task.entry_point)
     if f"def {task.entry_point}" not in code:
-        code = task.spec + _indented(code)  # a body without its signature, as HumanEval's are
-    elif not code.startswith(task.spec):
-        code = _imports(task.spec) + code
-    return code
+        return task.spec + _indented(code)  # a body without its signature, as HumanEval's are
+    return task.module(code)
 
 
 def _indented(code: str) -> str:
@@ -184,12 +182,6 @@ def _indented(code: str) -> str:
     if lines and not lines[0].startswith((" ", "\t")):
         return "".join(f"    {line}\n" for line in lines)
     return code
-
-
-def _imports(spec: str) -> str:
-    """The stub's import lines (``from typing import List``), which a reply may leave out."""
-    kept = [line for line in spec.splitlines() if line.startswith(("import ", "from "))]
-    return "\n".join(kept) + "\n\n" if kept else ""
 
 
 async def passes(task: Problem, reply: str, timeout_s: float = CHECK_TIMEOUT_S) -> bool:

@@ -166,7 +166,9 @@ class TestPractice:
         attempt.code = code
         # The attempt whose tests decide the outcome names what the outcome credits.
         attempt.applied = applied_strategies(applied_line(reply.text), self.shown)
-        attempt.result = await run_problem(problem, code, timeout_s=self.timeout_s, root=self.root)
+        attempt.result = await run_problem(
+            problem, problem.module(code), timeout_s=self.timeout_s, root=self.root
+        )
         if attempt.result.success:
             return True
         attempt.failed(_describe_failure(attempt.result), previous or code)

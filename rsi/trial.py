@@ -179,7 +179,10 @@ class HeuristicTrials(HeuristicStage):
         if not code:
             return False, False
         result = await run_problem(
-            problem, code, timeout_s=self.settings.practice_timeout_s, root=self.root
+            problem,
+            problem.module(code),
+            timeout_s=self.settings.practice_timeout_s,
+            root=self.root,
         )
         if result.success and self.cases is not None:  # a verified pass is kept as a case
             await self.cases.write(
