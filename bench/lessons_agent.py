@@ -35,6 +35,8 @@ from graph.store.memory import Memory
 from rsi.sandbox import run_problem
 
 ATTEMPTS = 3
+# A passing run_tests call is a verified attempt: a case even when it passed at once.
+VERIFYING = frozenset({"run_tests"})
 CHECK_TIMEOUT_S = 10.0
 OUTPUT_CHARS = 1500
 
@@ -145,7 +147,9 @@ class LessonAgent:
         draw: random.Random | None,
         scratch: Memory | None = None,
     ) -> CognitiveLayer:
-        cases = SessionCases(memory, self.settings.cases, learn=learn, draw=draw)
+        cases = SessionCases(
+            memory, self.settings.cases, learn=learn, draw=draw, verifying=VERIFYING
+        )
         # Frozen: censors are filed on a scratch agent, so no later prompt shows them.
         censors = None if learn or scratch is None else CensorBook(LearningStore(scratch))
         return CognitiveLayer(memory, FrameEngine(memory), censors=censors, cases=cases)

@@ -83,6 +83,21 @@ def fixes(calls: Sequence[ToolResult]) -> list[tuple[ToolResult, ToolResult]]:
     return pairs
 
 
+def verified(
+    calls: Sequence[ToolResult], verifying: frozenset[str]
+) -> list[tuple[ToolResult | None, ToolResult]]:
+    """Each fix (a failed call, the later call that did its job), then each successful call of
+    a ``verifying`` tool (one whose success is a check passed) that fixed nothing."""
+    pairs: list[tuple[ToolResult | None, ToolResult]] = list(fixes(calls))
+    fixed = {id(worked) for _, worked in pairs}
+    for i, call in enumerate(calls):
+        if call.tool_name not in verifying or call.error or id(call) in fixed:
+            continue
+        if not any(e.error and same_intent(e, call) for e in calls[:i]):
+            pairs.append((None, call))
+    return pairs
+
+
 class SessionCases:
     """One agent's cases as its Claude Code sessions write, see and credit them."""
 
@@ -93,14 +108,18 @@ class SessionCases:
         *,
         learn: bool = True,
         draw: random.Random | None = None,
+        verifying: frozenset[str] = frozenset(),
     ) -> None:
         """``learn=False`` freezes the bank (nothing written, nothing credited), as a benchmark
         measuring held-out tasks needs; ``draw`` shows cases drawn at random instead of the
-        most similar ones (the control of recall by similarity)."""
+        most similar ones (the control of recall by similarity); a successful call of a
+        ``verifying`` tool (its success is a check that passed, e.g. a test run) is a case
+        even with no failure before it, and its first call decides the credit."""
         self.bank = CaseBank(CaseStore(memory), settings or CaseSettings())
         self.learning = LearningStore(memory)
         self.learn = learn
         self.draw = draw
+        self.verifying = verifying
 
     async def before_turn(self, session_id: str, user_input: str) -> str:
         """The worked examples for the turn's prompt ("" for none), marked for credit."""
@@ -117,30 +136,38 @@ class SessionCases:
     async def after_turn(
         self, result: TurnResult, context: TurnContext, assessment: Assessment
     ) -> list[str]:
-        """Credit the cases the turn was shown by its outcome; keep each verified fix as a
-        case; return the ids of the cases written."""
+        """Credit the cases the turn was shown by its outcome; keep each verified fix (and each
+        first-time pass of a verifying tool) as a case; return the ids of the cases written."""
         if not self.learn:
             return []
-        session_id, episode_id = context.session_id, context.episode_id
-        succeeded = assessment.outcome is EpisodeOutcome.SUCCESS
-        await self.bank.store.credit_session(session_id, helpful=succeeded)
-        pairs = fixes(result.tool_results)
-        if not pairs:
+        calls = result.tool_results
+        checks = [c for c in calls if c.tool_name in self.verifying]
+        # The attempt the cases were shown to: a verifying tool's first call, else the turn.
+        passed = checks[0].error is None if checks else assessment.outcome is EpisodeOutcome.SUCCESS
+        await self.bank.store.credit_session(context.session_id, helpful=passed)
+        kept = verified(calls, self.verifying)
+        if not kept:
             return []
-        memory = await self.learning.working_memory(session_id)
+        memory = await self.learning.working_memory(context.session_id)
         goal = memory.current_task if memory is not None and memory.current_task else ""
         written = []
-        for failed, worked in pairs:
-            tried = arguments_text(failed)
-            case_id = await self.bank.write(
-                domain=SESSION_DOMAIN,
-                source=CaseSource.SESSION,
-                task=f"{goal}\n{failed.tool_name}: {tried}".strip(),
-                failed_attempt=f"{failed.tool_name}: {tried}",
-                error=failed.error or "",
-                worked=f"{worked.tool_name}: {arguments_text(worked)}",
-                episode_id=episode_id,
-            )
+        for failed, worked in kept:
+            case_id = await self._write(goal, failed, worked, context.episode_id)
             if case_id is not None:
                 written.append(case_id)
         return written
+
+    async def _write(
+        self, goal: str, failed: ToolResult | None, worked: ToolResult, episode_id: str | None
+    ) -> str | None:
+        tried = f"{failed.tool_name}: {arguments_text(failed)}" if failed is not None else ""
+        did = f"{worked.tool_name}: {arguments_text(worked)}"
+        return await self.bank.write(
+            domain=SESSION_DOMAIN,
+            source=CaseSource.SESSION,
+            task=f"{goal}\n{tried or did}".strip(),
+            failed_attempt=tried,
+            error=(failed.error or "") if failed is not None else "",
+            worked=did,
+            episode_id=episode_id,
+        )

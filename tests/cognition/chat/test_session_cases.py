@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cognition.chat.cases import fixes, same_intent
+from cognition.chat.cases import fixes, same_intent, verified
 from cognition.chat.layer import CognitiveLayer
 from cognition.chat.turns import ToolResult, TurnResult
 from cognition.frames.engine import FrameEngine
@@ -60,3 +60,14 @@ async def test_a_session_writes_the_fix_as_a_case_and_the_next_turn_is_shown_it(
 
     unrelated = await layer.pre_turn("s-3", "write a haiku about autumn leaves")
     assert "Worked examples" not in unrelated.system_prompt
+
+
+def test_a_verifying_tool_passing_at_once_is_kept_too() -> None:
+    passed = ToolResult(tool_name="run_tests", arguments={"file_path": "f.py", "code": "x"})
+    failed = ToolResult(
+        tool_name="run_tests", arguments={"file_path": "f.py", "code": "y"}, error="1 failed"
+    )
+    tools = frozenset({"run_tests"})
+    assert verified([passed], tools) == [(None, passed)]
+    assert verified([passed], frozenset()) == []  # an ordinary tool: only fixes count
+    assert verified([failed, passed], tools) == [(failed, passed)]
