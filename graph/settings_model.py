@@ -307,7 +307,7 @@ class CaseSettings(BaseModel):
     # A case is close enough when this share of the task's content words is in its task, or
     # (with vectors) its cosine reaches min_cosine; nothing below both floors is shown.
     min_similarity: float = Field(0.35, ge=0, le=1)
-    min_cosine: float = Field(0.86, ge=0, le=1)
+    min_cosine: float = Field(0.85, ge=0, le=1)
     duplicate_similarity: float = Field(0.9, ge=0, le=1, description="word overlap of a repeat")
     max_cases: int = Field(500, ge=1, description="the bank's cap (active cases per agent)")
     prune_harm_margin: int = Field(1, ge=1, description="harmful minus helpful that retires")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 from cognition.cases import CaseBank, worked_examples
+from cognition.embeddings import EmbeddedE5, Embeddings
+from cognition.recall.vectors import VectorJob
 from graph.models import Case, CaseSource, utc_now
-from graph.settings import CaseSettings
+from graph.settings import CaseSettings, EmbeddingSettings
 from graph.store.cases import CaseStore
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
@@ -114,3 +117,18 @@ def test_the_pruner_retires_unused_merges_duplicates_and_keeps_the_cap() -> None
     assert chosen.merge == [(twin_a.id, twin_b.id)]
     over = [i for i, why in chosen.retire if why == "over_cap"]
     assert len(over) == 1 and over[0] != twin_a.id
+
+
+async def test_a_paraphrase_is_recalled_by_meaning_once_the_vector_job_embedded_the_case(
+    memory: Memory, tmp_path: Path
+) -> None:
+    embeddings = Embeddings(EmbeddedE5(threads=1))
+    cases = CaseBank(CaseStore(memory), CaseSettings(), embeddings)
+    csv_id = await cases.write(
+        domain="code", source=CaseSource.PRACTICE, task=CSV_TASK, worked=CSV_FIX
+    )
+    paraphrase = "split comma separated values respecting quotes"  # not one word in common
+    assert (await bank(memory).recall(paraphrase, "code")).ids == []  # words alone: nothing
+    assert await VectorJob(memory, embeddings, EmbeddingSettings(), tmp_path).run() == 1
+    assert (await cases.recall(paraphrase, "code")).ids == [csv_id]
+    assert (await cases.recall("Reverse the words of a sentence.", "code")).ids == []
