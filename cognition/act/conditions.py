@@ -192,6 +192,8 @@ class Conditions(BaseModel):
     max_error_count: int | None = Field(None, ge=0)
     metadata_equals: dict[str, str] = Field(default_factory=dict)
     """Each key of the observation's metadata must be present, its ``str()`` equal to the value."""
+    metadata_in: dict[str, list[str]] = Field(default_factory=dict)
+    """Each key of the observation's metadata must be present, its ``str()`` one of the values."""
 
     @field_validator("extensions")
     @classmethod
@@ -230,11 +232,18 @@ class Conditions(BaseModel):
             return False
         if self.max_error_count is not None and facts.error_count > self.max_error_count:
             return False
+        return self.metadata_misfit(observation) is None
+
+    def metadata_misfit(self, observation: Observation) -> str | None:
+        """Which metadata condition ``observation`` fails, in words, or None if all hold."""
         metadata = observation.metadata
-        return all(
-            key in metadata and str(metadata[key]) == value
-            for key, value in self.metadata_equals.items()
-        )
+        for key, value in self.metadata_equals.items():
+            if key not in metadata or str(metadata[key]) != value:
+                return f"wants metadata {key} = {value}"
+        for key, values in self.metadata_in.items():
+            if key not in metadata or str(metadata[key]) not in values:
+                return f"wants metadata {key} one of {', '.join(values)}"
+        return None
 
 
 def specificity(trigger: Trigger, conditions: Conditions, path: str | None) -> tuple[int, int, int]:

@@ -22,6 +22,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from cognition.act.command import ARGV_PARAM, command_problems, render_command
 from cognition.act.conditions import Conditions, FileFacts, Trigger, specificity
 from cognition.act.criteria import Criterion, criterion_problems, resolve_glob
 from cognition.act.executors import FUNCTION_PARAM
@@ -33,7 +34,7 @@ from cognition.act.render import (
     leftover_syntax,
     placeholders,
 )
-from cognition.act.template_yaml import template_at
+from cognition.act.template_yaml import key_line, template_at
 from cognition.errors import TemplateError
 from graph.models.observe import Observation
 from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
@@ -48,10 +49,11 @@ __all__ = [
     "TemplateRegistry",
     "instantiate",
     "load_templates",
+    "parse_templates",
 ]
 
 SHIPPED_TEMPLATES = "templates.yaml"
-Target = Literal["claude_code", "claude_flow", "internal", "dry_run"]
+Target = Literal["claude_code", "claude_flow", "internal", "dry_run", "command"]
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 _NAME = r"^[a-z][a-z0-9_]{0,63}$"
@@ -85,6 +87,10 @@ class ActionTemplate(BaseModel):
     target: Target
     function: str | None = Field(None, pattern=_NAME)
     """The registered internal function to run (target ``internal`` only)."""
+    command: list[str] = Field(default_factory=list)
+    """The argv a ``command`` target runs (:mod:`cognition.act.command`); only it has one."""
+    enabled: bool = True
+    """False: loaded and checked, but never matched (a template the user turns on)."""
     agent: str | None = None
     prompt_template: str = Field(min_length=1)
     parameters: dict[str, Parameter] = Field(default_factory=dict)
@@ -117,6 +123,8 @@ class RenderedAction:
     function: str | None
     agent: str | None
     prompt: str
+    command: tuple[str, ...]
+    """A command target's argv, placeholders filled; empty for the other targets."""
     params: dict[str, str]
     """Declared parameters with a value, and the automatic values the prompt used."""
     timeout_s: float
@@ -134,6 +142,8 @@ class RenderedAction:
         params: dict[str, Any] = dict(self.params)
         if self.function is not None:
             params[FUNCTION_PARAM] = self.function
+        if self.command:
+            params[ARGV_PARAM] = list(self.command)
         return params
 
 
@@ -189,6 +199,8 @@ class TemplateRegistry:
             return []
         ranked: list[tuple[tuple[int, ...], ActionTemplate]] = []
         for position, template in enumerate(self._templates.values()):
+            if not template.enabled:
+                continue
             trigger, conditions = template.trigger, template.conditions
             if trigger.matches(observation, facts) and conditions.hold(observation, facts):
                 rank = specificity(trigger, conditions, observation.path)
@@ -210,6 +222,11 @@ def load_templates(path: Path | None = None) -> TemplateRegistry:
     except YamlFileError as exc:
         raise TemplateError(str(exc)) from None
     return _parse(text, str(path))
+
+
+def parse_templates(text: str, file: str) -> TemplateRegistry:
+    """Check the text of a templates file (``file`` names it in errors) as load_templates does."""
+    return _parse(text, file)
 
 
 def instantiate(
@@ -253,6 +270,12 @@ def instantiate(
         raise TemplateError(f"{where}: working_set: {exc}") from None
     if observation.path:
         working_set.append(observation.path)
+    from_path = observation.metadata.get("from_path")
+    paths = {**values, "from_path": from_path if isinstance(from_path, str) else ""}
+    try:
+        argv = render_command(template.command, paths)
+    except ValueError as exc:
+        raise TemplateError(f"{where}: {exc}") from None
     return RenderedAction(
         template=template.name,
         version=template.version,
@@ -260,6 +283,7 @@ def instantiate(
         function=template.function,
         agent=template.agent,
         prompt=prompt,
+        command=tuple(argv),
         params=params,
         timeout_s=template.timeout_seconds,
         max_retries=template.max_retries,
@@ -305,15 +329,20 @@ def _parse(text: str, file: str) -> TemplateRegistry:
         problems.extend((name, key, message) for key, message in _cross_check(template))
         templates.append(template)
     if problems:
-        raise TemplateError(_problem_lines(file, problems))
+        raise TemplateError(_problem_lines(file, problems, text))
     return TemplateRegistry(templates, file=file)
 
 
-def _problem_lines(file: str, problems: Iterable[tuple[str, str, str]]) -> str:
-    return "\n".join(
-        f"{file}: template {name!r}: {key + ': ' if key else ''}{message}"
-        for name, key, message in problems
-    )
+def _problem_lines(
+    file: str, problems: Iterable[tuple[str, str, str]], text: str | None = None
+) -> str:
+    """One line per problem: file, template, key, message, and where the file has it."""
+    lines = []
+    for name, key, message in problems:
+        line = key_line(text, name, key) if text is not None else None
+        where = f" (line {line})" if line is not None else ""
+        lines.append(f"{file}: template {name!r}: {key + ': ' if key else ''}{message}{where}")
+    return "\n".join(lines)
 
 
 def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
@@ -322,7 +351,7 @@ def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
         yield "trigger", "matches every observation; give a category, types, paths or content"
     for name, spec in t.parameters.items():
         key = f"parameters.{name}"
-        if not _IDENTIFIER.fullmatch(name) or name == FUNCTION_PARAM:
+        if not _IDENTIFIER.fullmatch(name) or name in (FUNCTION_PARAM, ARGV_PARAM):
             yield key, f"{name!r} cannot be a parameter name"
         elif spec.required and spec.default is None and spec.source_for(name) is None:
             yield key, f"required, but has no source: give 'source' ({_SOURCES}) or a 'default'"
@@ -349,6 +378,10 @@ def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
         if name not in t.parameters and name not in AUTOMATIC:
             message = f"placeholder '{{{{ {name} }}}}' is not a declared parameter"
             yield "prompt_template", f"{message} nor an automatic value ({', '.join(AUTOMATIC)})"
+    if (t.target == "command") != bool(t.command):
+        yield "command", "a command target needs a 'command' (a list of words), and only it"
+    for index, problem in command_problems(t.command, t.parameters):
+        yield f"command.{index}", problem
     if (t.target == "internal") != (t.function is not None):
         yield "function", "an internal target needs a 'function', and only it may have one"
     if t.target != "claude_flow":
