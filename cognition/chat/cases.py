@@ -52,6 +52,17 @@ def arguments_text(call: ToolResult) -> str:
     return clip(json.dumps(call.arguments, sort_keys=True, default=str), _ARGUMENT_CHARS)
 
 
+def intent(call: ToolResult) -> str:
+    """A call's intent in a few words: the tool and its target file, or the program it ran."""
+    for key in _TARGET_KEYS:
+        if call.arguments.get(key) is not None:
+            return clip(f"{call.tool_name} {call.arguments[key]}", 200)
+    command = call.arguments.get("command")
+    if isinstance(command, str) and command.split():
+        return clip(f"{call.tool_name} {command.split()[0]}", 200)
+    return call.tool_name
+
+
 def same_intent(failed: ToolResult, later: ToolResult) -> bool:
     """Whether ``later`` did what ``failed`` meant to do: the same tool on the same target, the
     same program with mostly the same words, or mostly the same arguments."""
@@ -165,7 +176,8 @@ class SessionCases:
         return await self.bank.write(
             domain=SESSION_DOMAIN,
             source=CaseSource.SESSION,
-            task=f"{goal}\n{tried or did}".strip(),
+            # What was asked and what the call was for; the calls alone when the goal is unknown.
+            task=f"{goal}\n{intent(worked)}" if goal else tried or did,
             failed_attempt=tried,
             error=(failed.error or "") if failed is not None else "",
             worked=did,
