@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.lessons import DEFAULT_LIBRARY, format_lessons, run_lessons
+from bench.lessons import DEFAULT_LIBRARY, format_lessons, main, run_lessons
 from bench.lessons_library import (
     LibraryError,
     lesson_problem,
@@ -157,3 +157,10 @@ async def test_the_arms_end_to_end_with_the_scripted_model(
     assert shown and all("data (worked examples" in str(r.messages[0]["content"]) for r in shown)
     text = format_lessons(result)
     assert "nous         first attempt 1.000 (3/3)" in text and "McNemar" in text
+
+
+def test_the_command_refuses_a_folder_that_is_not_a_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--library", str(tmp_path / "nowhere")]) == 2
+    assert f"{tmp_path / 'nowhere'}: not a library folder" in capsys.readouterr().err
