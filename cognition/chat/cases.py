@@ -5,11 +5,12 @@ successful call of the same tool with the same intent (the same file, the
 same program, or mostly the same arguments) is a verified fix: it becomes a
 case, "``X`` failed with E; ``Y`` worked", written by the one case bank
 (:mod:`cognition.cases`) with source ``session``, ``IN_EPISODE`` the
-session's episode. Before a turn, the cases most similar to the prompt are
-added to its context as worked examples, fenced as data; when the turn ends
-they are credited by its outcome. :class:`cognition.chat.layer.CognitiveLayer`
-calls :meth:`SessionCases.before_turn` and :meth:`SessionCases.after_turn`,
-one line each; neither raises into the turn (the layer's ``_attempt`` guards).
+session's episode and ``FROM`` its open ``Turn`` when there is one. Before a
+turn, the cases most similar to the prompt are added to its context as worked
+examples, fenced as data; when the turn ends they are credited by its outcome.
+:class:`cognition.chat.layer.CognitiveLayer` calls :meth:`SessionCases.before_turn`
+and :meth:`SessionCases.after_turn`, one line each; neither raises into the
+turn (the layer's ``_attempt`` guards).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from graph.settings import CaseSettings
 from graph.store.cases import CaseStore
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from graph.store.turns import TurnStore
 
 SESSION_DOMAIN = "session"
 _TARGET_KEYS = ("file_path", "notebook_path", "path", "url")
@@ -128,6 +130,7 @@ class SessionCases:
         even with no failure before it, and its first call decides the credit."""
         self.bank = CaseBank(CaseStore(memory), settings or CaseSettings())
         self.learning = LearningStore(memory)
+        self.turns = TurnStore(memory)
         self.learn = learn
         self.draw = draw
         self.verifying = verifying
@@ -161,15 +164,24 @@ class SessionCases:
             return []
         memory = await self.learning.working_memory(context.session_id)
         goal = memory.current_task if memory is not None and memory.current_task else ""
+        # Claude Code's Stop hook runs post_turn while the turn is still open: FROM it.
+        turn = await self.turns.open_turn_of(context.session_id)
         written = []
         for failed, worked in kept:
-            case_id = await self._write(goal, failed, worked, context.episode_id)
+            case_id = await self._write(
+                goal, failed, worked, context.episode_id, turn.id if turn else None
+            )
             if case_id is not None:
                 written.append(case_id)
         return written
 
     async def _write(
-        self, goal: str, failed: ToolResult | None, worked: ToolResult, episode_id: str | None
+        self,
+        goal: str,
+        failed: ToolResult | None,
+        worked: ToolResult,
+        episode_id: str | None,
+        turn_id: str | None,
     ) -> str | None:
         tried = f"{failed.tool_name}: {arguments_text(failed)}" if failed is not None else ""
         did = f"{worked.tool_name}: {arguments_text(worked)}"
@@ -181,5 +193,6 @@ class SessionCases:
             failed_attempt=tried,
             error=(failed.error or "") if failed is not None else "",
             worked=did,
+            from_id=turn_id,
             episode_id=episode_id,
         )

@@ -6,9 +6,11 @@ from cognition.chat.cases import fixes, same_intent, verified
 from cognition.chat.layer import CognitiveLayer
 from cognition.chat.turns import ToolResult, TurnResult
 from cognition.frames.engine import FrameEngine
+from graph.models import Turn
 from graph.server.finder import Neo4jEndpoint
 from graph.store.cases import CaseStore
 from graph.store.memory import Memory
+from graph.store.turns import TurnStore
 from tests.support.graph_checks import open_checks
 
 FAILED = ToolResult(
@@ -39,6 +41,9 @@ async def test_a_session_writes_the_fix_as_a_case_and_the_next_turn_is_shown_it(
     layer = CognitiveLayer(memory, FrameEngine(memory))
     context = await layer.pre_turn("s-1", "run the parser tests")
     assert "Worked examples" not in context.system_prompt  # nothing to show yet
+    # As Claude Code's hooks do: the turn is open in the graph while post_turn runs.
+    open_turn = Turn(agent_id=memory.agent_id, session_id="s-1", prompt="run the parser tests")
+    turn_id = await TurnStore(memory).open_turn(open_turn)
     turn = TurnResult(response_text="Tests pass now.", tool_results=[FAILED, UNRELATED, WORKED])
     await layer.post_turn("s-1", turn, context)
 
@@ -48,7 +53,9 @@ async def test_a_session_writes_the_fix_as_a_case_and_the_next_turn_is_shown_it(
     assert case.failed_attempt == "Bash: pytest tests/test_parser.py -x"
     assert "--rootdir ." in case.worked and "run the parser tests" in case.task
     async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
-        assert ("IN_EPISODE", "Episode", context.episode_id) in await checks.outgoing(case.id)
+        links = await checks.outgoing(case.id)
+        assert ("IN_EPISODE", "Episode", context.episode_id) in links
+        assert ("FROM", "Turn", turn_id) in links
 
     later = await layer.pre_turn("s-2", "the parser tests fail with No module named parser_lib")
     assert "## Worked examples" in later.system_prompt
