@@ -26,6 +26,7 @@ from cognition.act.executors import InternalExecutor, executors_for
 from cognition.act.fillable import template_options
 from cognition.act.locate import templates_source
 from cognition.act.templates import TemplateRegistry, load_templates
+from cognition.cases import CaseBank
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
 from cognition.embeddings import Embeddings, EndpointEmbedder, build_embeddings
 from cognition.errors import TemplateError
@@ -46,7 +47,8 @@ from cognition.sense.spool import open_intake_spool
 from graph.errors import SettingsError
 from graph.models import RSICycle, new_id
 from graph.server.finder import Neo4jEndpoint, find_or_start
-from graph.settings import RSISettings, Settings, state_dir
+from graph.settings import CaseSettings, RSISettings, Settings, state_dir
+from graph.store.cases import CaseStore
 from graph.store.decisions import DecisionStore
 from graph.store.driver import GraphDriver
 from graph.store.heuristics import HeuristicStore
@@ -261,7 +263,13 @@ async def build_loop(
     # The constitution and strategies: first in every request of the loop and of RSI. Read
     # (and the strategies files written) before the episode opens and the client starts.
     rsi = await build_self_improvement(
-        settings.rsi, memory, llm, root, settings.llm.model, embeddings=embeddings
+        settings.rsi,
+        memory,
+        llm,
+        root,
+        settings.llm.model,
+        embeddings=embeddings,
+        cases=settings.cases,
     )
     store = LearningStore(memory)
     episodes = Episodes(store)
@@ -336,6 +344,7 @@ async def build_self_improvement(
     root: Path,
     chat_model: str = "",
     embeddings: Embeddings | None = None,
+    cases: CaseSettings | None = None,
 ) -> SelfImprovement:
     """Self-improvement's parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
 
@@ -345,8 +354,9 @@ async def build_self_improvement(
     compares by ``embeddings``, the daemon's one embedding client (the one
     recall's vectors come from, with its cache); without it, by
     ``rsi.embedding_model`` at the LLM's endpoint when that is set, else the
-    model judges. Reads the active heuristics once (writing the files if they
-    are out of date); does no other I/O.
+    model judges. Practice keeps and recalls cases (``cases``: the settings'
+    ``cases`` section, defaults when None). Reads the active heuristics once
+    (writing the files if they are out of date); does no other I/O.
     """
     store = HeuristicStore(memory)
     events = LearningStore(memory)
@@ -354,6 +364,7 @@ async def build_self_improvement(
     await book.refresh()
     if embeddings is None and llm is not None and settings.embedding_model:
         embeddings = Embeddings(EndpointEmbedder(llm, settings.embedding_model))
+    bank = CaseBank(CaseStore(memory), cases or CaseSettings(), embeddings)
     crystallizer = Crystallizer(
         store,
         events,
@@ -362,10 +373,11 @@ async def build_self_improvement(
         system_prompt=book.text,
         on_change=book.refresh,
         embeddings=embeddings if llm is not None else None,
+        cases=bank,
     )
 
     trials = (
-        HeuristicTrials(store, events, llm, settings, root=root, on_change=book.refresh)
+        HeuristicTrials(store, events, llm, settings, root=root, on_change=book.refresh, cases=bank)
         if llm is not None
         else None
     )
@@ -376,9 +388,9 @@ async def build_self_improvement(
 
     hooks: list[CycleHook] = [crystallise] if trials is None else [crystallise, trials.after_cycle]
     engine = RSIEngine(
-        memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt
+        memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt, cases=bank
     )
-    pruner = Pruner(store, events, settings, on_change=book.refresh)
+    pruner = Pruner(store, events, settings, on_change=book.refresh, cases=bank)
     return SelfImprovement(book, crystallizer, trials, pruner, engine)
 
 

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
+from cognition.chat.cases import SessionCases
 from cognition.chat.turns import (
     ToolResult,
     TurnContext,
@@ -113,6 +114,7 @@ class CognitiveLayer:
         episodes: Episodes | None = None,
         context_builder: ContextBuilder | None = None,
         identity_prompt: str = "",
+        cases: SessionCases | None = None,
     ) -> None:
         self.memory = memory
         self.store = learner.store if learner is not None else LearningStore(memory)
@@ -123,6 +125,7 @@ class CognitiveLayer:
         self.decisions = DecisionStore(memory)
         self.identity_prompt = identity_prompt
         self.context_builder = context_builder or self.minimal_context
+        self.cases = cases if cases is not None else SessionCases(memory)  # issue 25
 
     async def pre_turn(self, session_id: str, user_input: str) -> TurnContext:
         """SENSE → FRAME → RECALL → DELIBERATE: prepare the model's turn."""
@@ -154,7 +157,10 @@ class CognitiveLayer:
                 self._open_decision(session_id, user_input, matched, started)
             )
             counted = steps.create_task(self._count_frame(matched))
-        prompt = built.result()
+            examples = steps.create_task(
+                _attempt("case recall", lambda: self.cases.before_turn(session_id, user_input), "")
+            )
+        prompt = built.result() + examples.result()
         return TurnContext(
             session_id=session_id,
             system_prompt=prompt,
@@ -186,6 +192,7 @@ class CognitiveLayer:
         counted = [t for t in result.tool_results if t.censor_id is not None]
         lessons = [t.censor_trigger or "" for t in counted] + [c.trigger_pattern for c in censors]
         decision_id, episode_id = context.decision_id, context.episode_id
+        await _attempt("cases", lambda: self.cases.after_turn(result, context, assessment), None)
         if decision_id is not None:
             await _attempt("learning", lambda: self._learn(decision_id, assessment, result), None)
             await _attempt(

@@ -61,7 +61,7 @@ CALL () {
     WITH coalesce($vector, file_vector) AS query_vector
     WHERE query_vector IS NOT NULL
     CALL db.index.vector.queryNodes("embedded_embedding", $k, query_vector) YIELD node AS n, score
-    WITH n, score WHERE n.agent_id = $agent_id AND n.embedding_model = $model
+    WITH n, score WHERE n.agent_id = $agent_id AND n.embedding_model = $model AND NOT n:Case
     RETURN n, score
   }
   WITH n, score WHERE ($path IS NULL OR $vector IS NOT NULL OR NOT (n:File AND n.path = $path))
