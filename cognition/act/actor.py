@@ -30,7 +30,7 @@ from cognition.act.executors import (
     ExecutionResult,
     Executor,
 )
-from graph.models import ActionTarget, Decision, DecisionStatus, Execution
+from graph.models import ActionTarget, Decision, DecisionStatus, Execution, utc_now
 from graph.models.outcome import FailureAnalysis, FailureType, Verdict, VerdictDetail
 from graph.store.decisions import DecisionStore, check_transition
 
@@ -155,58 +155,13 @@ class Actor:
                     retry_of=previous,
                     dry_run=dry_run,
                 )
-                request = ExecutionRequest(
-                    execution_id=execution.id,
-                    prompt=prompt,
-                    root=self.root,
-                    timeout_s=action.timeout_s,
-                    params=dict(action.params),
-                    topology=action.topology,
-                    strategy=action.strategy,
-                )
-                execution.command = _command_for(executor, request)
                 decision.status = check_transition(decision.status, DecisionStatus.ACTING)
-                await self.decisions.start_execution(execution)
-                checks, text = action.success_criteria, _text_params(action)
-                before = await asyncio.to_thread(snapshot, self.root, checks, text)
-                with self.attribution.running(execution.id, action.working_set):
-                    result = await executor.execute(request)
+                result, failure, verdict = await self._attempt(executor, execution, action)
                 results.append(result)
-                validated, report = result.success, None
-                if result.success and not dry_run and checks:
-                    validated, report = await asyncio.to_thread(
-                        validate, self.root, checks, text, before
-                    )
-                failure = None
-                if not result.success:
-                    failure = self.judge.failure(result)
-                elif not validated:
-                    failure = FailureAnalysis(
-                        FailureType.VALIDATION_FAILURE, "success_criteria", report or "", False
-                    )
-                verdict = self.judge.verdict(
-                    result.success, validated, attempt - 1, action.max_retries, failure
-                )
-                await self.decisions.finish_execution(
-                    execution.id,
-                    command=result.command,
-                    return_code=result.return_code,
-                    duration_s=result.duration_s,
-                    success=result.success,
-                    timed_out=result.timed_out,
-                    output_excerpt=result.output,
-                    error=result.error,
-                    failure_type=failure.failure_type.value if failure else None,
-                    verdict=verdict.verdict.value,
-                    cost_usd=result.cost_usd,
-                    num_turns=result.num_turns,
-                    validation_passed=validated if checks and not dry_run else None,
-                    validation=report,
-                )
                 previous = execution.id
-                if verdict.verdict is Verdict.COMPLETE:
+                if verdict is Verdict.COMPLETE:
                     return ActOutcome(True, attempt, execution.id, results=results, dry_run=dry_run)
-                if verdict.verdict is Verdict.ESCALATE:
+                if verdict is Verdict.ESCALATE:
                     break
                 assert failure is not None
                 prompt = self.judge.retry_prompt(
@@ -216,19 +171,98 @@ class Actor:
             error = "no attempts left"
             await self._escalate(decision, action, first_attempt - 1, error)
             return ActOutcome(False, 0, retry_of, error=error, escalated=True)
-        last = results[-1]
-        why = last.error or (f"validation failed:\n{failure.evidence}" if failure else None)
+        return await self._give_up(decision, action, results, previous, failure, dry_run)
+
+    async def _give_up(
+        self,
+        decision: Decision,
+        action: PlannedAction,
+        results: list[ExecutionResult],
+        last_execution: str | None,
+        failure: FailureAnalysis | None,
+        dry_run: bool,
+    ) -> ActOutcome:
+        """Escalate an action whose attempts did not complete it."""
+        why = results[-1].error or (f"validation failed:\n{failure.evidence}" if failure else None)
         await self._escalate(decision, action, len(results), why, failure)
         return ActOutcome(
             False,
             len(results),
-            previous,
+            last_execution,
             error=why,
             failure_type=failure.failure_type.value if failure else None,
             escalated=True,
             results=results,
             dry_run=dry_run,
         )
+
+    async def _attempt(
+        self, executor: Executor, execution: Execution, action: PlannedAction
+    ) -> tuple[ExecutionResult, FailureAnalysis | None, Verdict]:
+        """One attempt: recorded, run, checked against the success criteria, judged."""
+        request = ExecutionRequest(
+            execution_id=execution.id,
+            prompt=execution.prompt or action.prompt,
+            root=self.root,
+            timeout_s=action.timeout_s,
+            params=dict(action.params),
+            topology=action.topology,
+            strategy=action.strategy,
+        )
+        execution.command = _command_for(executor, request)
+        if not execution.dry_run:  # a dry run's attempt is written once, when it has ended
+            await self.decisions.start_execution(execution)
+        checks, text = action.success_criteria, _text_params(action)
+        before = await asyncio.to_thread(snapshot, self.root, checks, text)
+        with self.attribution.running(execution.id, action.working_set):
+            result = await executor.execute(request)
+        validated, report = result.success, None
+        if result.success and not execution.dry_run and checks:
+            validated, report = await asyncio.to_thread(validate, self.root, checks, text, before)
+        failure = None
+        if not result.success:
+            failure = self.judge.failure(result)
+        elif not validated:
+            failure = FailureAnalysis(
+                FailureType.VALIDATION_FAILURE, "success_criteria", report or "", False
+            )
+        verdict = self.judge.verdict(
+            result.success, validated, execution.attempt - 1, action.max_retries, failure
+        )
+        ended = {
+            "failure_type": failure.failure_type.value if failure else None,
+            "verdict": verdict.verdict.value,
+            "validation_passed": validated if checks and not execution.dry_run else None,
+            "validation": report,
+        }
+        await self._record_end(execution, result, ended)
+        return result, failure, verdict.verdict
+
+    async def _record_end(
+        self, execution: Execution, result: ExecutionResult, ended: dict[str, Any]
+    ) -> None:
+        """How an attempt ended; a dry run's attempt, not written at its start, in one statement.
+
+        Nothing ran in a dry run, so no edit of its own can point at the
+        execution before it ends: its start and end cost one write, not two.
+        """
+        changes: dict[str, Any] = {
+            "command": result.command,
+            "return_code": result.return_code,
+            "duration_s": result.duration_s,
+            "success": result.success,
+            "timed_out": result.timed_out,
+            "output_excerpt": result.output,
+            "error": result.error,
+            "cost_usd": result.cost_usd,
+            "num_turns": result.num_turns,
+            **ended,
+        }
+        if execution.dry_run:
+            done = execution.model_copy(update={**changes, "ended_at": utc_now()})
+            await self.decisions.start_execution(done)
+        else:
+            await self.decisions.finish_execution(execution.id, **changes)
 
     async def _escalate(
         self,

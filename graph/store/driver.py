@@ -47,6 +47,8 @@ class GraphDriver:
         self.queries = queries if queries is not None else QueryLibrary()
         self._auth = (user, password)
         self._driver: AsyncDriver | None = None
+        self.statements = 0
+        """Statements run so far (a batch counts one per chunk): benchmarks divide by it."""
 
     async def start(self) -> None:
         """Open the driver and check that Neo4j answers with these credentials."""
@@ -112,6 +114,7 @@ class GraphDriver:
         """
         query = self.queries.get(name)
         chunks = [list(rows[i : i + batch_size]) for i in range(0, len(rows), batch_size)]
+        self.statements += len(chunks)
         if len(chunks) <= 1 or concurrency <= 1:
             out: list[Row] = []
             for chunk in chunks:
@@ -161,6 +164,7 @@ class GraphDriver:
         of new ids, so running one again adds nothing or fails on the id's
         constraint.
         """
+        self.statements += 1
         mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
         try:
             async with self.driver.session(
