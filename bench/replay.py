@@ -1,6 +1,6 @@
 """A real project's history replayed into the real daemon, in dry run (issue 28).
 
-    python -m bench.replay [--project sqlite-utils] [--versions 3.36,3.37,3.38,3.39]
+    python -m bench.replay [--project sqlite-utils] [--versions 3.33,3.34,...,3.39]
                            [--cache ~/.cache/nous-bench/replay] [--templates FILE]
                            [--settle-s 900] [--quiet-s 60] [--keep]
 
@@ -47,8 +47,8 @@ from graph.watch.files import PathFilter
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CACHE = Path("~/.cache/nous-bench/replay")
-# Four consecutive releases of simonw/sqlite-utils (code, tests, Sphinx docs, CI files).
-DEFAULT_VERSIONS = "3.36,3.37,3.38,3.39"
+# Nine consecutive releases of simonw/sqlite-utils (code, tests, Sphinx docs, packaging).
+DEFAULT_VERSIONS = "3.33,3.34,3.35,3.35.1,3.35.2,3.36,3.37,3.38,3.39"
 
 
 class DryRunDaemon(Daemon):
