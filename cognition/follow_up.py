@@ -1,13 +1,19 @@
 """After a decision that does not act: a WAIT's next look, INVESTIGATE's questions, escalation.
 
-``schedule`` sets a WAIT's or an INVESTIGATE's next look on the decision
-before it is written (so that needs no second transaction). ``follow`` runs
-after it is written: an INVESTIGATE asks its questions
+``opening`` chooses, once, the status a new decision is written in and
+its next look (so that needs no second transaction): a WAIT about
+something no loaded template could ever act on
+(:func:`cognition.act.applicable.applicable_templates`) is settled at once,
+closed, with no chain and no timer; any other WAIT waits for its next look;
+an INVESTIGATE before its last round investigates. ``follow`` runs after
+the decision is written: an INVESTIGATE asks its questions
 (:mod:`cognition.recall.investigate`) and is due again at once only when
 they found something new, else after ``investigate_delay_s``; an
 INVESTIGATE past its last round, and every ESCALATE, is handed to a person
-with a message that says nothing was attempted, and why. Decisions that end
-here are learned from by :func:`cognition.learn.settle.learn_outcome`.
+with a message that says nothing was attempted, and why. ``close_unchanged``
+ends a WAIT whose look found nothing new, without a new decision. Decisions
+that end here are learned from by :func:`cognition.learn.settle.learn_outcome`
+(which learns nothing in a dry run).
 """
 
 from __future__ import annotations
@@ -16,13 +22,22 @@ import logging
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from cognition.act.applicable import applicable_templates
 from cognition.act.escalate import escalate
+from cognition.act.templates import TemplateRegistry
 from cognition.learn.learner import OutcomeLearner
 from cognition.learn.settle import learn_outcome
 from cognition.monitor import undecided_message
 from cognition.recall.investigate import Investigator
 from cognition.schemas import DecisionContext, Deliberation
-from graph.models import Decision, DecisionStatus, DecisionType, utc_now
+from graph.models import (
+    Decision,
+    DecisionStatus,
+    DecisionType,
+    Observation,
+    OpenDecision,
+    utc_now,
+)
 from graph.settings import BudgetSettings, ScheduleSettings, ThresholdSettings
 from graph.store.decisions import DecisionStore
 
@@ -51,6 +66,12 @@ def thresholds_text(t: ThresholdSettings) -> str:
     )
 
 
+# The outcome of a WAIT settled in one step: nothing could come of waiting.
+NOTHING_TO_ACT_ON = "settled: no loaded template could act on this"
+# The outcome of a WAIT whose look found nothing new.
+NOTHING_NEW = "closed: nothing new when it was looked at again"
+
+
 class FollowUps:
     """The follow-ups of WAIT, INVESTIGATE and ESCALATE decisions."""
 
@@ -60,46 +81,59 @@ class FollowUps:
         learner: OutcomeLearner,
         investigator: Investigator,
         settings: LoopSettings,
+        templates: TemplateRegistry,
     ) -> None:
         self.decisions = decisions
         self.learner = learner
         self.investigator = investigator
         self.settings = settings
+        self.templates = templates
 
-    def schedule(
-        self, decision: Decision, deliberation: Deliberation, round_: int, waited: int
-    ) -> None:
-        """Set a WAIT's or an INVESTIGATE's status and next look before it is written.
+    def could_act(self, batch: list[Observation]) -> bool:
+        """Whether any loaded template could act on one of ``batch``, now or later."""
+        return any(applicable_templates(o, self.templates) for o in batch)
 
-        A WAIT looked at ``max_wait_rounds`` times with nothing new is closed:
-        the next change to its file is a new observation, decided afresh. An
-        INVESTIGATE past its last round stays ``decided`` and is escalated.
+    def opening(
+        self,
+        decision_type: DecisionType,
+        deliberation: Deliberation,
+        round_: int,
+        batch: list[Observation],
+    ) -> dict[str, object]:
+        """The status a new decision is written in, and its next look: chosen here, once.
+
+        A WAIT that no template could ever end by acting is closed at once
+        (settled in one step: no chain, no timer). An INVESTIGATE past its
+        last round stays ``decided`` and is escalated by :meth:`follow`.
         """
         now = utc_now()
-        if decision.type is DecisionType.WAIT:
-            if waited >= self.settings.schedule.max_wait_rounds:
-                decision.status = DecisionStatus.CLOSED
-                return
+        if decision_type is DecisionType.WAIT:
+            if not self.could_act(batch):
+                return {
+                    "status": DecisionStatus.CLOSED,
+                    "outcome": NOTHING_TO_ACT_ON,
+                    "outcome_at": now,
+                }
             wait = timedelta(seconds=deliberation.wait_timeout_s or 300.0)
-            decision.status, decision.wait_until = DecisionStatus.WAITING, now + wait
-            decision.wait_round = waited
-        elif (
-            decision.type is DecisionType.INVESTIGATE
+            return {"status": DecisionStatus.WAITING, "wait_until": now + wait}
+        if (
+            decision_type is DecisionType.INVESTIGATE
             and round_ < self.settings.schedule.max_investigation_rounds
         ):
             delay = timedelta(seconds=self.settings.schedule.investigate_delay_s)
-            decision.status, decision.wait_until = DecisionStatus.INVESTIGATING, now + delay
-            decision.investigation_round = round_ + 1
+            return {
+                "status": DecisionStatus.INVESTIGATING,
+                "wait_until": now + delay,
+                "investigation_round": round_ + 1,
+            }
+        return {"status": DecisionStatus.DECIDED}
 
     async def follow(
         self, decision: Decision, deliberation: Deliberation, context: DecisionContext, round_: int
     ) -> None:
         """What a written WAIT, INVESTIGATE or ESCALATE decision does next."""
         if decision.type is DecisionType.WAIT:
-            if decision.status is DecisionStatus.CLOSED:
-                # Nothing new came in all its looks: waiting was the right call.
-                await learn_outcome(self.learner, decision, success=True)
-            return
+            return  # waiting, or settled in one step: nothing to do until its look
         if decision.status is DecisionStatus.INVESTIGATING:
             await self._investigate(decision, context)
             return
@@ -108,6 +142,20 @@ class FollowUps:
         else:
             reason = deliberation.escalation_reason or decision.reasoning
         await self.escalate_undecided(decision, reason)
+
+    async def close_unchanged(self, chain: list[OpenDecision]) -> None:
+        """End a WAIT chain whose look found nothing new: closed, no new decision.
+
+        Waiting was the right call; that is learned (never in a dry run).
+        Older open decisions on the same file, left by an earlier version
+        that opened two chains, are closed with it.
+        """
+        for open_ in chain:
+            decision = open_.decision
+            await self.decisions.move(
+                decision, DecisionStatus.CLOSED, outcome=NOTHING_NEW, outcome_at=utc_now()
+            )
+            await learn_outcome(self.learner, decision, success=True)
 
     async def escalate_undecided(self, decision: Decision, reason: str) -> None:
         """Hand a decision Nous did not act on to a person; it counts as not handled."""

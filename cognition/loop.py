@@ -2,14 +2,17 @@
 
 One ``tick`` is one run of the scheduler's decision job. It takes the
 observations no decision has considered (critical first, then urgent, then
-by time), re-decides WAIT and INVESTIGATE decisions that are due (or whose
-file changed again), batches the rest with seed 000's batcher, and carries
-each batch through the stages once, in order: frame (:mod:`cognition.frames`),
+by time), one group per file (:mod:`cognition.worklist`): a file's new
+changes take up its open WAIT or INVESTIGATE chain, superseding it, and are
+all the new decision considers; a due INVESTIGATE is decided again; a due
+WAIT with nothing new is closed without a decision. Each group is carried
+through the stages once, in order: frame (:mod:`cognition.frames`),
 recall (:mod:`cognition.recall`), deliberate (:mod:`cognition.deliberate`),
 plan (:mod:`cognition.act.plan`), then either an action, which runs as a
 task of its own while the loop goes on deciding (:mod:`cognition.act`, its
 monitor inside the actor, then :mod:`cognition.learn.settle`), or the
-follow-up of a WAIT, INVESTIGATE or ESCALATE (:mod:`cognition.follow_up`).
+follow-up of a WAIT, INVESTIGATE or ESCALATE (:mod:`cognition.follow_up`);
+a WAIT no loaded template could act on is settled in that one step.
 Every step leaves nodes: the ``Decision`` with its ``ReasoningStep`` chain
 and what it recalled, then ``Execution``, ``Escalation``, ``Lesson`` and
 ``Event`` nodes as they happen.
@@ -19,9 +22,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any
+from datetime import timedelta
 
 from cognition.act.actor import Actor, ActOutcome, PlannedAction
 from cognition.act.plan import plan
@@ -37,8 +40,16 @@ from cognition.recall.gather import Recall, recalled_decision_ids
 from cognition.recall.investigate import Investigator, findings_step
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.sense.classify import ObservationBatcher
-from cognition.sense.queue import PRIORITY
-from graph.models import Decision, DecisionStatus, DecisionType, Observation, ReasoningStep, utc_now
+from cognition.worklist import Work, chains, most_urgent_first, per_file, urgency
+from graph.models import (
+    Decision,
+    DecisionStatus,
+    DecisionType,
+    Observation,
+    OpenDecision,
+    ReasoningStep,
+    utc_now,
+)
 from graph.store.decisions import TRANSITIONS, DecisionStore
 from graph.store.memory import path_pattern
 
@@ -95,7 +106,11 @@ class DecisionLoop:
         self.session_id = session_id
         self.episode_id = episode_id
         self.follow_ups = FollowUps(
-            decisions, learner, investigator or Investigator(decisions.memory), self.settings
+            decisions,
+            learner,
+            investigator or Investigator(decisions.memory),
+            self.settings,
+            templates,
         )
         self.actions = RunningActions(self.settings.budget.max_concurrent)
         self.decided = 0
@@ -141,39 +156,43 @@ class DecisionLoop:
         fresh = await self.decisions.unprocessed_observations(
             self.settings.schedule.decision_max_observations
         )
-        paths = sorted({o.path for o in fresh if o.path})
-        work: list[tuple[list[Observation], dict[str, Any]]] = []
-        for waiting in await self.decisions.waiting_decisions(utc_now(), paths):
-            related = [o for o in fresh if o.path is not None and o.path == waiting["path"]]
-            fresh = [o for o in fresh if o not in related]
-            earlier = await self.decisions.observations_by_id(waiting["observation_ids"])
-            batch = _most_urgent_first([*related, *earlier])
-            if batch:
-                # A WAIT looked at again with nothing new counts a round; a new
-                # change to its file starts the count again.
-                waited = 0 if related else int(waiting["wait_round"]) + 1
-                work.append((batch, {"previous": waiting, "waited": waited}))
-        for batch in self.batcher.batch(fresh):
-            work.extend((_most_urgent_first(group), {}) for group in _by_file(batch))
-        for batch, how in sorted(work, key=lambda item: _urgency(item[0])):
-            await self._decide(batch, report, **how)
+        # One decision per file per tick: the batcher's batches split by file, and a file's
+        # groups joined again, so a backlog (catching up after an outage) opens one chain a file.
+        files = per_file(self.batcher.batch(fresh))
+        paths = sorted(key for key, group in files.items() if group[0].path is not None)
+        work: list[Work] = []
+        for chain in chains(await self.decisions.waiting_decisions(utc_now(), paths)):
+            path = chain[-1].decision.path
+            related = files.pop(path, []) if path is not None else []
+            if related:
+                # Only what is new since the file's last decision is considered.
+                work.append(Work(most_urgent_first(related), chain))
+            elif any(o.decision.status is DecisionStatus.INVESTIGATING for o in chain):
+                earlier = await self.decisions.observations_by_id(chain[-1].observation_ids)
+                if earlier:
+                    work.append(Work(most_urgent_first(earlier), chain))
+            else:
+                await self._close_unchanged(chain)
+        work.extend(Work(most_urgent_first(group)) for group in files.values())
+        for item in sorted(work, key=lambda item: urgency(item.batch)):
+            await self._decide(item, report)
         return report
 
-    async def _decide(
-        self,
-        batch: list[Observation],
-        report: TickReport,
-        *,
-        previous: dict[str, Any] | None = None,
-        waited: int = 0,
-    ) -> None:
+    async def _close_unchanged(self, chain: list[OpenDecision]) -> None:
         try:
-            decision = await self.decide(batch, report, previous=previous, waited=waited)
+            await self.follow_ups.close_unchanged(chain)
+        except Exception:
+            # Left open, it is due again at the next tick; the other files go on.
+            log.exception("closing the WAIT on %s failed", chain[-1].decision.path)
+
+    async def _decide(self, work: Work, report: TickReport) -> None:
+        try:
+            decision = await self.decide(work.batch, report, chain=work.chain)
         except Exception:
             # One bad batch must not stop the loop. A failure before the decision
             # is written leaves its observations unprocessed, so the next tick
             # tries them again; one after it is deferred in ``decide``.
-            log.exception("deciding on %d observations failed", len(batch))
+            log.exception("deciding on %d observations failed", len(work.batch))
             return
         report.decisions.append(decision)
 
@@ -182,54 +201,23 @@ class DecisionLoop:
         batch: list[Observation],
         report: TickReport | None = None,
         *,
-        previous: dict[str, Any] | None = None,
-        waited: int = 0,
+        chain: Sequence[OpenDecision] = (),
     ) -> Decision:
         """Frame, recall, deliberate, plan, record; then act (a task), wait, investigate, escalate.
 
-        ``previous`` is the waiting or investigating decision this one takes
-        up again (a row of ``decide/waiting_decisions``): its questions join
-        recall, and what its investigation found is the new decision's first
-        step.
+        ``chain`` are the open decisions on the batch's file this one takes up
+        again and supersedes (rows of ``decide/waiting_decisions``, the latest
+        last): the latest one's questions join recall, and what its
+        investigation found is the new decision's first step.
         """
-        primary = batch[0]
-        round_ = int(previous["investigation_round"]) if previous else 0
-        questions = list(previous.get("investigation_questions") or []) if previous else []
-        frame = await self.frames.choose(_frame_text(primary), default="task")
-        context = await self.recall.build(
-            batch,
-            frame,
-            session_id=self.session_id,
-            investigation_round=round_,
-            extra_queries=questions,
-        )
-        if previous:
-            found = previous.get("investigation_findings") or []
-            context.findings = [*found, *(previous.get("investigation_answers") or [])]
-        rendered = render_context(context, identity=IDENTITY)
-        deliberation = await self.reasoner.deliberate(context, rendered)
-        planned, deliberation = await plan(
-            deliberation, context, self.templates, self.censors.store
-        )
-        decision = _decision(deliberation, context, frame.name, planned)
-        self.follow_ups.schedule(decision, deliberation, round_, waited)
-        await self.decisions.record_decision(
-            decision,
-            _steps(deliberation, previous, decision.agent_id),
-            observation_ids=[o.id for o in batch],
-            recalled_ids=recalled_decision_ids(context),
-            pattern_key=decision.pattern_key,
-            template=_template_row(self.templates, decision),
-            episode_id=self.episode_id,
-            heuristic_ids=list(deliberation.applied_strategies),
-            superseded_ids=[previous["id"]] if previous else [],
-            frame=frame.name,
-        )
-        self.decided += 1
+        previous = chain[-1] if chain else None
+        round_ = previous.decision.investigation_round if previous else 0
+        decision, deliberation, context, planned = await self._deliberate(batch, previous, round_)
+        await self._record(decision, deliberation, context, batch, chain)
         try:
             if decision.type is DecisionType.ACT and planned is not None:
                 self.actions.start(
-                    self._act(decision, planned, primary, report),
+                    self._act(decision, planned, batch[0], report),
                     name=f"action {decision.id}",
                     never_started=lambda: self._defer(decision, "not started before shutdown"),
                 )
@@ -239,6 +227,57 @@ class DecisionLoop:
             log.exception("following up decision %s failed; looking again later", decision.id)
             await self._defer(decision, "follow-up failed; deferred")
         return decision
+
+    async def _deliberate(
+        self, batch: list[Observation], previous: OpenDecision | None, round_: int
+    ) -> tuple[Decision, Deliberation, DecisionContext, PlannedAction | None]:
+        """Frame, recall, deliberate and plan: the decision, not yet written."""
+        questions = list(previous.decision.investigation_questions) if previous else []
+        frame = await self.frames.choose(_frame_text(batch[0]), default="task")
+        context = await self.recall.build(
+            batch,
+            frame,
+            session_id=self.session_id,
+            investigation_round=round_,
+            extra_queries=questions,
+        )
+        if previous:
+            context.findings = [
+                *previous.investigation_findings,
+                *previous.investigation_answers,
+            ]
+        rendered = render_context(context, identity=IDENTITY)
+        deliberation = await self.reasoner.deliberate(context, rendered)
+        planned, deliberation = await plan(
+            deliberation, context, self.templates, self.censors.store
+        )
+        opening = self.follow_ups.opening(deliberation.decision_type, deliberation, round_, batch)
+        decision = _decision(deliberation, context, frame.name, planned, opening)
+        return decision, deliberation, context, planned
+
+    async def _record(
+        self,
+        decision: Decision,
+        deliberation: Deliberation,
+        context: DecisionContext,
+        batch: list[Observation],
+        chain: Sequence[OpenDecision],
+    ) -> None:
+        """Write the decision with its steps and links; it supersedes the file's open chain."""
+        previous = chain[-1] if chain else None
+        await self.decisions.record_decision(
+            decision,
+            _steps(deliberation, previous, decision.agent_id),
+            observation_ids=[o.id for o in batch],
+            recalled_ids=recalled_decision_ids(context),
+            pattern_key=decision.pattern_key,
+            template=_template_row(self.templates, decision),
+            episode_id=self.episode_id,
+            heuristic_ids=list(deliberation.applied_strategies),
+            superseded_ids=[o.decision.id for o in chain],
+            frame=decision.frame,
+        )
+        self.decided += 1
 
     async def _act(
         self,
@@ -288,39 +327,11 @@ def _frame_text(observation: Observation) -> str:
     return " ".join(words)
 
 
-def _by_file(batch: list[Observation]) -> list[list[Observation]]:
-    """Seed 000's batches split so each decision is about one file.
-
-    The batcher also joins different files that changed together; but an
-    action template acts on one path, the decision's primary, so a batch of
-    several files would decide for one and mark the others processed with no
-    decision of their own. Observations without a path group by their type.
-    """
-    groups: dict[str, list[Observation]] = {}
-    for observation in batch:
-        key = observation.path if observation.path is not None else f"\0{observation.type}"
-        groups.setdefault(key, []).append(observation)
-    return list(groups.values())
-
-
-def _most_urgent_first(batch: list[Observation]) -> list[Observation]:
-    # The queue's own priority order (seed 000), oldest first within a level.
-    return sorted(batch, key=_urgency_of)
-
-
-def _urgency_of(observation: Observation) -> tuple[int, datetime]:
-    return PRIORITY[observation.urgency], observation.at
-
-
-def _urgency(batch: list[Observation]) -> tuple[int, datetime]:
-    return min(_urgency_of(o) for o in batch)
-
-
 def _steps(
-    deliberation: Deliberation, previous: dict[str, Any] | None, agent_id: str
+    deliberation: Deliberation, previous: OpenDecision | None, agent_id: str
 ) -> list[ReasoningStep]:
     """The deliberation's steps, after the INVESTIGATE step when an investigation came first."""
-    found = findings_step(agent_id, previous) if previous else None
+    found = findings_step(agent_id, previous.investigation) if previous else None
     if found is None:
         return list(deliberation.steps)
     return [found, *(s.model_copy(update={"order": s.order + 1}) for s in deliberation.steps)]
@@ -342,8 +353,13 @@ _CARRIED = {
 
 
 def _decision(
-    deliberation: Deliberation, context: DecisionContext, frame: str, planned: PlannedAction | None
+    deliberation: Deliberation,
+    context: DecisionContext,
+    frame: str,
+    planned: PlannedAction | None,
+    opening: dict[str, object],
 ) -> Decision:
+    """The decision a deliberation came to, in the status ``opening`` chose (not yet written)."""
     primary = context.primary
     # Only an ACT uses a template: the pattern key and USED say what was done,
     # not what was considered (the MATCH_PATTERN step records that).
@@ -363,8 +379,8 @@ def _decision(
         pattern_key=pattern_key(
             primary.category.value, primary.type.value, deliberation.decision_type, template
         ),
-        status=DecisionStatus.DECIDED,
         **deliberation.model_dump(include=_CARRIED),
+        **opening,
     )
 
 

@@ -24,10 +24,13 @@ import asyncio
 import logging
 from dataclasses import KW_ONLY, dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from cognition.act.actor import Actor, PlannedAction
 from cognition.act.budget import WINDOW_S, ActionBudget
+from cognition.act.command import ARGV_PARAM
 from cognition.act.executors import FUNCTION_PARAM
+from cognition.act.render import PLACEHOLDER
 from cognition.act.templates import TemplateRegistry
 from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
 from cognition.learn.settle import settle_outcome
@@ -185,12 +188,16 @@ class Reconciler:
         template = templates.get(decision.template)
         if not template.repeatable:
             return None, f"{INTERRUPTED_ERROR}; template {template.name!r} is not repeatable"
-        params: dict[str, str] = {}
+        params: dict[str, Any] = {}
         if template.function is not None:
             if template.parameters:
                 # Their values were rendered into a request that was not recorded.
                 return None, f"{INTERRUPTED_ERROR}; its parameters were not recorded"
             params[FUNCTION_PARAM] = template.function
+        if template.command:
+            if any(PLACEHOLDER.search(word) for word in template.command):
+                return None, f"{INTERRUPTED_ERROR}; its command's paths were not recorded"
+            params[ARGV_PARAM] = list(template.command)
         return (
             PlannedAction(
                 target=ActionTarget(decision.target),

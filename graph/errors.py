@@ -42,3 +42,7 @@ class PathOutsideRootError(GraphError, ValueError):
 
 class RootInUseError(GraphError, RuntimeError):
     """Another daemon already watches this root; the message names the root and its pid."""
+
+
+class RootRefusedError(GraphError, ValueError):
+    """A root no daemon may watch (``/``, a system folder, a whole home); the message says why."""

@@ -1,7 +1,7 @@
 """``python -m rsi COMMAND``: the same as ``nous rsi COMMAND``, kept for the README and scripts.
 
 The commands, their options and their settings are
-:mod:`scheduler.cli.self_improvement`'s; this alias only names the program.
+:mod:`scheduler.cli.rsi`'s; this alias only names the program.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; exit 2 on bad settings or usage, 1 when it failed."""
     # The command line lives with the others in the scheduler, which builds the parts.
     from scheduler.cli import run_command
-    from scheduler.cli.self_improvement import rsi_parser
+    from scheduler.cli.rsi import rsi_parser
 
     return run_command(rsi_parser("python -m rsi"), argv)
 

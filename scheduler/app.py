@@ -23,7 +23,9 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from cognition.reconcile import Reconciler
 from graph.settings import Settings
+from graph.watch.daemons import register_daemon
 from graph.watch.root_lock import hold_root
+from graph.watch.roots import check_root
 from scheduler.banner import print_banner
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.wiring import build_session
@@ -66,11 +68,15 @@ async def run_daemon(
     (:mod:`cognition.reconcile`). The watcher, the writer, the job loop and
     the hook socket run under a :class:`~scheduler.supervisor.Supervisor`; when one of them
     cannot be restarted the daemon stops and returns 1 with the reason.
-    Raises :class:`~graph.errors.RootInUseError` when another daemon holds the root.
+    Raises :class:`~graph.errors.RootRefusedError` for ``/``, a system folder or a
+    whole home, and :class:`~graph.errors.RootInUseError` when another daemon
+    watches the root, a folder inside it or one that holds it.
     """
     stop = stop if stop is not None else asyncio.Event()
-    # Taken before the spool is opened: two daemons on one root would share it.
-    with hold_root(settings.watch.root.expanduser().resolve()):
+    root = check_root(settings.watch.root)  # before anything is written under it
+    # Both taken before the spool is opened: two daemons on one root would share it, and
+    # two on nested roots would both act on one file.
+    with register_daemon(root), hold_root(root):
         return await _run(settings, environ, out, stop)
 
 

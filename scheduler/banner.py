@@ -34,7 +34,8 @@ def print_banner(
         f"  llm      {_llm(nous, llm)}",
         f"  watching {nous.root} ({len(settings.watch.ignore_patterns)} ignore patterns)",
         f"  thinking {reasoning(settings)}",
-        f"  actions  {len(nous.runtime.templates)} templates; {_acting(settings)}",
+        f"  actions  {len(nous.runtime.templates)} templates ({nous.runtime.templates.file});"
+        f" {_acting(settings)}",
         f"  strategy {_strategies(nous)}",
         f"  sandbox  {describe_sandbox()}",
         f"  jobs     {', '.join(jobs)}",

@@ -24,6 +24,7 @@ from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
 from cognition.act.executors import InternalExecutor, executors_for
 from cognition.act.fillable import template_options
+from cognition.act.locate import templates_source
 from cognition.act.templates import TemplateRegistry, load_templates
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
 from cognition.embeddings import Embeddings, EndpointEmbedder, build_embeddings
@@ -218,9 +219,14 @@ async def build(settings: Settings, environ: Mapping[str, str]) -> Nous:
 
 
 def load_action_templates(settings: Settings) -> TemplateRegistry:
-    """The action templates, validated; a bad file is a settings error (exit code 2)."""
+    """The action templates in force, validated; a bad file is a settings error (exit code 2).
+
+    ``templates_file`` if set, else the watched root's ``.nous/templates.yaml``,
+    else the shipped ones (:func:`cognition.act.locate.templates_source`).
+    """
+    source = templates_source(settings.templates_file, settings.watch.root)
     try:
-        return load_templates(settings.templates_file)
+        return load_templates(source.path)
     except TemplateError as exc:
         raise SettingsError(str(exc)) from None
 
@@ -293,7 +299,7 @@ async def build_loop(
         reasoner=reasoner,
         templates=templates,
         actor=actor,
-        learner=OutcomeLearner(store),
+        learner=OutcomeLearner(store, dry_run=settings.executors.dry_run),
         censors=CensorBook(store),
         batcher=ObservationBatcher(settings.sense.batch_window_s, settings.sense.max_batch_size),
         settings=LoopSettings(settings.schedule, settings.budget, settings.thresholds),

@@ -25,6 +25,7 @@ from apscheduler.triggers.cron import CronTrigger
 
 from cognition.recall.vectors import VectorJob
 from cognition.sense.ingest import Ingestor
+from cognition.text import plain_text
 from graph.errors import GraphError
 from graph.models import RSICycle
 from graph.settings import EmbeddingSettings, RSISettings, ScheduleSettings
@@ -32,6 +33,7 @@ from graph.watch.watcher import FileWatcher
 from rsi.engine import RSIEngine
 from rsi.prune import Pruner, PruneReport
 from scheduler.index_sync import IndexSync
+from scheduler.supervisor import quiet_on_cancel
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +78,10 @@ class OneAtATime:
         self._started, self.coalesced = self.clock(), 0
         try:
             await self._job()
+        except asyncio.CancelledError:
+            # Cancelled because the daemon stops: not an error, so no traceback (APScheduler
+            # logs whatever a job raises, CancelledError too, with its traceback).
+            log.info("%s: the run in hand was cancelled: the daemon is stopping", self.name)
         finally:
             self._started = None
 
@@ -90,6 +96,11 @@ class OneAtATime:
             f"{self.name} behind: a run in hand for {running_s:.0f} s,"
             f" {self.coalesced} due runs coalesced"
         )
+
+
+# How much of the last error (and of the operations' text) the status line shows.
+STATUS_ERROR_CHARS = 160
+STATUS_PART_CHARS = 200
 
 
 class StatusLine:
@@ -126,20 +137,24 @@ class StatusLine:
         llm = f" · llm {self.llm()}" if self.llm else ""
         behind = self.lag() if self.lag else None
         lag = f" · {behind}" if behind else ""
-        return (
+        # One line whatever an error says: newlines, escapes and length never spill over.
+        line = (
             f"[{datetime.now().strftime('%H:%M:%S')}] observations {stats.recorded}"
             f" (noise dropped {stats.noise_dropped}) · queue {self.ingestor.queue_depth}"
-            f"{self.ingestor.spool_status()}{decided}{lag}{self.operations_text}{llm}"
-            f" · last error: {error}"
+            f"{self.ingestor.spool_status()}{decided}{lag}"
+            f"{self.operations_text}{llm}"
+            f" · last error: {plain_text(error, STATUS_ERROR_CHARS)}"
         )
+        return plain_text(line)
 
     async def emit(self) -> None:
         """Print the status line."""
         if self.operations is not None:
             try:
-                self.operations_text = f" · {await self.operations()}"
+                operations = await self.operations()
             except GraphError as exc:
-                self.operations_text = f" · operations unknown ({exc})"
+                operations = f"operations unknown ({exc})"
+            self.operations_text = f" · {plain_text(operations, STATUS_PART_CHARS)}"
         print(self.render(), file=self.out)
         self.out.flush()
 
@@ -198,7 +213,7 @@ def register_jobs(
         _every(scheduler, decide, schedule.decision_interval_s, "decision_loop")
         jobs.append(f"{decide.name} (every {schedule.decision_interval_s:g} s)")
     scheduler.add_job(
-        index_sync.run,
+        quiet_on_cancel(index_sync.run),
         CronTrigger.from_crontab(schedule.index_sync_cron),
         kwargs={"announce": True},
         id="index_sync",
@@ -229,7 +244,7 @@ def register_rsi_job(scheduler: AsyncIOScheduler, settings: RSISettings, job: RS
 def register_prune_job(scheduler: AsyncIOScheduler, settings: RSISettings, pruner: Pruner) -> str:
     """Add the daily heuristic pruning (seed 003 C5, C7); return its banner description."""
     scheduler.add_job(
-        prune_now,
+        quiet_on_cancel(prune_now),
         CronTrigger.from_crontab(settings.prune_cron),
         args=[pruner],
         id="heuristic_prune",

@@ -1,4 +1,4 @@
-"""Where the daemon and the commands log: stderr (and a rotating file), job runs only at DEBUG."""
+"""Where the daemon and the commands log: stderr (and a rotating file); per-run lines at DEBUG."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 LOG_FILE_BYTES, LOG_FILE_BACKUPS = 10 * 1024 * 1024, 5
 # APScheduler logs two lines at INFO for every run of every job (every 2 s for the
-# decision loop); they bury the status line, so they show only at DEBUG.
-_PER_RUN_LOGGERS = ("apscheduler.executors.default", "apscheduler.scheduler")
+# decision loop), and watchfiles one ("N changes detected") for every batch of file
+# events; they bury the status line, so they show only at DEBUG.
+PER_RUN_LOGGERS = ("apscheduler.executors.default", "apscheduler.scheduler", "watchfiles.main")
 
 
 def configure_logging(level: str, log_file: Path | None = None) -> None:
@@ -26,5 +27,5 @@ def configure_logging(level: str, log_file: Path | None = None) -> None:
         )
     logging.basicConfig(level=level, format=LOG_FORMAT, handlers=handlers, force=True)
     quiet = logging.DEBUG if level == "DEBUG" else logging.WARNING
-    for name in _PER_RUN_LOGGERS:
+    for name in PER_RUN_LOGGERS:
         logging.getLogger(name).setLevel(quiet)

@@ -12,16 +12,20 @@ with that reason instead of going on without it.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from typing import ParamSpec, TypeVar
 
 from apscheduler.events import EVENT_JOB_ERROR, JobExecutionEvent
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.schedulers.base import STATE_PAUSED, STATE_RUNNING, STATE_STOPPED
 
 log = logging.getLogger(__name__)
+P = ParamSpec("P")
+T = TypeVar("T")
 
 BACKOFF_S: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0, 10.0)
 MAX_FAILURES = 5
@@ -138,18 +142,20 @@ async def run_jobs(
             scheduler.pause()
 
 
-def quiet_on_cancel(job: Callable[[], Awaitable[object]]) -> Callable[[], Awaitable[None]]:
-    """``job`` for APScheduler, ending quietly when it is cancelled at shutdown.
+def quiet_on_cancel(job: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T | None]]:
+    """``job`` for APScheduler, ending quietly (None) when it is cancelled at shutdown.
 
     APScheduler logs any exception a job raises with its traceback, a
-    ``CancelledError`` too; a decision cancelled because the daemon stops is
+    ``CancelledError`` too; a job cancelled because the daemon stops is
     not an error.
     """
 
-    async def run() -> None:
+    @functools.wraps(job)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T | None:
         try:
-            await job()
+            return await job(*args, **kwargs)
         except asyncio.CancelledError:
             log.info("the job in hand was cancelled: the daemon is stopping")
+            return None
 
     return run

@@ -37,6 +37,8 @@ EMPTY = REPO / "tests" / "support" / "empty.yaml"
 # Data files the code reads at run time, beside the Cypher (every cypher/**/*.cypher).
 DATA_FILES = (
     "cognition/act/templates.yaml",
+    "cognition/act/packs/code_repository.yaml",
+    "cognition/act/packs/notes_vault.yaml",
     "rsi/prompt/constitution.md",
     "rsi/check_runner.py",  # read as text and run inside the sandbox
 )

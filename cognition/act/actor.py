@@ -30,9 +30,9 @@ from cognition.act.executors import (
     ExecutionResult,
     Executor,
 )
-from graph.models import ActionTarget, Decision, DecisionStatus, Execution, utc_now
+from graph.models import ActionTarget, Decision, Execution, utc_now
 from graph.models.outcome import FailureAnalysis, FailureType, Verdict, VerdictDetail
-from graph.store.decisions import DecisionStore, check_transition
+from graph.store.decisions import DecisionStore
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +99,19 @@ class ActOutcome:
     """Nothing ran: the outcome is recorded, never learned from."""
 
 
+@dataclass
+class _Attempts:
+    """One action's attempts so far: what ran, the last failure, the prompt of the next."""
+
+    executor: Executor
+    dry_run: bool
+    prompt: str
+    results: list[ExecutionResult] = field(default_factory=list)
+    previous: str | None = None
+    """The last attempt's execution id (the next one is ``RETRY_OF`` it)."""
+    failure: FailureAnalysis | None = None
+
+
 @dataclass(eq=False)  # a part with identity, not a value
 class Actor:
     """Runs planned actions through the executors and records every attempt.
@@ -126,7 +139,9 @@ class Actor:
 
         ``first_attempt`` and ``retry_of`` resume an action whose earlier
         attempt was interrupted (reconciliation at start): numbering goes on,
-        and the first new attempt is ``RETRY_OF`` that one.
+        and the first new attempt is ``RETRY_OF`` that one. Each attempt is
+        :meth:`_attempt` (run, validate, judge, record); between attempts the
+        judge refines the prompt; at the end :meth:`_give_up` escalates.
         """
         executor = self.executors.get(action.target)
         if executor is None:
@@ -137,114 +152,104 @@ class Actor:
         if ticket is None:
             reason = self.budget.reason() or "action budget exhausted"
             return ActOutcome(False, 0, None, error=reason, deferred_reason=reason)
-        dry_run = bool(getattr(executor, "dry_run", False))
-        results: list[ExecutionResult] = []
-        previous: str | None = retry_of
-        failure: FailureAnalysis | None = None
-        prompt = action.prompt
+        run = _Attempts(executor, bool(getattr(executor, "dry_run", False)), action.prompt)
+        run.previous = retry_of
         async with ticket:
             for attempt in range(max(1, first_attempt), action.max_retries + 2):
-                execution = Execution(
-                    id=str(uuid.uuid4()),
-                    agent_id=decision.agent_id,
-                    decision_id=decision.id,
-                    attempt=attempt,
-                    target=action.target,
-                    template=action.template,
-                    prompt=prompt,
-                    retry_of=previous,
-                    dry_run=dry_run,
-                )
-                decision.status = check_transition(decision.status, DecisionStatus.ACTING)
-                result, failure, verdict = await self._attempt(executor, execution, action)
-                results.append(result)
-                previous = execution.id
+                verdict = await self._attempt(decision, action, run, attempt)
                 if verdict is Verdict.COMPLETE:
-                    return ActOutcome(True, attempt, execution.id, results=results, dry_run=dry_run)
+                    return ActOutcome(
+                        True, attempt, run.previous, results=run.results, dry_run=run.dry_run
+                    )
                 if verdict is Verdict.ESCALATE:
                     break
-                assert failure is not None
-                prompt = self.judge.retry_prompt(
-                    action.prompt, failure, attempt, action.max_retries
+                assert run.failure is not None  # a retry follows a failure
+                run.prompt = self.judge.retry_prompt(
+                    action.prompt, run.failure, attempt, action.max_retries
                 )
-        if not results:
-            error = "no attempts left"
-            await self._escalate(decision, action, first_attempt - 1, error)
-            return ActOutcome(False, 0, retry_of, error=error, escalated=True)
-        return await self._give_up(decision, action, results, previous, failure, dry_run)
-
-    async def _give_up(
-        self,
-        decision: Decision,
-        action: PlannedAction,
-        results: list[ExecutionResult],
-        last_execution: str | None,
-        failure: FailureAnalysis | None,
-        dry_run: bool,
-    ) -> ActOutcome:
-        """Escalate an action whose attempts did not complete it."""
-        why = results[-1].error or (f"validation failed:\n{failure.evidence}" if failure else None)
-        await self._escalate(decision, action, len(results), why, failure)
-        return ActOutcome(
-            False,
-            len(results),
-            last_execution,
-            error=why,
-            failure_type=failure.failure_type.value if failure else None,
-            escalated=True,
-            results=results,
-            dry_run=dry_run,
-        )
+        return await self._give_up(decision, action, run, first_attempt, retry_of)
 
     async def _attempt(
-        self, executor: Executor, execution: Execution, action: PlannedAction
-    ) -> tuple[ExecutionResult, FailureAnalysis | None, Verdict]:
-        """One attempt: recorded, run, checked against the success criteria, judged."""
+        self, decision: Decision, action: PlannedAction, run: _Attempts, attempt: int
+    ) -> Verdict:
+        """One attempt: its Execution node, the run, validation, the judge's verdict, the record."""
+        execution = Execution(
+            id=str(uuid.uuid4()),
+            agent_id=decision.agent_id,
+            decision_id=decision.id,
+            attempt=attempt,
+            target=action.target,
+            template=action.template,
+            prompt=run.prompt,
+            retry_of=run.previous,
+            dry_run=run.dry_run,
+        )
         request = ExecutionRequest(
             execution_id=execution.id,
-            prompt=execution.prompt or action.prompt,
+            prompt=run.prompt,
             root=self.root,
             timeout_s=action.timeout_s,
             params=dict(action.params),
             topology=action.topology,
             strategy=action.strategy,
         )
-        execution.command = _command_for(executor, request)
-        if not execution.dry_run:  # a dry run's attempt is written once, when it has ended
-            await self.decisions.start_execution(execution)
-        checks, text = action.success_criteria, _text_params(action)
-        before = await asyncio.to_thread(snapshot, self.root, checks, text)
-        with self.attribution.running(execution.id, action.working_set):
-            result = await executor.execute(request)
-        validated, report = result.success, None
-        if result.success and not execution.dry_run and checks:
-            validated, report = await asyncio.to_thread(validate, self.root, checks, text, before)
-        failure = None
-        if not result.success:
-            failure = self.judge.failure(result)
-        elif not validated:
-            failure = FailureAnalysis(
-                FailureType.VALIDATION_FAILURE, "success_criteria", report or "", False
-            )
+        execution.command = _command_for(run.executor, request)
+        if not run.dry_run:  # a dry run's attempt is written once, when it has ended (_record)
+            await self.decisions.start_execution(execution, decision)
+        result, validated, report = await self._run_and_validate(action, run, request)
+        run.results.append(result)
+        run.failure = self._failure(result, validated, report)
         verdict = self.judge.verdict(
-            result.success, validated, execution.attempt - 1, action.max_retries, failure
+            result.success, validated, attempt - 1, action.max_retries, run.failure
         )
+        checked = bool(action.success_criteria) and not run.dry_run
         ended = {
-            "failure_type": failure.failure_type.value if failure else None,
+            "failure_type": run.failure.failure_type.value if run.failure else None,
             "verdict": verdict.verdict.value,
-            "validation_passed": validated if checks and not execution.dry_run else None,
+            "validation_passed": validated if checked else None,
             "validation": report,
         }
-        await self._record_end(execution, result, ended)
-        return result, failure, verdict.verdict
+        await self._record(execution, decision, result, ended)
+        run.previous = execution.id
+        return verdict.verdict
 
-    async def _record_end(
-        self, execution: Execution, result: ExecutionResult, ended: dict[str, Any]
+    async def _run_and_validate(
+        self, action: PlannedAction, run: _Attempts, request: ExecutionRequest
+    ) -> tuple[ExecutionResult, bool, str | None]:
+        """Run the executor; check the success criteria over the root (never for a dry run)."""
+        checks, text = action.success_criteria, _text_params(action)
+        before = await asyncio.to_thread(snapshot, self.root, checks, text)
+        with self.attribution.running(request.execution_id, action.working_set):
+            result = await run.executor.execute(request)
+        if not (result.success and checks) or run.dry_run:
+            return result, result.success, None
+        validated, report = await asyncio.to_thread(validate, self.root, checks, text, before)
+        return result, validated, report
+
+    def _failure(
+        self, result: ExecutionResult, validated: bool, report: str | None
+    ) -> FailureAnalysis | None:
+        """What went wrong, as the judge names it; None for a run that passed its checks."""
+        if not result.success:
+            return self.judge.failure(result)
+        if not validated:
+            return FailureAnalysis(
+                FailureType.VALIDATION_FAILURE, "success_criteria", report or "", False
+            )
+        return None
+
+    async def _record(
+        self,
+        execution: Execution,
+        decision: Decision,
+        result: ExecutionResult,
+        ended: dict[str, Any],
     ) -> None:
-        """How an attempt ended; a dry run's attempt, not written at its start, in one statement.
+        """Finish the attempt's Execution node with what came of it.
 
-        Nothing ran in a dry run, so no edit of its own can point at the
-        execution before it ends: its start and end cost one write, not two.
+        A dry run's attempt was not written at its start: nothing ran, so no
+        edit of its own can point at it before it ends. Its start and end are
+        one write (the whole Execution), not two.
         """
         changes: dict[str, Any] = {
             "command": result.command,
@@ -260,9 +265,38 @@ class Actor:
         }
         if execution.dry_run:
             done = execution.model_copy(update={**changes, "ended_at": utc_now()})
-            await self.decisions.start_execution(done)
+            await self.decisions.start_execution(done, decision)
         else:
             await self.decisions.finish_execution(execution.id, **changes)
+
+    async def _give_up(
+        self,
+        decision: Decision,
+        action: PlannedAction,
+        run: _Attempts,
+        first_attempt: int,
+        retry_of: str | None,
+    ) -> ActOutcome:
+        """Escalate an action that did not complete, saying what its last attempt did."""
+        if not run.results:
+            error = "no attempts left"
+            await self._escalate(decision, action, first_attempt - 1, error)
+            return ActOutcome(False, 0, retry_of, error=error, escalated=True)
+        failure = run.failure
+        why = run.results[-1].error or (
+            f"validation failed:\n{failure.evidence}" if failure else None
+        )
+        await self._escalate(decision, action, len(run.results), why, failure)
+        return ActOutcome(
+            False,
+            len(run.results),
+            run.previous,
+            error=why,
+            failure_type=failure.failure_type.value if failure else None,
+            escalated=True,
+            results=run.results,
+            dry_run=run.dry_run,
+        )
 
     async def _escalate(
         self,

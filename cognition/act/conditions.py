@@ -178,7 +178,8 @@ class Conditions(BaseModel):
     """Further checks after the trigger; each one given must hold.
 
     ``max_*`` bounds are inclusive. A size or content that is unknown fails
-    the check that needs it; ``not_path_suffixes`` passes when there is no path.
+    the check that needs it; ``not_path_suffixes`` and ``not_path_patterns`` pass
+    when there is no path.
     """
 
     model_config = _STRICT
@@ -187,11 +188,15 @@ class Conditions(BaseModel):
     """The path must end in one of these (case-insensitive), each starting with '.'."""
     max_size_bytes: int | None = Field(None, ge=0)
     not_path_suffixes: list[str] = Field(default_factory=list)
+    not_path_patterns: list[str] = Field(default_factory=list)
+    """Globs; the path must match none of them (a build folder inside a watched one)."""
     content_contains_any: list[str] = Field(default_factory=list)
     """Substrings, case-insensitive, like ``Trigger.content_patterns``."""
     max_error_count: int | None = Field(None, ge=0)
     metadata_equals: dict[str, str] = Field(default_factory=dict)
     """Each key of the observation's metadata must be present, its ``str()`` equal to the value."""
+    metadata_in: dict[str, list[str]] = Field(default_factory=dict)
+    """Each key of the observation's metadata must be present, its ``str()`` one of the values."""
 
     @field_validator("extensions")
     @classmethod
@@ -199,6 +204,13 @@ class Conditions(BaseModel):
         for ext in value:
             if not ext.startswith(".") or len(ext) < 2 or "/" in ext:
                 raise ValueError(f"extension {ext!r} must look like '.md'")
+        return value
+
+    @field_validator("not_path_patterns")
+    @classmethod
+    def _globs_compile(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            compile_glob(pattern)
         return value
 
     @field_validator("not_path_suffixes", "content_contains_any")
@@ -224,17 +236,26 @@ class Conditions(BaseModel):
             return False
         if path is not None and path.endswith(tuple(self.not_path_suffixes)):
             return False
+        if path is not None and any(glob_match(p, path) for p in self.not_path_patterns):
+            return False
         if self.content_contains_any and not _contains_any(
             facts.content_head, self.content_contains_any
         ):
             return False
         if self.max_error_count is not None and facts.error_count > self.max_error_count:
             return False
+        return self.metadata_misfit(observation) is None
+
+    def metadata_misfit(self, observation: Observation) -> str | None:
+        """Which metadata condition ``observation`` fails, in words, or None if all hold."""
         metadata = observation.metadata
-        return all(
-            key in metadata and str(metadata[key]) == value
-            for key, value in self.metadata_equals.items()
-        )
+        for key, value in self.metadata_equals.items():
+            if key not in metadata or str(metadata[key]) != value:
+                return f"wants metadata {key} = {value}"
+        for key, values in self.metadata_in.items():
+            if key not in metadata or str(metadata[key]) not in values:
+                return f"wants metadata {key} one of {', '.join(values)}"
+        return None
 
 
 def specificity(trigger: Trigger, conditions: Conditions, path: str | None) -> tuple[int, int, int]:

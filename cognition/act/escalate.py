@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from graph.models import Decision, DecisionStatus, Escalation
-from graph.store.decisions import DecisionStore, check_transition
+from graph.models import Decision, Escalation
+from graph.store.decisions import DecisionStore
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,6 @@ async def escalate(
     priority: str | None = None,
 ) -> str:
     """Record the escalation (the decision's status becomes escalated) and log it."""
-    decision.status = check_transition(decision.status, DecisionStatus.ESCALATED)
     escalation_id = await decisions.record_escalation(
         Escalation(
             agent_id=decision.agent_id,
@@ -41,7 +40,8 @@ async def escalate(
             reason=reason,
             priority=priority or ("high" if decision.is_critical else "medium"),
             message=message,
-        )
+        ),
+        decision,
     )
     log.warning(
         "escalated decision %s on %s: %s; see it with: %s",

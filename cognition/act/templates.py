@@ -22,6 +22,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
+from cognition.act.command import ARGV_PARAM, command_problems, render_command
 from cognition.act.conditions import Conditions, FileFacts, Trigger, specificity
 from cognition.act.criteria import Criterion, criterion_problems, resolve_glob
 from cognition.act.executors import FUNCTION_PARAM
@@ -33,7 +34,7 @@ from cognition.act.render import (
     leftover_syntax,
     placeholders,
 )
-from cognition.act.template_yaml import template_at
+from cognition.act.template_yaml import problem_lines, pydantic_problems, template_at
 from cognition.errors import TemplateError
 from graph.models.observe import Observation
 from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
@@ -48,10 +49,11 @@ __all__ = [
     "TemplateRegistry",
     "instantiate",
     "load_templates",
+    "parse_templates",
 ]
 
 SHIPPED_TEMPLATES = "templates.yaml"
-Target = Literal["claude_code", "claude_flow", "internal", "dry_run"]
+Target = Literal["claude_code", "claude_flow", "internal", "dry_run", "command"]
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 _NAME = r"^[a-z][a-z0-9_]{0,63}$"
@@ -85,6 +87,10 @@ class ActionTemplate(BaseModel):
     target: Target
     function: str | None = Field(None, pattern=_NAME)
     """The registered internal function to run (target ``internal`` only)."""
+    command: list[str] = Field(default_factory=list)
+    """The argv a ``command`` target runs (:mod:`cognition.act.command`); only it has one."""
+    enabled: bool = True
+    """False: loaded and checked, but never matched (a template the user turns on)."""
     agent: str | None = None
     prompt_template: str = Field(min_length=1)
     parameters: dict[str, Parameter] = Field(default_factory=dict)
@@ -117,6 +123,8 @@ class RenderedAction:
     function: str | None
     agent: str | None
     prompt: str
+    command: tuple[str, ...]
+    """A command target's argv, placeholders filled; empty for the other targets."""
     params: dict[str, str]
     """Declared parameters with a value, and the automatic values the prompt used."""
     timeout_s: float
@@ -134,6 +142,8 @@ class RenderedAction:
         params: dict[str, Any] = dict(self.params)
         if self.function is not None:
             params[FUNCTION_PARAM] = self.function
+        if self.command:
+            params[ARGV_PARAM] = list(self.command)
         return params
 
 
@@ -150,7 +160,7 @@ class TemplateRegistry:
             if template.name in self._templates:
                 problems.append((template.name, "", "defined twice"))
             if problems:
-                raise TemplateError(_problem_lines(file, problems))
+                raise TemplateError(problem_lines(file, problems))
             self._templates[template.name] = template
 
     def __iter__(self) -> Iterator[ActionTemplate]:
@@ -189,6 +199,8 @@ class TemplateRegistry:
             return []
         ranked: list[tuple[tuple[int, ...], ActionTemplate]] = []
         for position, template in enumerate(self._templates.values()):
+            if not template.enabled:
+                continue
             trigger, conditions = template.trigger, template.conditions
             if trigger.matches(observation, facts) and conditions.hold(observation, facts):
                 rank = specificity(trigger, conditions, observation.path)
@@ -210,6 +222,11 @@ def load_templates(path: Path | None = None) -> TemplateRegistry:
     except YamlFileError as exc:
         raise TemplateError(str(exc)) from None
     return _parse(text, str(path))
+
+
+def parse_templates(text: str, file: str) -> TemplateRegistry:
+    """Check the text of a templates file (``file`` names it in errors) as load_templates does."""
+    return _parse(text, file)
 
 
 def instantiate(
@@ -246,13 +263,7 @@ def instantiate(
             blame = f"the file's path cannot be used: template {template.name!r}"
             raise TemplateError(f"{blame}: {problem.key}: {problem}") from None
         raise TemplateError(f"{where}: {problem.key}: {problem}") from None
-    values = {**params, "path": observation.path or ""}
-    try:
-        working_set = [resolve_glob(glob, values) for glob in template.working_set]
-    except ValueError as exc:
-        raise TemplateError(f"{where}: working_set: {exc}") from None
-    if observation.path:
-        working_set.append(observation.path)
+    working_set, argv = _paths_filled(template, observation, params, where)
     return RenderedAction(
         template=template.name,
         version=template.version,
@@ -260,6 +271,7 @@ def instantiate(
         function=template.function,
         agent=template.agent,
         prompt=prompt,
+        command=tuple(argv),
         params=params,
         timeout_s=template.timeout_seconds,
         max_retries=template.max_retries,
@@ -269,6 +281,26 @@ def instantiate(
         success_criteria=tuple(template.success_criteria),
         working_set=tuple(dict.fromkeys(working_set)),
     )
+
+
+def _paths_filled(
+    template: ActionTemplate, observation: Observation, params: Mapping[str, str], where: str
+) -> tuple[list[str], list[str]]:
+    """The working set (with the observed path) and the command, placeholders filled."""
+    values = {**params, "path": observation.path or ""}
+    try:
+        working_set = [resolve_glob(glob, values) for glob in template.working_set]
+    except ValueError as exc:
+        raise TemplateError(f"{where}: working_set: {exc}") from None
+    if observation.path:
+        working_set.append(observation.path)
+    from_path = observation.metadata.get("from_path")
+    paths = {**values, "from_path": from_path if isinstance(from_path, str) else ""}
+    try:
+        argv = render_command(template.command, paths)
+    except ValueError as exc:
+        raise TemplateError(f"{where}: {exc}") from None
+    return working_set, argv
 
 
 def _parse(text: str, file: str) -> TemplateRegistry:
@@ -299,21 +331,14 @@ def _parse(text: str, file: str) -> TemplateRegistry:
         try:
             template = ActionTemplate.model_validate({**entry, "name": name})
         except ValidationError as exc:
-            problems.extend((name, key, message) for key, message in _pydantic_problems(exc))
+            problems.extend((name, key, message) for key, message in pydantic_problems(exc))
             continue
         template._file = file
         problems.extend((name, key, message) for key, message in _cross_check(template))
         templates.append(template)
     if problems:
-        raise TemplateError(_problem_lines(file, problems))
+        raise TemplateError(problem_lines(file, problems, text))
     return TemplateRegistry(templates, file=file)
-
-
-def _problem_lines(file: str, problems: Iterable[tuple[str, str, str]]) -> str:
-    return "\n".join(
-        f"{file}: template {name!r}: {key + ': ' if key else ''}{message}"
-        for name, key, message in problems
-    )
 
 
 def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
@@ -322,7 +347,7 @@ def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
         yield "trigger", "matches every observation; give a category, types, paths or content"
     for name, spec in t.parameters.items():
         key = f"parameters.{name}"
-        if not _IDENTIFIER.fullmatch(name) or name == FUNCTION_PARAM:
+        if not _IDENTIFIER.fullmatch(name) or name in (FUNCTION_PARAM, ARGV_PARAM):
             yield key, f"{name!r} cannot be a parameter name"
         elif spec.required and spec.default is None and spec.source_for(name) is None:
             yield key, f"required, but has no source: give 'source' ({_SOURCES}) or a 'default'"
@@ -349,18 +374,13 @@ def _cross_check(t: ActionTemplate) -> Iterator[tuple[str, str]]:
         if name not in t.parameters and name not in AUTOMATIC:
             message = f"placeholder '{{{{ {name} }}}}' is not a declared parameter"
             yield "prompt_template", f"{message} nor an automatic value ({', '.join(AUTOMATIC)})"
+    if (t.target == "command") != bool(t.command):
+        yield "command", "a command target needs a 'command' (a list of words), and only it"
+    for index, problem in command_problems(t.command, t.parameters):
+        yield f"command.{index}", problem
     if (t.target == "internal") != (t.function is not None):
         yield "function", "an internal target needs a 'function', and only it may have one"
     if t.target != "claude_flow":
         for key in ("topology", "strategy", "agents"):
             if getattr(t, key):
                 yield key, "only a claude_flow target has a swarm topology, strategy or agents"
-
-
-def _pydantic_problems(exc: ValidationError) -> Iterator[tuple[str, str]]:
-    for error in exc.errors():
-        key = ".".join(str(part) for part in error["loc"])
-        if error["type"] == "extra_forbidden":
-            yield key, "unknown key"
-        else:
-            yield key, str(error["msg"]).removeprefix("Value error, ")

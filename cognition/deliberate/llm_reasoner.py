@@ -35,8 +35,8 @@ import time
 from collections.abc import Callable
 from typing import Literal
 
+import cognition.deliberate.prompts as prompts
 from cognition.carried import CarriedPrompt, SystemPromptSource, applied_strategies
-from cognition.deliberate import prompts
 from cognition.deliberate.confidence import Conclusion
 from cognition.deliberate.replies import (
     DecideReply,

@@ -17,7 +17,8 @@ OBSERVE     significance from the primary's urgency: critical -> critical,
 CATEGORIZE  intent: created -> new_content; modified, moved -> update;
             deleted -> cleanup; process or task failed -> fix; else unknown.
             domain: intake, knowledge, thinker -> content; index, template,
-            config -> technical; self_reference, learning -> meta; else system.
+            config, code, test -> technical; self_reference, learning -> meta;
+            else system.
             requires_action: yes when a template is offered or for a failure;
             no for a deletion or a low or noise observation; else maybe.
             action_urgency from significance (critical -> immediate,
@@ -78,7 +79,10 @@ _INTENT = {
 }
 _DOMAIN = {
     **dict.fromkeys((Category.INTAKE, Category.KNOWLEDGE, Category.THINKER), "content"),
-    **dict.fromkeys((Category.INDEX, Category.TEMPLATE, Category.CONFIG), "technical"),
+    **dict.fromkeys(
+        (Category.INDEX, Category.TEMPLATE, Category.CONFIG, Category.CODE, Category.TEST),
+        "technical",
+    ),
     **dict.fromkeys((Category.SELF_REFERENCE, Category.LEARNING), "meta"),
 }
 _ACTION_URGENCY = {"critical": "immediate", "high": "soon", "medium": "whenever"}

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from cognition.deliberate import prompts
+import cognition.deliberate.prompts as prompts
 from cognition.deliberate.replies import (
     CategorizeReply,
     DecideReply,

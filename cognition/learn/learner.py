@@ -100,10 +100,17 @@ def draw_lessons(
 
 
 class OutcomeLearner:
-    """Learns from what came of a decision: pattern statistics, calibration, lessons."""
+    """Learns from what came of a decision: pattern statistics, calibration, lessons.
 
-    def __init__(self, store: LearningStore) -> None:
+    ``dry_run`` (the daemon's ``executors.dry_run``) makes every door of the
+    learner shut: no outcome, pattern, calibration, lesson or credit is
+    written, whichever path (an action, a WAIT closed, an escalation, an
+    investigation, a chain) asks. A dry run is recorded, never learned from.
+    """
+
+    def __init__(self, store: LearningStore, *, dry_run: bool = False) -> None:
         self.store = store
+        self.dry_run = dry_run
 
     async def learn(
         self,
@@ -119,6 +126,8 @@ class OutcomeLearner:
         A second call for the same decision changes nothing and returns no
         lessons, so a retried job never counts an outcome twice.
         """
+        if self.dry_run:
+            return []
         first = await self.store.record_outcome(
             decision.id,
             success=success,
@@ -162,6 +171,8 @@ class OutcomeLearner:
         No lessons: seed 000's lessons are about acting. The strategies a WAIT,
         INVESTIGATE or ESCALATE applied share its outcome as an ACT's do.
         """
+        if self.dry_run:
+            return False
         first = await self.store.record_outcome(decision_id, success=success, confidence=confidence)
         if first and pattern_key:
             await self.store.update_pattern(pattern_key, success=success, confidence=confidence)
@@ -171,6 +182,8 @@ class OutcomeLearner:
 
     async def settle_chain(self, decision_id: str, *, success: bool) -> int:
         """Give the WAIT and INVESTIGATE decisions this one superseded its outcome; how many."""
+        if self.dry_run:
+            return 0
         counted = 0
         for row in await self.store.superseded_chain(decision_id):
             confidence = float(row["confidence"] or 0.0)

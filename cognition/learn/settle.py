@@ -49,7 +49,7 @@ async def learn_outcome(
     failure_type: str | None = None,
 ) -> list[Lesson]:
     """Learn from what came of ``decision`` (never from a dry run); the lessons written."""
-    if dry_run:
+    if dry_run or learner.dry_run:
         log.info("decision %s ran dry: recorded, not learned from", decision.id)
         return []
     if decision.type is DecisionType.ACT:

@@ -53,7 +53,7 @@ _CATEGORY_BY_TYPE: Mapping[ObservationType, Category] = MappingProxyType(
     }
 )
 
-_KNOWLEDGE_SUFFIXES: tuple[str, ...] = (".md", ".txt", ".yaml")
+_KNOWLEDGE_SUFFIXES: tuple[str, ...] = (".md", ".txt", ".yaml", ".yml")
 
 
 class ObservationClassifier:
@@ -80,13 +80,17 @@ class ObservationClassifier:
     observations ``execution``; any other observation without a path is
     ``system``. A path is lower-cased and tried against
     ``settings.category_patterns`` in the mapping's order; the first category
-    with a pattern that is a substring of the path wins. Patterns are
+    with a pattern that matches wins (:func:`category_matches`: a substring of
+    the path, or with ``*`` a glob on the file name, as in ``*.py``). Patterns are
     lower-cased too, so the seed's ``CLAUDE.md`` matches (in the seed, which
     lower-cases only the path, it never could). Matching is a plain
     substring, as in the seed: ``docs/`` also matches ``mydocs/a.md``, and
     ``.yaml`` matches anywhere in the path. Paths that match nothing are
-    ``knowledge`` when they end in ``.md``, ``.txt`` or ``.yaml``, else
-    ``system``.
+    ``knowledge`` when they end in ``.md``, ``.txt``, ``.yaml`` or ``.yml``,
+    else ``system``. The default table gives tests (``/tests/``, ``test_*.py``
+    ...) the category ``test`` and source files (``*.py``, ``*.js`` ...)
+    ``code``, and every ``.yaml``, ``.yml``, ``.json`` or ``.toml`` outside the
+    folders above ``config``.
 
     Noise: a path one of ``settings.noise_patterns`` matches by
     :func:`noise_matches`: by file name or folder name, never a substring
@@ -165,7 +169,7 @@ class ObservationClassifier:
             return Category.SYSTEM
         lowered = observation.path.lower()
         for category, patterns in self._category_patterns:
-            if any(pattern in lowered for pattern in patterns):
+            if any(category_matches(pattern, lowered) for pattern in patterns):
                 return category
         if lowered.endswith(_KNOWLEDGE_SUFFIXES):
             return Category.KNOWLEDGE
@@ -216,6 +220,19 @@ class ObservationBatcher:
         within_window = (observation.at - first.at).total_seconds() <= self.time_window_s
         same_file = observation.path is not None and observation.path == first.path
         return within_window or same_file or observation.category == first.category
+
+
+def category_matches(pattern: str, lowered: str) -> bool:
+    """Whether a lower-cased category ``pattern`` matches the lower-cased relative path.
+
+    With ``*``: a glob on the file name (``*.py`` is a suffix, ``test_*.py`` a
+    name). Otherwise a substring of the path with a leading ``/``, as in the
+    seed, so that ``/tests/`` names a folder at any depth, the top one too,
+    and not ``contests/``.
+    """
+    if "*" in pattern:
+        return fnmatch.fnmatchcase(lowered.rsplit("/", 1)[-1], pattern)
+    return pattern in f"/{lowered}"
 
 
 def noise_matches(pattern: str, path: str) -> bool:

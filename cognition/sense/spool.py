@@ -7,14 +7,20 @@ start-up rescan. The write is idempotent (observations MERGE on their id), so
 an observation whose batch committed but whose acknowledgement was lost is
 written again harmlessly.
 
-Format: one append-only file, ``<root>/.nous/intake.spool``. Each record is
-``length (4 bytes, big-endian) | CRC-32 of the payload (4 bytes) | payload``,
-the payload a JSON object: ``{"o": observation}`` or ``{"a": [ids]}`` (an
-acknowledgement). Appends are written in one ``write`` and ``fdatasync``-ed
+Format: one append-only file, ``<root>/.nous/intake.spool``, of records
+(:mod:`cognition.sense.spool_records`): an observation, or an
+acknowledgement of ids. Appends are written in one ``write`` and ``fdatasync``-ed
 once per batch; acknowledgements are not synced (a lost one only means a
 harmless replay). When nothing is pending the file is truncated to zero;
 when it reaches its bound with acknowledged records in it, the pending ones
 are copied to a new file that replaces it.
+
+Nothing planted is followed (:mod:`cognition.sense.spool_files`): a link,
+FIFO, socket, folder or another user's file where the spool should be is
+moved aside with an ERROR and a fresh spool made. At start at most
+``intake.spool_max_bytes`` (plus one record) is read; a damaged record is
+skipped and its bytes kept aside in a new file, and every whole record after
+it is replayed.
 
 Why a framed file and not SQLite in WAL mode: the intake is a queue, not a
 table. Every operation is an append, a read by offset or a truncate, which
@@ -29,28 +35,39 @@ Python).
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import os
-import shutil
-import struct
-import zlib
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from cognition.sense.spool_files import (
+    NotOurSpoolError,
+    move_aside,
+    new_file_beside,
+    open_regular,
+    opened,
+    write_all,
+)
+from cognition.sense.spool_records import (
+    HEADER,
+    MAX_RECORD_BYTES,
+    Scan,
+    Slot,
+    frame,
+    scan,
+    unframe,
+)
 from graph.models import Observation
 from graph.settings import IntakeSettings
 
+__all__ = ["HEADER", "ObservationSpool", "open_intake_spool", "read_pending"]
+
 log = logging.getLogger(__name__)
 
-HEADER = struct.Struct(">II")  # payload length, CRC-32 of the payload
-# A record longer than this is not a record: the length field itself is damaged.
-MAX_RECORD_BYTES = 16 * 1024 * 1024
+_DEFAULT_MAX_BYTES = IntakeSettings().spool_max_bytes
 
 
 def open_intake_spool(root: Path, settings: IntakeSettings) -> ObservationSpool | None:
@@ -62,18 +79,14 @@ def open_intake_spool(root: Path, settings: IntakeSettings) -> ObservationSpool 
     )
 
 
-@dataclass(frozen=True)
-class _Slot:
-    offset: int
-    length: int  # the whole frame, header included
-
-
 class ObservationSpool:
     """The pending observations of one daemon, durable on disk (open with :meth:`open`).
 
     The file is opened for each operation and closed again: a file held open
     keeps its folder, and so the watched root, alive in the kernel, and the
-    watcher would never hear that the root was deleted.
+    watcher would never hear that the root was deleted. Each open refuses a
+    link, FIFO or another user's file (:class:`OSError`), so one planted while
+    the daemon runs is never written through.
     """
 
     def __init__(self, path: Path, max_bytes: int) -> None:
@@ -82,25 +95,27 @@ class ObservationSpool:
         self.max_bytes = max_bytes
         self._size = 0
         self._entries = 0  # observation records in the file, acknowledged or not
-        self._pending: dict[str, _Slot] = {}
+        self._pending: dict[str, Slot] = {}
 
     @classmethod
     def open(cls, path: Path, *, max_bytes: int) -> ObservationSpool:
         """Open (or create) the spool at ``path`` and read what it holds.
 
-        A record cut short at the end of the file (a kill mid-append) is cut
-        off with a WARNING naming the file and the offset; a damaged record
-        before the end stops the reading there with an ERROR, and a copy of
-        the damaged file is kept beside it. Raises :class:`OSError` when the
-        file cannot be created or read.
+        Something other than a regular file of this user's at ``path`` is
+        moved aside (renamed, never followed or opened for writing) with an
+        ERROR naming it, and a fresh spool made. A record cut short at the end
+        (a kill mid-append) is cut off with a WARNING naming the offset; a
+        damaged record before the end is skipped with an ERROR, its bytes
+        kept aside in a new file, and every whole record after it is kept.
+        Raises :class:`OSError` when the file cannot be created or read.
         """
         path.parent.mkdir(parents=True, exist_ok=True)
         spool = cls(path, max_bytes)
-        with spool._opened(os.O_RDWR | os.O_CREAT) as fd:
-            data = _read_all(fd)
-            spool._pending, spool._entries, spool._size = _scan(data)
-            if spool._size < len(data):
-                spool._cut(fd, spool._size, len(data), torn=_torn_at(data, spool._size))
+        fd = _claim(path)
+        try:
+            spool._recover(fd)
+        finally:
+            os.close(fd)
         if spool._pending:
             log.info("spool %s: %d observations to replay", path, len(spool._pending))
         return spool
@@ -115,6 +130,16 @@ class ObservationSpool:
         """The file's size now."""
         return self._size
 
+    @property
+    def read_limit(self) -> int:
+        """The most bytes read at start: the bound, plus one record (acknowledgements are
+        appended past the bound, and nothing else is)."""
+        return self.max_bytes + HEADER.size + self._max_record
+
+    @property
+    def _max_record(self) -> int:
+        return min(MAX_RECORD_BYTES, self.max_bytes)
+
     def __len__(self) -> int:
         return len(self._pending)
 
@@ -124,25 +149,25 @@ class ObservationSpool:
         The rest do not fit under ``max_bytes`` even after compaction; the
         caller refuses them. Raises :class:`OSError` when the disk refuses.
         """
-        frames = [_frame({"o": _dump(o)}) for o in observations]
+        frames = [frame({"o": _dump(o)}) for o in observations]
         needed = sum(len(f) for f in frames)
         if self._size + needed > self.max_bytes and len(self._pending) * 2 < self._entries:
             self._compact()
         fits, room = 0, self.max_bytes - self._size
-        for frame in frames:
-            if len(frame) > room:
+        for record in frames:
+            if len(record) > room:
                 break
-            room -= len(frame)
+            room -= len(record)
             fits += 1
         if fits == 0:
             return 0
-        with self._opened(os.O_WRONLY | os.O_APPEND | os.O_CREAT) as fd:
-            os.write(fd, b"".join(frames[:fits]))
+        with opened(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT) as fd:
+            write_all(fd, b"".join(frames[:fits]))
             os.fdatasync(fd)
         offset = self._size
-        for observation, frame in zip(observations[:fits], frames[:fits], strict=True):
-            self._pending[observation.id] = _Slot(offset, len(frame))
-            offset += len(frame)
+        for observation, record in zip(observations[:fits], frames[:fits], strict=True):
+            self._pending[observation.id] = Slot(offset, len(record))
+            offset += len(record)
         self._entries += fits
         self._size = offset
         return fits
@@ -152,32 +177,13 @@ class ObservationSpool:
         Observation of this version) is dropped with an ERROR."""
         found: list[Observation] = []
         try:
-            with self._opened(os.O_RDONLY) as fd:
+            with opened(self.path, os.O_RDONLY) as fd:
                 for oid in ids:
                     slot = self._pending.get(oid)
-                    if slot is None:
-                        continue
-                    payload = _unframe(os.pread(fd, slot.length, slot.offset))
-                    if payload is None or payload.get("o", {}).get("id") != oid:
-                        log.error(
-                            "spool %s: the record at offset %d is damaged", self.path, slot.offset
-                        )
-                        del self._pending[oid]
-                        continue
-                    try:
-                        found.append(Observation.model_validate(payload["o"]))
-                    except ValidationError as exc:
-                        # Intact but not an Observation of this version (a spool left by
-                        # another one): raising would stop the writer at every start.
-                        log.error(
-                            "spool %s: observation %s at offset %d cannot be read here,"
-                            " dropped: %s",
-                            self.path,
-                            oid,
-                            slot.offset,
-                            exc,
-                        )
-                        del self._pending[oid]
+                    if slot is not None:
+                        observation = self._read_back(fd, oid, slot)
+                        if observation is not None:
+                            found.append(observation)
         except OSError as exc:
             log.error("spool %s cannot be read (%s): its observations are lost", self.path, exc)
             self._pending.clear()
@@ -189,130 +195,163 @@ class ObservationSpool:
         if not done:
             return
         if not self._pending:
-            os.truncate(self.path, 0)
+            with opened(self.path, os.O_WRONLY) as fd:
+                os.ftruncate(fd, 0)
             self._size = self._entries = 0
             return
-        frame = _frame({"a": done})
-        with self._opened(os.O_WRONLY | os.O_APPEND) as fd:
-            os.write(fd, frame)
-        self._size += len(frame)
+        record = frame({"a": done})
+        with opened(self.path, os.O_WRONLY | os.O_APPEND) as fd:
+            write_all(fd, record)
+        self._size += len(record)
 
-    @contextlib.contextmanager
-    def _opened(self, flags: int) -> Iterator[int]:
-        fd = os.open(self.path, flags | os.O_CLOEXEC, 0o600)
+    def _read_back(self, fd: int, oid: str, slot: Slot) -> Observation | None:
+        payload = unframe(os.pread(fd, slot.length, slot.offset))
+        if payload is None or payload.get("o", {}).get("id") != oid:
+            log.error("spool %s: the record at offset %d is damaged", self.path, slot.offset)
+            del self._pending[oid]
+            return None
         try:
-            yield fd
-        finally:
-            os.close(fd)
+            return Observation.model_validate(payload["o"])
+        except ValidationError as exc:
+            # Intact but not an Observation of this version (a spool left by another
+            # one): raising would stop the writer at every start.
+            log.error(
+                "spool %s: observation %s at offset %d cannot be read here, dropped: %s",
+                self.path,
+                oid,
+                slot.offset,
+                exc,
+            )
+            del self._pending[oid]
+            return None
 
-    def _cut(self, fd: int, offset: int, size: int, *, torn: bool) -> None:
-        if torn:
+    def _recover(self, fd: int) -> None:
+        # At most read_limit bytes: the spool never grows past it, so a larger file (a sparse
+        # one, a planted one) is damage and must not be read, or copied, whole.
+        size = os.fstat(fd).st_size
+        data = os.pread(fd, min(size, self.read_limit), 0) if size else b""
+        found = scan(data, self._max_record)
+        self._pending, self._entries, self._size = found.pending, found.entries, size
+        if found.damaged or len(data) < size:
+            self._recover_damage(data, size, found)
+        elif found.torn is not None:
             log.warning(
                 "spool %s: torn record at offset %d (%d bytes, a kill mid-append);"
                 " cut off, at most one observation lost",
                 self.path,
-                offset,
-                size - offset,
+                found.torn,
+                size - found.torn,
             )
-        else:
-            kept = self.path.with_name(self.path.name + ".damaged")
-            shutil.copyfile(self.path, kept)
-            log.error(
-                "spool %s: damaged record at offset %d; the %d bytes from there are dropped"
-                " (the whole file is kept as %s)",
-                self.path,
-                offset,
-                size - offset,
-                kept,
-            )
-        os.ftruncate(fd, offset)
-        os.fsync(fd)
+            os.ftruncate(fd, found.torn)
+            os.fsync(fd)
+            self._size = found.torn
+
+    def _recover_damage(self, data: bytes, size: int, found: Scan) -> None:
+        ranges = list(found.damaged)
+        if found.torn is not None:
+            ranges.append((found.torn, len(data)))
+        kept, aside = self._keep_aside(data, ranges)
+        unread = size - len(data)
+        self._install(
+            {oid: data[s.offset : s.offset + s.length] for oid, s in self._pending.items()}
+        )
+        log.error(
+            "spool %s: damaged records skipped; %d whole records read, %d observations"
+            " replayed from it; %d damaged bytes kept aside in %s%s",
+            self.path,
+            found.records,
+            len(self._pending),
+            kept,
+            aside or "(none)",
+            f"; the file is {size} bytes, past its bound of {self.read_limit}"
+            f" (intake.spool_max_bytes plus one record): the {unread} bytes after that"
+            " were not read and are dropped"
+            if unread
+            else "",
+        )
+
+    def _keep_aside(
+        self, data: bytes, ranges: Sequence[tuple[int, int]]
+    ) -> tuple[int, Path | None]:
+        """Copy the damaged byte ranges to a new file beside the spool: (bytes, its path)."""
+        if not ranges:
+            return 0, None
+        fd, aside = new_file_beside(self.path, "damaged")
+        view = memoryview(data)
+        try:
+            for start, end in ranges:
+                write_all(fd, view[start:end])
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        return sum(end - start for start, end in ranges), aside
 
     def _compact(self) -> None:
         # Copy the pending records to a new file and put it in place of the old one.
-        fresh = self.path.with_name(self.path.name + ".compact")
-        moved: dict[str, _Slot] = {}
+        with opened(self.path, os.O_RDONLY) as old:
+            records = {
+                oid: os.pread(old, slot.length, slot.offset) for oid, slot in self._pending.items()
+            }
+        self._install(records)
+
+    def _install(self, records: Mapping[str, bytes]) -> None:
+        """Write ``records`` (by observation id) to a new file that replaces the spool."""
+        fd, fresh = new_file_beside(self.path, "compact")
+        moved: dict[str, Slot] = {}
         offset = 0
-        with self._opened(os.O_RDONLY) as old:
-            fd = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        try:
             try:
-                for oid, slot in self._pending.items():
-                    os.write(fd, os.pread(old, slot.length, slot.offset))
-                    moved[oid] = _Slot(offset, slot.length)
-                    offset += slot.length
+                for oid, record in records.items():
+                    write_all(fd, record)
+                    moved[oid] = Slot(offset, len(record))
+                    offset += len(record)
                 os.fsync(fd)
             finally:
                 os.close(fd)
-        os.replace(fresh, self.path)
+            # A rename replaces whatever has the spool's name (a link itself, not its target).
+            os.replace(fresh, self.path)
+        except BaseException:
+            fresh.unlink(missing_ok=True)
+            raise
         self._pending, self._size, self._entries = moved, offset, len(moved)
 
 
-def read_pending(path: Path) -> list[Observation]:
-    """The observations a spool file holds and has not acknowledged, read only (tools, tests)."""
-    data = path.read_bytes() if path.exists() else b""
-    pending, _, _ = _scan(data)
+def _claim(path: Path) -> int:
+    """The spool's descriptor, read-write; anything not ours at ``path`` is moved aside first."""
+    try:
+        return open_regular(path, os.O_RDWR | os.O_CREAT)
+    except NotOurSpoolError as exc:
+        aside = move_aside(path)
+        log.error(
+            "spool %s was %s, not a regular file of this user's: moved aside as %s"
+            " (not followed, not written), and a fresh spool made",
+            path,
+            exc.what,
+            aside,
+        )
+    return open_regular(path, os.O_RDWR | os.O_CREAT | os.O_EXCL)
+
+
+def read_pending(path: Path, max_bytes: int = _DEFAULT_MAX_BYTES) -> list[Observation]:
+    """The observations a spool file holds and has not acknowledged, read only (tools, tests).
+
+    Reads at most ``max_bytes`` plus one record; a link or FIFO is refused (:class:`OSError`).
+    """
+    try:
+        fd = open_regular(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return []
+    try:
+        data = os.pread(fd, max_bytes + HEADER.size + MAX_RECORD_BYTES, 0)
+    finally:
+        os.close(fd)
     found = []
-    for slot in pending.values():
-        payload = _unframe(data[slot.offset : slot.offset + slot.length])
+    for slot in scan(data).pending.values():
+        payload = unframe(data[slot.offset : slot.offset + slot.length])
         if payload is not None:
             found.append(Observation.model_validate(payload["o"]))
     return found
 
 
-def _scan(data: bytes) -> tuple[dict[str, _Slot], int, int]:
-    """(pending slots by id, observation records, offset where the readable records end)."""
-    pending: dict[str, _Slot] = {}
-    offset = entries = 0
-    while offset < len(data):
-        head = data[offset : offset + HEADER.size]
-        if len(head) < HEADER.size or HEADER.unpack(head)[0] > MAX_RECORD_BYTES:
-            break
-        end = offset + HEADER.size + HEADER.unpack(head)[0]
-        payload = _unframe(data[offset:end])
-        if payload is None:
-            break
-        if "o" in payload:
-            pending[str(payload["o"]["id"])] = _Slot(offset, end - offset)
-            entries += 1
-        else:
-            # In order: an id acknowledged earlier may be appended again (odd names' ids
-            # come from the name), and that later record is pending.
-            for oid in payload.get("a", ()):
-                pending.pop(oid, None)
-        offset = end
-    return pending, entries, offset
-
-
-def _torn_at(data: bytes, offset: int) -> bool:
-    # Torn: the bad record is the last one, cut short or half written (a kill mid-append).
-    head = data[offset : offset + HEADER.size]
-    return len(head) < HEADER.size or offset + HEADER.size + HEADER.unpack(head)[0] >= len(data)
-
-
 def _dump(observation: Observation) -> dict[str, Any]:
     return observation.model_dump(mode="json")
-
-
-def _frame(payload: dict[str, Any]) -> bytes:
-    # ensure_ascii: a lone surrogate in a path survives as \udcXX, never as invalid UTF-8.
-    body = json.dumps(payload, ensure_ascii=True, separators=(",", ":"), default=str).encode()
-    return HEADER.pack(len(body), zlib.crc32(body)) + body
-
-
-def _unframe(frame: bytes) -> dict[str, Any] | None:
-    if len(frame) < HEADER.size:
-        return None
-    length, crc = HEADER.unpack(frame[: HEADER.size])
-    body = frame[HEADER.size : HEADER.size + length]
-    if len(body) != length or zlib.crc32(body) != crc:
-        return None
-    try:
-        payload = json.loads(body)
-    except ValueError:
-        return None
-    return payload if isinstance(payload, dict) else None
-
-
-def _read_all(fd: int) -> bytes:
-    size = os.fstat(fd).st_size
-    return os.pread(fd, size, 0) if size else b""

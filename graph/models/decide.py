@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from graph.models.base import Node
 
@@ -43,6 +43,8 @@ class ActionTarget(StrEnum):
     CLAUDE_FLOW = "claude_flow"
     INTERNAL = "internal"
     DRY_RUN = "dry_run"
+    COMMAND = "command"
+    """A template's own command line (a project's test command), exit status read."""
 
 
 class ReasonerKind(StrEnum):
@@ -114,6 +116,34 @@ class Decision(Node):
     outcome_success: bool | None = None
     outcome_at: datetime | None = None
     status: DecisionStatus = DecisionStatus.DECIDED
+
+
+class OpenDecision(BaseModel):
+    """A WAIT or INVESTIGATE decision the loop looks at again, with what its chain carries.
+
+    ``observation_ids`` are the observations it considered; the
+    ``investigation_*`` fields are what its investigation found (empty for a WAIT).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    decision: Decision
+    observation_ids: list[str] = Field(default_factory=list)
+    investigation_findings: list[str] = Field(default_factory=list)
+    investigation_answers: list[str] = Field(default_factory=list)
+    investigation_new: bool | None = None
+    investigation_model: str | None = None
+
+    @property
+    def investigation(self) -> dict[str, Any]:
+        """The investigation's questions and findings, as the INVESTIGATE step reads them."""
+        return {
+            "investigation_questions": list(self.decision.investigation_questions),
+            "investigation_findings": list(self.investigation_findings),
+            "investigation_answers": list(self.investigation_answers),
+            "investigation_new": self.investigation_new,
+            "investigation_model": self.investigation_model,
+        }
 
 
 class Execution(Node):

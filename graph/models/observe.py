@@ -39,7 +39,11 @@ class Urgency(StrEnum):
 
 
 class Category(StrEnum):
-    """The eleven semantic categories of seed 000."""
+    """Seed 000's eleven semantic categories, and code and tests (issue 28).
+
+    ``code`` and ``test`` were ``system`` before, like CI workflows; stored
+    observations keep the category they were written with.
+    """
 
     INTAKE = "intake"
     KNOWLEDGE = "knowledge"
@@ -52,6 +56,8 @@ class Category(StrEnum):
     SYSTEM = "system"
     SELF_REFERENCE = "self_reference"
     LEARNING = "learning"
+    CODE = "code"
+    TEST = "test"
 
 
 FILE_TYPES = frozenset(

@@ -84,12 +84,27 @@ def find_or_start(
     """
     env = child_environment() if environ is None else environ
     if settings.uri:
-        problem = _bolt_problem(settings, settings.uri)
-        if problem is not None:
-            raise MemoryUnavailableError(f"Neo4j at {settings.uri} (NEO4J_URI) {problem}")
-        # Where a remote server's HTTP listens is unknown: no Browser link.
-        return _endpoint(settings, settings.uri, "env", probe_browser=False)
+        return _configured(settings)
+    found = _local(settings)
+    if found is not None:
+        return found
+    if not allow_start:
+        uri = local_uri(settings)
+        raise Neo4jNotFoundError(f"No Neo4j answers on {uri}, and starting one was not allowed.")
+    return _start(settings, env)
 
+
+def _configured(settings: Neo4jSettings) -> Neo4jEndpoint:
+    assert settings.uri is not None
+    problem = _bolt_problem(settings, settings.uri)
+    if problem is not None:
+        raise MemoryUnavailableError(f"Neo4j at {settings.uri} (NEO4J_URI) {problem}")
+    # Where a remote server's HTTP listens is unknown: no Browser link.
+    return _endpoint(settings, settings.uri, "env", probe_browser=False)
+
+
+def _local(settings: Neo4jSettings) -> Neo4jEndpoint | None:
+    """The server already answering on the local port, or ours still starting; else None."""
     uri = local_uri(settings)
     if _port_open(settings.host, settings.bolt_port) and _bolt_problem(settings, uri) is None:
         pid = maven.running_pid(settings)
@@ -98,9 +113,12 @@ def find_or_start(
     if pid is not None:  # ours, still starting (another process launched it)
         maven.wait_until_ready(settings, pid, lambda: _ready(settings), started_here=False)
         return _endpoint(settings, uri, "maven", pid=pid)
-    if not allow_start:
-        raise Neo4jNotFoundError(f"No Neo4j answers on {uri}, and starting one was not allowed.")
+    return None
 
+
+def _start(settings: Neo4jSettings, env: Mapping[str, str]) -> Neo4jEndpoint:
+    """Start a Neo4j with Docker, else from Maven Central jars; say what to install if neither."""
+    uri = local_uri(settings)
     notes: list[str] = []
     if _docker_engine(env):
         try:

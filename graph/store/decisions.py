@@ -19,6 +19,7 @@ from graph.models import (
     Escalation,
     Execution,
     Observation,
+    OpenDecision,
     ReasoningStep,
     Urgency,
     new_id,
@@ -45,7 +46,8 @@ TRANSITIONS: Mapping[DecisionStatus, frozenset[DecisionStatus]] = {
     S.DELIBERATING: frozenset({S.DONE, S.FAILED}),
     # A retry is a new execution of the same decision: acting again.
     S.ACTING: frozenset({S.ACTING, S.DONE, S.FAILED, S.ESCALATED, S.WAITING}),
-    S.WAITING: frozenset({S.WAITING, S.SUPERSEDED, S.ESCALATED}),
+    # A WAIT whose re-check found nothing new is closed (no new decision).
+    S.WAITING: frozenset({S.WAITING, S.SUPERSEDED, S.ESCALATED, S.CLOSED}),
     S.INVESTIGATING: frozenset({S.INVESTIGATING, S.SUPERSEDED, S.ESCALATED}),
     S.DONE: frozenset(),
     S.FAILED: frozenset(),
@@ -73,6 +75,12 @@ def check_transition(current: DecisionStatus, new: DecisionStatus) -> DecisionSt
     return new
 
 
+def _advance(decision: Decision, to: DecisionStatus) -> None:
+    # The one place a decision's status changes once it is written: checked against
+    # TRANSITIONS, then held by the model the loop goes on reading.
+    decision.status = check_transition(decision.status, to)
+
+
 class DecisionStore:
     """Decisions, executions and escalations of one agent."""
 
@@ -91,14 +99,26 @@ class DecisionStore:
         rows = await self.memory.read("decide/observations_by_id", ids=list(ids))
         return [from_properties(Observation, r, agent_id=self.memory.agent_id) for r in rows]
 
-    async def waiting_decisions(self, now: datetime, paths: Sequence[str]) -> list[dict[str, Any]]:
+    async def waiting_decisions(self, now: datetime, paths: Sequence[str]) -> list[OpenDecision]:
         """Waiting or investigating decisions that are due, or about one of ``paths``."""
-        return await self.memory.read(
+        rows = await self.memory.read(
             "decide/waiting_decisions",
             now=now,
             paths=list(paths),
             statuses=[status.value for status in OPEN_FOR_FOLLOW_UP],
         )
+        agent_id = self.memory.agent_id
+        return [
+            OpenDecision(
+                decision=from_properties(Decision, row["decision"], agent_id=agent_id),
+                observation_ids=list(row["observation_ids"]),
+                investigation_findings=list(row["investigation_findings"]),
+                investigation_answers=list(row["investigation_answers"]),
+                investigation_new=row["investigation_new"],
+                investigation_model=row["investigation_model"],
+            )
+            for row in rows
+        ]
 
     async def record_decision(
         self,
@@ -140,8 +160,14 @@ class DecisionStore:
         )
         return str(rows[0]["id"])
 
-    async def start_execution(self, execution: Execution) -> str:
-        """Record that an action starts (``EXECUTED_AS`` from its decision)."""
+    async def start_execution(self, execution: Execution, decision: Decision | None = None) -> str:
+        """Record that an action starts (``EXECUTED_AS`` from its decision, now acting).
+
+        ``decision``, when the caller holds it, moves to acting here (checked),
+        so a decision's status changes only in this store.
+        """
+        if decision is not None:
+            _advance(decision, S.ACTING)
         rows = await self.memory.write(
             "decide/start_execution",
             execution=to_properties(execution),
@@ -162,7 +188,7 @@ class DecisionStore:
 
     async def move(self, decision: Decision, to: DecisionStatus, **changes: Any) -> None:
         """Move ``decision`` to status ``to`` (checked), with its outcome or next look."""
-        decision.status = check_transition(decision.status, to)
+        _advance(decision, to)
         await self._write(decision.id, {"status": to.value, **changes})
 
     async def move_by_id(
@@ -185,8 +211,15 @@ class DecisionStore:
             changes=changes_as_properties(changes),
         )
 
-    async def record_escalation(self, escalation: Escalation) -> str:
-        """Hand a decision to a person (its status becomes escalated)."""
+    async def record_escalation(
+        self, escalation: Escalation, decision: Decision | None = None
+    ) -> str:
+        """Hand a decision to a person (its status becomes escalated).
+
+        ``decision``, when the caller holds it, moves to escalated here (checked).
+        """
+        if decision is not None:
+            _advance(decision, S.ESCALATED)
         rows = await self.memory.write(
             "decide/record_escalation",
             escalation=to_properties(escalation),

@@ -109,7 +109,54 @@ def translate_changes(
         rel = _relative(root, Path(raw))
         if rel is not None and not path_filter.is_ignored(rel):
             kinds[rel].add(change)
+    present, maybe_gone = _present_and_maybe_gone(kinds, root, known, path_filter)
+    gone = {p: known[p] for p in maybe_gone - present.keys() if not _is_file(root / p)}
+    origins = {seen.identity: p for p, seen in gone.items()}
+    result = Translation()
+    for rel, st in sorted(present.items()):
+        now = Seen.of(st)
+        origin = origins.pop(now.identity, None)
+        if origin is not None:
+            del gone[origin]
+            result.updates[origin] = None
+        kind_ = _kind(rel, now, origin, known, kinds)
+        if kind_ is None:
+            continue
+        state = inspect_file(root, rel, max_hash_bytes)
+        if state is None:
+            continue  # gone again already; its delete event will follow
+        if (
+            kind_ is ObservationType.FILE_MODIFIED
+            and known[rel] == now
+            and state.content_hash is not None
+            and state.content_hash == known[rel].content_hash
+        ):
+            # The tail of a write whose first events came in the batch before: nothing new.
+            continue
+        result.updates[rel] = replace(now, content_hash=state.content_hash)
+        result.observations.append(
+            file_observation(agent_id, kind_, rel, state, source=SOURCE, from_path=origin)
+        )
+    _record_deletions(result, sorted(gone), agent_id)
+    result.observations.sort(key=lambda o: o.path or "")
+    return result
 
+
+def _record_deletions(result: Translation, paths: Iterable[str], agent_id: str) -> None:
+    for rel in paths:
+        result.updates[rel] = None
+        result.observations.append(
+            file_observation(agent_id, ObservationType.FILE_DELETED, rel, source=SOURCE)
+        )
+
+
+def _present_and_maybe_gone(
+    kinds: Mapping[str, set[Change]],
+    root: Path,
+    known: Mapping[str, Seen],
+    path_filter: PathFilter,
+) -> tuple[dict[str, os.stat_result], set[str]]:
+    """The regular files the batch names (added folders expanded), and known paths to check."""
     present: dict[str, os.stat_result] = {}
     maybe_gone: set[str] = set()
     gone_dirs: set[str] = set()
@@ -127,45 +174,24 @@ def translate_changes(
             gone_dirs.add(rel)  # it may have been (or replaced) a directory of known files
     if gone_dirs:
         maybe_gone.update(p for p in known if any(a in gone_dirs for a in _ancestors(p)))
+    return present, maybe_gone
 
-    gone = {p: known[p] for p in maybe_gone - present.keys() if not _is_file(root / p)}
-    origins = {seen.identity: p for p, seen in gone.items()}
-    result = Translation()
-    for rel, st in sorted(present.items()):
-        now = Seen.of(st)
-        origin = origins.pop(now.identity, None)
-        if origin is not None:
-            del gone[origin]
-            result.updates[origin] = None
-            kind_ = ObservationType.FILE_MOVED
-        elif rel not in known:
-            kind_ = ObservationType.FILE_CREATED
-        elif known[rel] != now or Change.modified in kinds.get(rel, ()):
-            kind_ = ObservationType.FILE_MODIFIED
-        else:
-            continue
-        state = inspect_file(root, rel, max_hash_bytes)
-        if state is None:
-            continue  # gone again already; its delete event will follow
-        if (
-            kind_ is ObservationType.FILE_MODIFIED
-            and known[rel] == now
-            and state.content_hash is not None
-            and state.content_hash == known[rel].content_hash
-        ):
-            # The tail of a write whose first events came in the batch before: nothing new.
-            continue
-        result.updates[rel] = replace(now, content_hash=state.content_hash)
-        result.observations.append(
-            file_observation(agent_id, kind_, rel, state, source=SOURCE, from_path=origin)
-        )
-    for rel in sorted(gone):
-        result.updates[rel] = None
-        result.observations.append(
-            file_observation(agent_id, ObservationType.FILE_DELETED, rel, source=SOURCE)
-        )
-    result.observations.sort(key=lambda o: o.path or "")
-    return result
+
+def _kind(
+    rel: str,
+    now: Seen,
+    origin: str | None,
+    known: Mapping[str, Seen],
+    kinds: Mapping[str, set[Change]],
+) -> ObservationType | None:
+    """What a present file's change is: moved, created, modified, or nothing new (None)."""
+    if origin is not None:
+        return ObservationType.FILE_MOVED
+    if rel not in known:
+        return ObservationType.FILE_CREATED
+    if known[rel] != now or Change.modified in kinds.get(rel, ()):
+        return ObservationType.FILE_MODIFIED
+    return None
 
 
 def _relative(root: Path, path: Path) -> str | None:

@@ -24,8 +24,9 @@ SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.escalations",
     "scheduler.cli.censors",
     "scheduler.cli.goals",
+    "scheduler.cli.desires",
+    "scheduler.cli.heuristics",
     "scheduler.cli.rsi",
-    "scheduler.cli.self_improvement",
     "scheduler.cli.calibration",
     "scheduler.cli.audit",
     "scheduler.cli.browser",
@@ -33,6 +34,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.service",
     "scheduler.cli.embeddings",
     "scheduler.cli.init",
+    "scheduler.cli.templates",
     "scheduler.cli.hook",
     "scheduler.claude.mcp_command",
 )

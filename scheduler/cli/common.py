@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import date, datetime
@@ -142,11 +143,20 @@ def cell(value: Any) -> str:
     return " ".join(str(value).split())
 
 
-def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, empty: str) -> str:
-    """Rows as a text table no wider than :data:`TABLE_WIDTH`; ``empty`` when there are none."""
+def table(
+    rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, empty: str, wrap: bool = False
+) -> str:
+    """Rows as a text table no wider than :data:`TABLE_WIDTH`; ``empty`` when there are none.
+
+    Long text is cut with "…"; with ``wrap`` nothing is ever cut: a long cell
+    goes on over the next lines, broken after a "/", space, "-" or "_", and a
+    column is widened to its longest unbreakable piece (a time, an id).
+    """
     if not rows:
         return empty
     cells = [[cell(r.get(c)) for c in columns] for r in rows]
+    if wrap:
+        return _wrapped(list(columns), cells)
     widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
     # Ids are what a person copies into the next command: never cut them; cut text instead.
     cuttable = [i for i, c in enumerate(columns) if c != "id" and not c.endswith("_id")]
@@ -163,6 +173,47 @@ def table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, empty: s
 def _line(values: list[str], widths: list[int]) -> str:
     parts = [_fit(v, w) for v, w in zip(values, widths, strict=True)]
     return "  ".join(parts).rstrip()
+
+
+# Where a wrapped cell may break: after a path's "/" or a word's end; a name (not a path)
+# also after "_".
+_BREAK = re.compile(r"(?<=[/ -])")
+_BREAK_NAME = re.compile(r"(?<=[/ _-])")
+
+
+def _wrapped(columns: list[str], cells: list[list[str]]) -> str:
+    # A time or an id is never broken; a path only after a "/", other text also after "_".
+    whole = [c in {"id", "at"} or c.endswith(("_id", "_at")) for c in columns]
+    breaks = [_BREAK if c == "path" or c.endswith("_path") else _BREAK_NAME for c in columns]
+    pieces = [
+        [[text] if whole[i] else breaks[i].split(text) for i, text in enumerate(line)]
+        for line in cells
+    ]
+    widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]
+    least = [
+        max(len(c), *(max(map(len, line[i])) for line in pieces)) for i, c in enumerate(columns)
+    ]
+    while sum(widths) + 2 * (len(widths) - 1) > TABLE_WIDTH:
+        narrower = [i for i in range(len(widths)) if widths[i] > least[i]]
+        if not narrower:
+            break  # wider than the terminal rather than cut
+        widths[max(narrower, key=lambda i: widths[i])] -= 1
+    lines = [_line(columns, widths), _line(["-" * w for w in widths], widths)]
+    for line in pieces:
+        wrapped = [_pack(parts, w) for parts, w in zip(line, widths, strict=True)]
+        for n in range(max(map(len, wrapped))):
+            lines.append(_line([w[n] if n < len(w) else "" for w in wrapped], widths))
+    return "\n".join(lines)
+
+
+def _pack(parts: list[str], width: int) -> list[str]:
+    """``parts`` joined into lines of at most ``width`` (a part longer stays whole)."""
+    lines = [""]
+    for part in parts:
+        if lines[-1] and len(lines[-1]) + len(part.rstrip()) > width:
+            lines.append("")
+        lines[-1] += part
+    return [line.rstrip() for line in lines]
 
 
 def _fit(text: str, width: int) -> str:

@@ -1,176 +1,129 @@
-"""``nous desires`` and ``nous heuristics``: self-improvement's wishes and what it distilled.
+"""``nous rsi cycle|prune|report`` (and its alias ``python -m rsi``): self-improvement by hand.
 
-Desires are added and clarified through :class:`rsi.engine.RSIEngine`'s own
-write paths (an external request is ``verified`` by the person who asked);
-heuristics, crystallised by RSI, are read and retired on the ``Heuristic``
-nodes directly; retiring one rewrites the strategies files under the watched
-root's ``.nous/``.
+Each command takes the daemon's ``--config``, ``--agent-id`` and ``--root``,
+finds Neo4j as the daemon does (starting one if none answers) and applies
+the schema; the parts are the daemon's own (:mod:`scheduler.compose`), so a
+cycle run by hand crystallises and carries strategies as a scheduled one
+does. Bad settings exit 2 naming the key; a failure exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from graph.models import utc_now
-from graph.settings import state_dir
-from graph.store.admin import AdminStore
-from graph.store.audit import AuditStore
+from graph.errors import GraphError
+from graph.settings import Settings, child_environment
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
-from graph.store.memory import Memory
-from rsi.engine import RSIEngine
 from rsi.errors import RSIError
-from rsi.strategies import StrategyBook
-from scheduler.cli.common import CommandError, common_options, show, table, with_memory
+from rsi.prune import format_prune
+from rsi.report import build_report, format_report
+from scheduler.cli.common import (
+    EXIT_NOT_FOUND,
+    EXIT_OK,
+    CommandError,
+    common_options,
+    settings_from,
+)
+from scheduler.compose import Connected, build_self_improvement, connected
+from scheduler.logs import LOG_FORMAT
 
-LIST_LIMIT = 100
-NONE_YET = "(filled by self-improvement's cycles; `nous desires add TEXT` asks for one)"
+CommandBody = Callable[[argparse.Namespace, Connected], Awaitable[int]]
+
+DESCRIPTION = "Nous's self-improvement: run a cycle, prune the heuristics, read the report."
+PRUNE = "retire unused, harmful and surplus heuristics now; print what and why"
+REPORT = "activation rate, rejections, practice, heuristics, direction variance, clarifications"
 
 
 def register(commands: Any) -> None:
-    """Add ``nous desires`` and ``nous heuristics``."""
-    _desires(commands)
-    _heuristics(commands)
+    """Add ``nous rsi`` and its commands."""
+    add_commands(commands.add_parser("rsi", help=DESCRIPTION, description=DESCRIPTION))
 
 
-def _desires(commands: Any) -> None:
-    common = common_options()
-    parser = commands.add_parser(
-        "desires",
+def rsi_parser(prog: str) -> argparse.ArgumentParser:
+    """``nous rsi``'s command line on its own (``python -m rsi``)."""
+    parser = argparse.ArgumentParser(prog=prog, description=DESCRIPTION)
+    add_commands(parser)
+    return parser
+
+
+def add_commands(parser: argparse.ArgumentParser) -> None:
+    """``cycle``, ``prune`` and ``report``, with ``--log-level`` before them."""
+    levels = ["DEBUG", "INFO", "WARNING", "ERROR"]
+    parser.add_argument("--log-level", choices=levels, type=str.upper, default="INFO")
+    commands = parser.add_subparsers(dest="rsi_command", required=True, metavar="COMMAND")
+    common = common_options(prints_data=False, root=True)
+    cycle = commands.add_parser(
+        "cycle",
         parents=[common],
-        help="list desires; add one; name the domain of one",
-        description="Without an action: the desires, newest first.",
+        help="run one self-improvement cycle now",
+        description=(
+            "Reflect on what happened since the last cycle, verify and route the desires, "
+            "practise one, crystallise the domains with enough successful practice, and "
+            "print the cycle's counts as JSON."
+        ),
     )
-    parser.set_defaults(handler=with_memory(_list_desires))
-    actions = parser.add_subparsers(dest="action", metavar="ACTION")
-    add = actions.add_parser("add", parents=[common], help="ask the agent to get better at TEXT")
-    add.add_argument("text")
-    add.add_argument("--intensity", type=float, default=0.7, help="0.0 to 1.0 (default 0.7)")
-    add.add_argument("--domain", help="code, math or logic (default: routed when selected)")
-    add.set_defaults(handler=with_memory(_add_desire))
-    clarify = actions.add_parser(
-        "clarify", parents=[common], help="name the domain of a desire waiting for one"
+    cycle.add_argument("--seed", type=int, help="fix the selection draw (default: random)")
+    cycle.add_argument(
+        "--no-llm", action="store_true", help="reflect by rules only and do not practise"
     )
-    clarify.add_argument("id")
-    clarify.add_argument("--domain", required=True, help="code, math or logic")
-    clarify.set_defaults(handler=with_memory(_clarify))
-
-
-def _heuristics(commands: Any) -> None:
-    common = common_options()
-    parser = commands.add_parser(
-        "heuristics",
-        parents=[common],
-        help="list heuristics; show one with its trajectories; retire one",
-        description="Without an action: the heuristics, active ones first.",
+    cycle.set_defaults(handler=_command(_cycle))
+    prune = commands.add_parser("prune", parents=[common], help=PRUNE, description=PRUNE)
+    prune.set_defaults(handler=_command(_prune))
+    report = commands.add_parser("report", parents=[common], help=REPORT, description=REPORT)
+    report.add_argument("--json", action="store_true", help="print JSON for scripts")
+    report.add_argument(
+        "--cycles", type=int, default=5, help="how many of the latest cycles get a window (5)"
     )
-    parser.set_defaults(handler=with_memory(_list_heuristics))
-    actions = parser.add_subparsers(dest="action", metavar="ACTION")
-    show_p = actions.add_parser("show", parents=[common], help="one heuristic and its trajectories")
-    show_p.add_argument("id")
-    show_p.set_defaults(handler=with_memory(_show_heuristic))
-    retire = actions.add_parser(
-        "retire", parents=[common], help="prune a heuristic (kept in the graph, no longer used)"
+    report.set_defaults(handler=_command(_report))
+
+
+def _command(body: CommandBody) -> Callable[[argparse.Namespace], int]:
+    """Run ``body`` with the agent's memory and LLM client; failures become exit 1."""
+
+    def handler(args: argparse.Namespace) -> int:
+        settings = settings_from(args)
+        # Not forced: a caller that set up logging (a test, a script) keeps its handlers.
+        logging.basicConfig(level=args.log_level, format=LOG_FORMAT)
+        try:
+            return asyncio.run(_connected(body, args, settings))
+        except (GraphError, RSIError) as exc:
+            raise CommandError(str(exc), EXIT_NOT_FOUND) from None
+
+    return handler
+
+
+async def _connected(body: CommandBody, args: argparse.Namespace, settings: Settings) -> int:
+    async with connected(
+        settings, child_environment(), start_neo4j=True, migrate=True, llm=True
+    ) as parts:
+        return await body(args, parts)
+
+
+async def _cycle(args: argparse.Namespace, parts: Connected) -> int:
+    llm = None if args.no_llm else parts.llm
+    improvement = await build_self_improvement(
+        parts.settings.rsi, parts.memory, llm, parts.root, chat_model=parts.settings.llm.model
     )
-    retire.add_argument("id")
-    retire.add_argument("--note", required=True, help="why it should no longer be used")
-    retire.set_defaults(handler=with_memory(_retire))
+    result = await improvement.engine.run_cycle(seed=args.seed)
+    print(json.dumps(result.model_dump(mode="json"), indent=2))
+    return EXIT_NOT_FOUND if result.error else EXIT_OK
 
 
-async def _list_desires(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).desires(LIST_LIMIT)
-    columns = ["id", "status", "origin", "domain", "score", "description"]
-    return show(args, rows, table(rows, columns, empty=f"no desires {NONE_YET}"))
+async def _prune(args: argparse.Namespace, parts: Connected) -> int:
+    improvement = await build_self_improvement(parts.settings.rsi, parts.memory, None, parts.root)
+    print(format_prune(await improvement.pruner.run()))
+    return EXIT_OK
 
 
-async def _add_desire(args: argparse.Namespace, memory: Memory) -> int:
-    text = args.text.strip()
-    if not text:
-        raise CommandError("desires add: the text is empty", 2)
-    if not 0.0 <= args.intensity <= 1.0:
-        raise CommandError(f"--intensity {args.intensity}: must be between 0 and 1", 2)
-    try:
-        desire_id = await _engine(args, memory).add_external_desire(
-            text, text, intensity=args.intensity, domain=args.domain
-        )
-    except RSIError as exc:
-        raise CommandError(f"--domain: {exc}", 2) from None
-    await LearningStore(memory).emit("desire_added", {"desire_id": desire_id, "origin": "external"})
-    return show(args, {"id": desire_id}, f"desire {desire_id} added (external, verified): {text}")
-
-
-async def _clarify(args: argparse.Namespace, memory: Memory) -> int:
-    engine = _engine(args, memory)
-    if await engine.store.desire(args.id) is None:
-        raise CommandError(f"no desire {args.id!r} for agent {memory.agent_id!r}")
-    try:
-        desire = await engine.clarify(args.id, args.domain.strip())
-    except RSIError as exc:
-        raise CommandError(str(exc), 2) from None
-    await LearningStore(memory).emit(
-        "desire_clarified", {"desire_id": args.id, "domain": desire.domain}
-    )
-    row = {"id": desire.id, "status": desire.status, "domain": desire.domain}
-    return show(args, row, f"desire {args.id} verified in domain {desire.domain!r}")
-
-
-def _engine(args: argparse.Namespace, memory: Memory) -> RSIEngine:
-    # Adding and clarifying need no model: the engine's own write paths, without an LLM.
-    return RSIEngine(memory, None, args.settings.rsi)
-
-
-async def _list_heuristics(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).heuristics(LIST_LIMIT)
-    columns = ["id", "status", "domain", "usage_count", "trajectories", "content"]
-    empty = "no heuristics (distilled from successful practice by self-improvement)"
-    return show(args, rows, table(rows, columns, empty=empty))
-
-
-async def _show_heuristic(args: argparse.Namespace, memory: Memory) -> int:
-    row = await AuditStore(memory).heuristic(args.id)
-    if row is None:
-        raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
-    h, trajectories = row["heuristic"], row["trajectories"]
-    lines = [
-        f"heuristic {h['id']} ({h.get('status')}, domain {h.get('domain')},"
-        f" used {h.get('usage_count', 0)} times)",
-        f"  {h.get('content')}",
-    ]
-    if h.get("prune_reason"):
-        lines.append(f"  pruned {h.get('pruned_at')}: {h['prune_reason']}")
-    if h.get("trial_summary"):
-        lines.append(f"  trial: {h['trial_summary']}")
-    lines += ["", f"distilled from {len(trajectories)} trajectories:"]
-    columns = ["id", "success", "partial_score", "tests_passed", "tests_total", "problem"]
-    lines.append(table(trajectories, columns, empty="  (none recorded)"))
-    trials = [_trial_row(t) for t in row.get("trials") or []]
-    lines += ["", f"tried in {len(trials)} paired trials (with / without it, same problems):"]
-    columns = ["id", "verdict", "with", "without", "with_only", "without_only", "p_value"]
-    lines.append(table(trials, columns, empty="  (not tried yet: a candidate is not carried)"))
-    return show(args, row, "\n".join(lines))
-
-
-def _trial_row(trial: dict[str, Any]) -> dict[str, Any]:
-    n = len(trial.get("problems") or [])
-    return {
-        **trial,
-        "with": f"{sum(trial.get('with_passed') or [])}/{n}",
-        "without": f"{sum(trial.get('without_passed') or [])}/{n}",
-    }
-
-
-async def _retire(args: argparse.Namespace, memory: Memory) -> int:
-    if not args.note.strip():
-        raise CommandError("--note: say why the heuristic is retired", 2)
-    row = await AdminStore(memory).retire_heuristic(args.id, args.note, utc_now())
-    if row is None:
-        raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
-    await LearningStore(memory).emit("heuristic_retired", {"heuristic_id": args.id})
-    # The strategies files follow the active set now, not at the daemon's next request.
-    settings = args.settings
-    root = settings.watch.root.expanduser().resolve()
-    await StrategyBook(
-        HeuristicStore(memory), settings.rsi.max_strategy_tokens, state_dir(root)
-    ).refresh()
-    return show(args, row, f"heuristic {args.id} retired (pruned; kept in the graph)")
+async def _report(args: argparse.Namespace, parts: Connected) -> int:
+    report = await build_report(HeuristicStore(parts.memory), cycles=max(0, args.cycles))
+    if args.json:
+        print(json.dumps(report.as_json(), indent=2, sort_keys=True))
+    else:
+        print(format_report(report))
+    return EXIT_OK

@@ -13,8 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from graph.errors import GraphError, SettingsError
+from cognition.act.locate import templates_source
+from graph.errors import GraphError, RootRefusedError, SettingsError
 from graph.settings import child_environment
+from graph.watch.roots import check_root
 from graph.yamlfile import YamlFileError, check_file
 from scheduler.cli.common import (
     EXIT_NOT_FOUND,
@@ -81,15 +83,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the daemon from parsed options; 2 for bad settings or root, 1 when it failed."""
     settings = settings_from(args)
-    if settings.templates_file is not None:
+    templates = templates_source(settings.templates_file, settings.watch.root).path
+    if templates is not None:
         try:
             # Before the slow imports below: a hostile file is refused within a second.
-            check_file(settings.templates_file, what="templates file")
+            check_file(templates, what="templates file")
         except YamlFileError as exc:
             raise CommandError(str(exc), EXIT_USAGE) from None
     root = settings.watch.root.expanduser()
     if not root.is_dir():
         raise CommandError(f"watch.root: {root} is not a folder", EXIT_USAGE)
+    try:
+        check_root(root)  # before the slow imports below, and before anything is written
+    except RootRefusedError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
     try:
         configure_logging(settings.log_level, args.log_file)
     except OSError as exc:

@@ -177,7 +177,8 @@ def render(report: dict[str, Any]) -> str:
         lines.append("")
         lines.append(f"last {RECENT} decisions:")
         columns = ["id", "at", "type", "confidence", "status", "template", "path"]
-        lines.append(table(report["recent_decisions"], columns, empty="  none yet"))
+        # A path or a time cut mid-word is a wrong path or time: wrap instead.
+        lines.append(table(report["recent_decisions"], columns, empty="  none yet", wrap=True))
     return "\n".join(lines)
 
 

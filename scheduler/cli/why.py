@@ -88,6 +88,19 @@ def _when(row: dict[str, Any], tail: str) -> str:
 
 def render(s: dict[str, Any]) -> str:
     """The story as an indented tree."""
+    out = [
+        *_heading(s),
+        *_recall(s),
+        *_reasoning(s),
+        *_action(s),
+        *_turns(s),
+        *_executions(s),
+        *_learned(s),
+    ]
+    return "\n".join(_fit(line) for line in out)
+
+
+def _heading(s: dict[str, Any]) -> list[str]:
     d = s["decision"]
     out = [
         f"decision {d['id']}: {str(d.get('type', '?')).upper()} at confidence"
@@ -98,16 +111,24 @@ def render(s: dict[str, Any]) -> str:
     out.append(f"├─ considered {len(s['observations'])} observation(s)")
     out += [_when(o, f" ({o.get('urgency')}, {o.get('category')})") for o in s["observations"]]
     out.append(f"├─ frame {d.get('frame') or '-'}")
+    return out
+
+
+def _recall(s: dict[str, Any]) -> list[str]:
     pattern = s.get("pattern")
     pattern_text = (
         f"{pattern['key']} ({pattern.get('successes', 0)}/{pattern.get('total', 0)} succeeded)"
         if pattern
         else "-"
     )
-    out.append(f"├─ recall showed {len(s['recalled'])} past decision(s)")
+    out = [f"├─ recall showed {len(s['recalled'])} past decision(s)"]
     out.append(f"│    pattern {pattern_text}")
     out += [_when(p, f" → {_success(p.get('outcome_success'))}") for p in s["recalled"]]
-    out.append(f"├─ reasoning: {len(s['steps'])} steps")
+    return out
+
+
+def _reasoning(s: dict[str, Any]) -> list[str]:
+    out = [f"├─ reasoning: {len(s['steps'])} steps"]
     for step in s["steps"]:
         delta = step.get("confidence_delta") or 0.0
         out.append(
@@ -117,15 +138,22 @@ def render(s: dict[str, Any]) -> str:
         out.append(f"│       {_short(step.get('reasoning'))}")
         if step.get("error"):
             out.append(f"│       error: {_short(step['error'])}")
-    template = s.get("template")
+    return out
+
+
+def _action(s: dict[str, Any]) -> list[str]:
+    d, template = s["decision"], s.get("template")
     version = f" v{template['version']}" if template and template.get("version") else ""
     target = f" → {template['target']}" if template and template.get("target") else ""
-    out.append(f"├─ template {d.get('template') or '-'}{version}{target}")
+    out = [f"├─ template {d.get('template') or '-'}{version}{target}"]
     if d.get("prompt"):
         out.append(f"│    parameters/prompt: {_short(d['prompt'])}")
+    return out
+
+
+def _turns(s: dict[str, Any]) -> list[str]:
     turns = s.get("turns", [])
-    if turns:
-        out.append(f"├─ Claude Code turns: {len(turns)}")
+    out = [f"├─ Claude Code turns: {len(turns)}"] if turns else []
     for t in turns:
         out.append(
             f"│    session {t.get('session_id')} · {t.get('status')} · {t.get('outcome') or '-'}:"
@@ -140,26 +168,31 @@ def render(s: dict[str, Any]) -> str:
             failed = f" → error: {_short(r['error'])}" if r.get("error") else " → ok"
             out.append(f"│       {r.get('tool_name')}{failed}")
             out.append(f"│         input {_short(r.get('arguments'))}")
-    out.append(f"├─ executions: {len(s['executions'])}")
+    return out
+
+
+def _executions(s: dict[str, Any]) -> list[str]:
+    out = [f"├─ executions: {len(s['executions'])}"]
     for x in s["executions"]:
         retry = f" (retry of attempt {x['retry_of_attempt']})" if x.get("retry_of_attempt") else ""
         failure = f" · failure {x['failure_type']}" if x.get("failure_type") else ""
-        out.append(
-            f"│    attempt {x.get('attempt')}{retry}: {x.get('target')} → "
-            f"{_success(x.get('success'))}{failure} · verdict {x.get('verdict') or '-'}"
-            f" · {cell(x.get('duration_s'))} s"
-        )
+        out.append(f"│    attempt {x.get('attempt')}{retry}: {_ran(x, failure)}")
         if x.get("error"):
             out.append(f"│       error: {_short(x['error'])}")
+    d = s["decision"]
     outcome = d.get("outcome") or "-"
     out.append(f"├─ outcome {_success(d.get('outcome_success'))}: {_short(outcome)}")
+    return out
+
+
+def _learned(s: dict[str, Any]) -> list[str]:
     lessons = [r for r in s["learned"] if r["kind"] == "lesson"]
     censors = [r for r in s["learned"] if r["kind"] == "censor"]
-    out.append(f"├─ lessons: {len(lessons)}")
+    out = [f"├─ lessons: {len(lessons)}"]
     out += [f"│    {r['type']}: {_short(r['text'])}" for r in lessons]
     out.append(f"├─ censors it filed or fired: {len(censors)}")
     out += [f"│    {r['id']} ({r['severity']}, {r['type']}): {_short(r['text'])}" for r in censors]
-    out.append(f"├─ stopped by censor: {_stopped_by(d)}")
+    out.append(f"├─ stopped by censor: {_stopped_by(s['decision'])}")
     out.append(f"├─ escalations: {len(s['escalations'])}")
     out += [
         f"│    {e['id']} ({e.get('status')}, {e.get('priority')}): {_short(e.get('reason'))}"
@@ -169,12 +202,23 @@ def render(s: dict[str, Any]) -> str:
     out += [
         f"     {h['id']} [{h.get('domain')}]: {_short(h.get('content'))}" for h in s["heuristics"]
     ]
-    return "\n".join(_fit(line) for line in out)
+    return out
 
 
 def _fit(line: str) -> str:
     # The tree fits a 100-column terminal; the end of a long line is the least telling part.
     return line if len(line) <= LINE_WIDTH else line[: LINE_WIDTH - 1] + "…"
+
+
+def _ran(x: dict[str, Any], failure: str) -> str:
+    """What an attempt came to; a dry run's attempt says that nothing was run."""
+    if x.get("dry_run"):
+        # The dry-run executor "succeeds" at recording what it would have run: not a success.
+        return f"{x.get('target')} → dry run: not executed{failure}"
+    return (
+        f"{x.get('target')} → {_success(x.get('success'))}{failure}"
+        f" · verdict {x.get('verdict') or '-'} · {cell(x.get('duration_s'))} s"
+    )
 
 
 def _stopped_by(d: dict[str, Any]) -> str:

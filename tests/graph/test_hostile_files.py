@@ -96,13 +96,30 @@ def _run_daemon(args: list[str], tmp_path: Path) -> tuple[subprocess.CompletedPr
     return done, time.monotonic() - started
 
 
+def _the_folders_own(case: str, folder: Path) -> Path:
+    """The hostile file as the watched folder's .nous/templates.yaml, found with no setting."""
+    target = folder / ".nous" / "templates.yaml"
+    target.parent.mkdir()
+    hostile = HOSTILE[case](folder)
+    if hostile.is_file() and not hostile.is_symlink():
+        hostile.replace(target)
+    elif case == "fifo":
+        os.mkfifo(target)
+    else:  # /dev/zero, by a link
+        target.symlink_to(hostile)
+    return target
+
+
 @pytest.mark.parametrize("case", sorted(HOSTILE))
-@pytest.mark.parametrize("role", ["settings", "templates"])
+@pytest.mark.parametrize("role", ["settings", "templates", "folder's templates"])
 def test_hostile_file_exits_2_fast_and_small(case: str, role: str, tmp_path: Path) -> None:
-    hostile = HOSTILE[case](tmp_path)
+    if role == "folder's templates":
+        hostile, args = _the_folders_own(case, tmp_path), []
+    else:
+        hostile = HOSTILE[case](tmp_path)
     if role == "settings":
         args = ["--config", str(hostile)]
-    else:
+    elif role == "templates":
         config = tmp_path / "nous.yaml"
         config.write_text(f"templates_file: {hostile}\n", encoding="utf-8")
         args = ["--config", str(config)]

@@ -15,6 +15,7 @@ import pytest
 
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
+from scheduler.cli import main
 from tests.support.daemon import QUICK_AND_DRY
 from tests.support.daemon import Daemon as SupportDaemon
 from tests.support.eventually import eventually
@@ -170,11 +171,19 @@ async def test_sigterm_during_a_burst_leaves_no_half_batch(
         assert kinds.count("file_created") == 1, kinds
 
 
+@pytest.mark.parametrize("pack", [False, True], ids=["shipped", "templates-init"])
 async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
-    tmp_path: Path, memory: Memory, daemon_factory: type[Daemon]
+    tmp_path: Path, memory: Memory, daemon_factory: type[Daemon], pack: bool
 ) -> None:
     root = tmp_path / "demo"
     shutil.copytree(REPO / "demo", root)
+    if pack:
+        # `nous templates init` picks the seed knowledge base for the demo, and the
+        # daemon finds its .nous/templates.yaml without a setting.
+        config = str(REPO / "tests" / "support" / "empty.yaml")
+        assert main(["templates", "init", "--root", str(root), "--config", config]) == 0
+        written = (root / ".nous" / "templates.yaml").read_text()
+        assert written.startswith("# `nous templates init` chose the knowledge_base pack")
     script = tmp_path / "claude.json"
     script.write_text(
         json.dumps(
@@ -192,6 +201,7 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
         NOUS_EXECUTORS__CLAUDE_BINARY=str(REPO / "tests" / "bin" / "claude"),
         FAKE_CLAUDE_SCRIPT=str(script),
     )
+    daemon.wait_for(f"templates ({root / '.nous' / 'templates.yaml'})" if pack else "templates (")
     # The demo's own four files are decided on first (two of them act). The drop is
     # in no running execution's working set, so it is a person's change even while
     # one runs; it comes after them so that its lessons are its own.

@@ -21,7 +21,7 @@ import pytest
 from graph.models import Fact, Observation, ObservationType, Urgency, new_id, utc_now
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
-from tests.scheduler.test_loop import STEP_REPLIES, Rig, _rig
+from tests.scheduler.test_loop import STEP_REPLIES, Rig, _rig, _wait_rig, configure
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 from tests.support.processes import gone
 
@@ -282,20 +282,24 @@ async def test_a_low_confidence_escalation_says_so_and_is_logged(
 # --- 7. patterns for every decision type --------------------------------------------
 
 
-async def test_wait_and_investigate_count_in_their_patterns(rig: Rig) -> None:
-    (rig.root / "config").mkdir()
-    (rig.root / "config" / "app.yaml").write_text("level: 1\n")
-    await rig.observe()
-    [wait] = (await rig.runtime.loop.tick()).decisions
-    assert wait.type.value == "wait"
-    for _ in range(3):
-        await rig.runtime.loop.decisions.settle(wait.id, wait_until=utc_now())
+async def test_wait_and_investigate_count_in_their_patterns(tmp_path: Path, memory: Memory) -> None:
+    async for rig in _wait_rig(tmp_path, memory):
+        configure(rig)
+        await rig.observe()
+        [first] = (await rig.runtime.loop.tick()).decisions
+        configure(rig, "level: 2\n")
+        await rig.observe()
         [wait] = (await rig.runtime.loop.tick()).decisions
-    assert wait.status == "closed"
-    store = LearningStore(rig.memory)
-    pattern = await store.pattern(wait.pattern_key or "")
-    # The closed WAIT and the three it superseded: waiting was right each time.
-    assert pattern is not None and (pattern.total, pattern.successes) == (4, 4)
+        assert (first.type.value, wait.type.value, wait.status) == ("wait", "wait", "waiting")
+        await rig.runtime.loop.decisions.settle(wait.id, wait_until=utc_now())
+        assert (await rig.runtime.loop.tick()).decisions == []  # nothing new: closed
+        store = LearningStore(rig.memory)
+        # The closed WAIT (a modification) and the one it superseded (a creation): waiting
+        # was right each time.
+        assert first.pattern_key != wait.pattern_key
+        for key in (first.pattern_key, wait.pattern_key):
+            pattern = await store.pattern(key or "")
+            assert pattern is not None and (pattern.total, pattern.successes) == (1, 1), key
 
 
 def _two_runs(log: Path) -> list[dict[str, Any]]:

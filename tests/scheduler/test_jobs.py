@@ -160,3 +160,30 @@ async def test_a_tick_slower_than_its_interval_is_coalesced_without_a_warning(
         scheduler.shutdown(wait=False)
     assert runs >= 2 and paced.coalesced > 0  # ran, and runs came due during a run
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+async def test_a_job_cancelled_at_shutdown_logs_no_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The vectors job (any job) in hand when SIGTERM stops the scheduler: APScheduler
+    # cancels it and logs whatever it raised, with its traceback, CancelledError too.
+    started = asyncio.Event()
+
+    async def embed_slowly() -> None:
+        started.set()
+        await asyncio.sleep(60)
+
+    scheduler = AsyncIOScheduler()
+    vectors = OneAtATime("vectors", embed_slowly)
+    scheduler.add_job(vectors.run, "interval", seconds=0.05, id="vectors", max_instances=2)
+    scheduler.start()
+    try:
+        await asyncio.wait_for(started.wait(), 10)
+        with caplog.at_level(logging.INFO):
+            scheduler.shutdown(wait=False)
+            await asyncio.sleep(0.2)
+    finally:
+        if scheduler.running:
+            scheduler.shutdown(wait=False)
+    assert [r.getMessage() for r in caplog.records if r.exc_info] == []
+    assert any("vectors: the run in hand was cancelled" in r.getMessage() for r in caplog.records)

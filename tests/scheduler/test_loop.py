@@ -242,31 +242,58 @@ STEP_REPLIES: dict[str, dict[str, Any]] = {
 }
 
 
-async def test_a_wait_is_decided_again_when_its_file_changes(rig: Rig) -> None:
-    (rig.root / "config").mkdir()
-    (rig.root / "config" / "app.yaml").write_text("level: 1\n")
+DEPLOY_TEMPLATES = REPO / "tests" / "support" / "deploy_templates.yaml"
+
+
+async def _wait_rig(tmp_path: Path, memory: Memory, **overrides: Any) -> AsyncIterator[Rig]:
+    """A loop whose one template could act on config/*.yaml later ("deploy: true")."""
+    async for made in _rig(tmp_path, memory, templates_file=str(DEPLOY_TEMPLATES), **overrides):
+        yield made
+
+
+@pytest.fixture
+async def wait_rig(tmp_path: Path, memory: Memory) -> AsyncIterator[Rig]:
+    async for made in _wait_rig(tmp_path, memory):
+        yield made
+
+
+def configure(rig: Rig, text: str = "level: 1\n") -> str:
+    """Write config/app.yaml (a WAIT until it says "deploy: true"); its path."""
+    (rig.root / "config").mkdir(exist_ok=True)
+    (rig.root / "config" / "app.yaml").write_text(text)
+    return "config/app.yaml"
+
+
+async def test_a_wait_is_decided_again_when_its_file_changes(wait_rig: Rig) -> None:
+    rig = wait_rig
+    path = configure(rig)
     await rig.observe()
     [first] = (await rig.runtime.loop.tick()).decisions
-    assert first.type.value == "wait" and first.status == "waiting"
-    (rig.root / "config" / "app.yaml").write_text("level: 2\n")
+    assert (first.type.value, first.status, first.path) == ("wait", "waiting", path)
+    configure(rig, "level: 2\n")
     await rig.observe()
     [second] = (await rig.runtime.loop.tick()).decisions
     links = await rig.rows("audit/decision_links", decision_id=second.id)
     assert {r["type"]: r["count"] for r in links}["SUPERSEDES"] == 1
-    assert {r["type"]: r["count"] for r in links}["CONSIDERED"] == 2  # old and new change
+    # Only the change since the file's last decision, not its whole history.
+    assert {r["type"]: r["count"] for r in links}["CONSIDERED"] == 1
     statuses = {r["id"]: r["status"] for r in await rig.rows("audit/recent_decisions", limit=5)}
     assert statuses[first.id] == "superseded"
 
 
-async def test_a_wait_is_decided_again_when_its_time_comes(rig: Rig) -> None:
-    (rig.root / "config").mkdir()
-    (rig.root / "config" / "app.yaml").write_text("level: 1\n")
+async def test_a_wait_looked_at_again_with_nothing_new_ends_without_a_decision(
+    wait_rig: Rig,
+) -> None:
+    rig = wait_rig
+    configure(rig)
     await rig.observe()
     [first] = (await rig.runtime.loop.tick()).decisions
     assert (await rig.runtime.loop.tick()).decisions == []  # not due yet
     await rig.runtime.loop.decisions.settle(first.id, wait_until=utc_now())
-    [again] = (await rig.runtime.loop.tick()).decisions
-    assert again.id != first.id and again.path == "config/app.yaml"
+    assert (await rig.runtime.loop.tick()).decisions == []  # due, nothing new: closed
+    statuses = {r["id"]: r["status"] for r in await rig.rows("audit/recent_decisions", limit=5)}
+    assert statuses == {first.id: "closed"}
+    assert (await rig.runtime.loop.tick()).decisions == []
 
 
 async def test_investigation_deepens_then_escalates(rig: Rig) -> None:
@@ -338,19 +365,17 @@ async def test_a_block_censor_stops_the_action_and_escalates(rig: Rig) -> None:
     assert not rig.log.exists()  # the stand-in never ran
 
 
-async def test_a_wait_with_nothing_new_is_closed_after_its_rounds(rig: Rig) -> None:
+async def test_a_change_nothing_could_act_on_is_settled_in_one_step(rig: Rig) -> None:
     (rig.root / "config").mkdir()
     (rig.root / "config" / "app.yaml").write_text("level: 1\n")
     await rig.observe()
     [decision] = (await rig.runtime.loop.tick()).decisions
-    statuses = []
-    for _ in range(3):  # max_wait_rounds: each time it comes due with nothing new
-        await rig.runtime.loop.decisions.settle(decision.id, wait_until=utc_now())
-        [decision] = (await rig.runtime.loop.tick()).decisions
-        statuses.append((decision.type.value, decision.status, decision.wait_round))
-    assert statuses == [("wait", "waiting", 1), ("wait", "waiting", 2), ("wait", "closed", 0)]
+    assert (decision.type.value, decision.status, decision.wait_until) == ("wait", "closed", None)
+    assert "no loaded template could act" in (decision.outcome or "")
     assert (await rig.runtime.loop.tick()).decisions == []
-    (rig.root / "config" / "app.yaml").write_text("level: 2\n")  # a new change starts afresh
+    (rig.root / "config" / "app.yaml").write_text("level: 2\n")  # a new change: one new step
     await rig.observe()
     [fresh] = (await rig.runtime.loop.tick()).decisions
-    assert (fresh.status, fresh.wait_round) == ("waiting", 0)
+    assert (fresh.status, fresh.wait_until) == ("closed", None)
+    links = await rig.rows("audit/decision_links", decision_id=fresh.id)
+    assert {r["type"]: r["count"] for r in links}["CONSIDERED"] == 1

@@ -6,6 +6,7 @@ import io
 from pathlib import Path
 from types import SimpleNamespace
 
+from cognition.act.templates import load_templates
 from cognition.llm_state import LLMState
 from graph.settings import Settings
 from scheduler.banner import print_banner, reasoning
@@ -46,7 +47,7 @@ def test_the_banner_says_the_llm_once() -> None:
     state = LLMState(base_url=settings.llm.base_url, answers=True, served_model="smol")
     runtime = SimpleNamespace(
         llm=SimpleNamespace(state=state),
-        templates=[],
+        templates=load_templates(None),
         rsi=SimpleNamespace(strategies=SimpleNamespace(current=SimpleNamespace(strategy_ids=()))),
     )
     nous = SimpleNamespace(
@@ -62,3 +63,5 @@ def test_the_banner_says_the_llm_once() -> None:
     assert f"{settings.llm.base_url} model {settings.llm.model}: answers · model smol" in llm
     [thinking] = [line for line in lines if line.startswith("  thinking ")]
     assert settings.llm.base_url not in thinking  # said once, on the llm line
+    [actions] = [line for line in lines if line.startswith("  actions ")]
+    assert "6 templates (" in actions and "templates.yaml)" in actions  # and where they came from

@@ -1,4 +1,4 @@
-"""Executors: hand an action to the Claude Code CLI, claude-flow, a Python function, or nobody.
+"""Executors: hand an action to Claude Code, claude-flow, a command, a Python function, or nobody.
 
 Every executor takes an :class:`ExecutionRequest` and returns an
 :class:`ExecutionResult`; a failure to run is a result with ``success=False``
@@ -23,6 +23,7 @@ from cognition.act.executors.base import (
 )
 from cognition.act.executors.claude_code import ClaudeCodeExecutor
 from cognition.act.executors.claude_flow import DEFAULT_TOPOLOGY, ClaudeFlowExecutor
+from cognition.act.executors.command import CommandExecutor
 from cognition.act.executors.dry_run import DryRunExecutor
 from cognition.act.executors.internal import FUNCTION_PARAM, InternalExecutor, InternalFunction
 from graph.models import ActionTarget
@@ -35,6 +36,7 @@ __all__ = [
     "PROMPT_PLACEHOLDER",
     "ClaudeCodeExecutor",
     "ClaudeFlowExecutor",
+    "CommandExecutor",
     "DescribesCommand",
     "DryRunExecutor",
     "ExecutionRequest",
@@ -58,6 +60,7 @@ def executors_for(
         ActionTarget.CLAUDE_CODE: ClaudeCodeExecutor(settings, env=environ),
         ActionTarget.CLAUDE_FLOW: ClaudeFlowExecutor(settings, env=environ),
         ActionTarget.INTERNAL: internal,
+        ActionTarget.COMMAND: CommandExecutor(settings, env=environ),
     }
     if settings.dry_run:
         real = {target: DryRunExecutor(executor) for target, executor in real.items()}

@@ -155,8 +155,27 @@ CATEGORY_CASES = [
     # the suffix fallback, then system
     (T.FILE_MODIFIED, "notes/a.md", C.KNOWLEDGE),
     (T.FILE_MODIFIED, "notes/A.TXT", C.KNOWLEDGE),
-    (T.FILE_MODIFIED, "src/main.py", C.SYSTEM),
+    (T.FILE_MODIFIED, "bin/tool.exe", C.SYSTEM),
     (T.FILE_MODIFIED, "notes/a.md.bak", C.SYSTEM),
+    # issue 28: tests and code have categories of their own; .yml and .yaml are one
+    (T.FILE_MODIFIED, "src/main.py", C.CODE),
+    (T.FILE_MODIFIED, "sqlite_utils/db.py", C.CODE),
+    (T.FILE_MODIFIED, "web/App.TSX", C.CODE),
+    (T.FILE_MODIFIED, "tests/test_db.py", C.TEST),
+    (T.FILE_MODIFIED, "pkg/sub/tests/helpers.py", C.TEST),
+    (T.FILE_MODIFIED, "test_top.py", C.TEST),
+    (T.FILE_MODIFIED, "pkg/db_test.go", C.TEST),
+    (T.FILE_MODIFIED, "src/app.test.js", C.TEST),
+    (T.FILE_MODIFIED, "tests/fixtures/data.yaml", C.TEST),
+    (T.FILE_MODIFIED, "contests/score.py", C.CODE),  # "/tests/" is a folder, not a substring
+    (T.FILE_MODIFIED, "latest/x.py", C.CODE),
+    (T.FILE_MODIFIED, "src/data.json", C.CONFIG),  # "*.js" is a suffix, not a substring
+    (T.FILE_MODIFIED, ".readthedocs.yaml", C.CONFIG),
+    (T.FILE_MODIFIED, ".github/workflows/ci.yml", C.CONFIG),
+    (T.FILE_MODIFIED, "mkdocs.yml", C.CONFIG),
+    (T.FILE_MODIFIED, "pyproject.toml", C.CONFIG),
+    (T.FILE_MODIFIED, "setup.cfg", C.CONFIG),
+    (T.FILE_MODIFIED, "docs/conf.py", C.KNOWLEDGE),
     # other types with a path use the path table
     (T.EXTERNAL_EVENT, "templates/x.md", C.TEMPLATE),
 ]
@@ -177,6 +196,7 @@ def test_the_suffix_fallback_still_applies_with_a_custom_table() -> None:
     assert classifier.classify(obs(path="x.yaml")).category is C.KNOWLEDGE
     assert classifier.classify(obs(path="etc/x.yaml")).category is C.CONFIG
     assert classifier.classify(obs(path="docs/a.py")).category is C.SYSTEM
+    assert classifier.classify(obs(path="x.yml")).category is C.KNOWLEDGE
 
 
 @pytest.mark.parametrize(

@@ -95,19 +95,31 @@ def test_a_torn_tail_is_reported_with_its_offset_and_cut_off(
     assert [o.path for o in read_pending(path)] == [*(o.path for o in first), "notes/after.md"]
 
 
-def test_a_damaged_record_before_the_end_is_an_error_and_the_file_is_kept(
+def test_a_flipped_byte_costs_its_record_only_and_the_rest_is_replayed(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     path = tmp_path / "intake.spool"
     spool = ObservationSpool.open(path, max_bytes=1 << 20)
-    spool.append([_created("a", f"notes/{i}.md") for i in range(3)])
+    records = [_created("a", f"notes/{i}.md") for i in range(5)]
+    spool.append(records[:1])
+    start = spool.size_bytes
+    spool.append(records[1:2])
+    end = spool.size_bytes
+    spool.append(records[2:])
     data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0xFF  # a flipped byte in the middle record
+    data[(start + end) // 2] ^= 0xFF  # one flipped byte in the second record
     path.write_bytes(bytes(data))
     with caplog.at_level(logging.WARNING):
         again = ObservationSpool.open(path, max_bytes=1 << 20)
-    assert [r.levelno for r in caplog.records] == [logging.ERROR]
-    assert len(again) == 1 and (tmp_path / "intake.spool.damaged").read_bytes() == bytes(data)
+    [error] = [r.getMessage() for r in caplog.records]
+    assert caplog.records[0].levelno == logging.ERROR and str(path) in error
+    # Every whole record after the damaged one is replayed (today's code stopped there).
+    assert again.pending_ids == [records[0].id, *(o.id for o in records[2:])]
+    [aside] = tmp_path.glob("intake.spool.damaged-*")
+    assert aside.read_bytes() == bytes(data[start:end])  # the damaged record, kept aside
+    assert f"{end - start} damaged bytes kept aside in {aside}" in error
+    assert "4 observations replayed" in error
+    assert read_pending(path) == [records[0], *records[2:]]
 
 
 async def test_hostile_paths_survive_the_spool_and_reach_the_graph(

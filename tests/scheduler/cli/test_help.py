@@ -35,17 +35,22 @@ NAMES = [
     "embeddings backfill",
     "embeddings reembed",
     "init",
+    "templates init",
+    "templates list",
+    "templates check",
+    "templates explain",
     "hook",
     "mcp",
 ]
 DATA = {"status", "why", "escalations", "censors", "goals", "desires", "heuristics"}
 DATA |= {"calibration", "audit", "rsi report", "embeddings", "embeddings status"}
+DATA |= {"templates init", "templates list", "templates check", "templates explain"}
 
 
 def test_nous_is_a_console_script() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["nous"] == "scheduler.cli:entry_point"
-    assert len(SUBCOMMANDS) == 17  # desires and heuristics share a module
+    assert len(SUBCOMMANDS) == 19  # one module a subcommand
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ import pytest
 from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.confine import describe as describe_sandbox
-from scheduler.logs import configure_logging
+from scheduler.cli.status import render as render_status
+from scheduler.logs import PER_RUN_LOGGERS, configure_logging
 from tests.scheduler.cli.conftest import Nous
 from tests.support.llm_stub import LLMStub
 
@@ -123,12 +125,50 @@ async def test_a_daemon_that_died_without_stopping_is_not_running(
     assert daemon["how"] == "ended without stopping (killed or crashed)"
 
 
-def test_job_runs_are_logged_only_at_debug() -> None:
+def test_job_runs_and_watch_batches_are_logged_only_at_debug() -> None:
+    watchfiles_log = logging.getLogger("watchfiles.main")
     try:
         configure_logging("INFO")
         assert logging.getLogger("apscheduler.executors.default").level == logging.WARNING
+        # watchfiles' "N changes detected" for every batch of file events is off at INFO.
+        assert not watchfiles_log.isEnabledFor(logging.INFO)
         configure_logging("DEBUG")
         assert logging.getLogger("apscheduler.executors.default").level == logging.DEBUG
+        assert watchfiles_log.isEnabledFor(logging.INFO)
     finally:
-        logging.getLogger("apscheduler.executors.default").setLevel(logging.NOTSET)
-        logging.getLogger("apscheduler.scheduler").setLevel(logging.NOTSET)
+        for name in PER_RUN_LOGGERS:
+            logging.getLogger(name).setLevel(logging.NOTSET)
+
+
+def test_the_decisions_table_never_cuts_a_path_or_a_time() -> None:
+    path = "sqlite_utils/plugins/very/deeply/nested/package/a_module_with_a_long_name.py"
+    at = datetime(2026, 11, 26, 16, 55, 7, tzinfo=UTC)
+    report = {
+        "agent_id": "nous",
+        "neo4j": {"where": "bolt://127.0.0.1:7687"},
+        "llm": {"base_url": "http://127.0.0.1:1234/v1", "model": "m", "used": False},
+        "sandbox": "ok",
+        "daemon": {"how": "never started"},
+        "operations": {"summary": "0 actions in the last hour"},
+        "rsi": {"desires": 0, "heuristics": 0},
+        "recent_decisions": [
+            {
+                "id": "01M8CCD2NEQ7NN8WKEQEMWD6SN",
+                "at": at,
+                "type": "wait",
+                "confidence": 0.45,
+                "status": "closed",
+                "template": "run_tests_for_the_code_under_test_that_changed",
+                "path": path,
+            }
+        ],
+    }
+    text = render_status(report)
+    assert "…" not in text
+    assert "2026-11-26 16:55:07" in text
+    lines = text.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("01M8CCD2NEQ7NN8WKEQEMWD6SN"))
+    column = lines[start - 2].index("path")
+    pieces = [line[column:].strip() for line in lines[start:] if line[column:].strip()]
+    assert "".join(pieces) == path  # wrapped after a "/", never cut
+    assert all(piece.endswith("/") for piece in pieces[:-1]) and len(pieces) > 1
