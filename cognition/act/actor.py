@@ -219,8 +219,13 @@ class Actor:
         """Run the executor; check the success criteria over the root (never for a dry run)."""
         checks, text = action.success_criteria, _text_params(action)
         before = await asyncio.to_thread(snapshot, self.root, checks, text)
-        with self.attribution.running(request.execution_id, action.working_set):
+        if run.dry_run:
+            # Nothing runs, so no change in the root is its own: one a person makes now
+            # (an upgrade rewriting many files at once) must not be attributed to it.
             result = await run.executor.execute(request)
+        else:
+            with self.attribution.running(request.execution_id, action.working_set):
+                result = await run.executor.execute(request)
         if not (result.success and checks) or run.dry_run:
             return result, result.success, None
         validated, report = await asyncio.to_thread(validate, self.root, checks, text, before)

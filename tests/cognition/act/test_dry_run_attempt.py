@@ -9,7 +9,14 @@ from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
 from cognition.act.executors import DryRunExecutor
 from cognition.monitor import Monitor
-from graph.models import ActionTarget, Decision, DecisionStatus, DecisionType
+from graph.models import (
+    ActionTarget,
+    Decision,
+    DecisionStatus,
+    DecisionType,
+    Observation,
+    ObservationType,
+)
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import BudgetSettings
 from graph.store.decisions import DecisionStore
@@ -43,3 +50,21 @@ async def test_a_dry_run_attempt_is_one_write_with_its_end(
     assert "dry run, nothing executed" in execution["output_excerpt"]
     assert ("EXECUTED_AS", "Execution", outcome.execution_id) in links
     assert stored["executed"] is True and stored["status"] == DecisionStatus.ACTING.value
+
+
+async def test_a_dry_run_claims_no_change_as_its_own(memory: Memory, tmp_path: Path) -> None:
+    decisions = DecisionStore(memory)
+    decision = Decision(agent_id=memory.agent_id, type=DecisionType.ACT, confidence=0.9)
+    await decisions.record_decision(decision, [], observation_ids=[])
+    attribution = ActiveExecutions(grace_s=60.0)
+    budget = ActionBudget(BudgetSettings(actions_per_hour=5))
+    executors = {ActionTarget.CLAUDE_CODE: DryRunExecutor()}
+    actor = Actor(decisions, executors, budget, attribution, tmp_path, Monitor())
+    action = PlannedAction(
+        target=ActionTarget.CLAUDE_CODE, prompt="run the tests", working_set=("**",)
+    )
+    outcome = await actor.act(decision, action)
+    assert outcome.dry_run
+    # A person's edit right after the dry run (within the grace period) is a person's edit.
+    edit = Observation(agent_id=memory.agent_id, type=ObservationType.FILE_MODIFIED, path="a.py")
+    assert attribution.attribute(edit).caused_by is None
