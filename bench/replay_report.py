@@ -87,10 +87,14 @@ def report(replay: Replay) -> bool:
     print(f"re-decisions: {sum(1 for d in decisions if d['redecided'])},"
           f" of which found nothing new: {len(idle)}; decisions while nothing changed:"
           f" {replay.quiet_decisions}")  # fmt: skip
+    _by_category(observations, decisions)
     not_acting = Counter(str(d["path"]) for d in decisions if d["type"] != "act")
     over = sorted(((n, p) for p, n in not_acting.items() if n > 1), reverse=True)
     print(f"files with more than one decision that does not act: {len(over)}"
           + (f" (most: {over[0][1]}, {over[0][0]})" if over else ""))  # fmt: skip
+    changed = Counter(c.path for c in changes)
+    beyond = [p for p, n in not_acting.items() if n > changed[p]]
+    print(f"files with more decisions that do not act than changes: {len(beyond)}")
     lags = [float(o["lag_ms"]) for o in observations if o["lag_ms"] is not None]
     undecided = len(observations) - len(lags)
     if lags:
@@ -100,6 +104,20 @@ def report(replay: Replay) -> bool:
         print(f"daemon RSS {name}: {value} KB")
     print(f"log lines by level: {_counts(log_levels(replay.log))}")
     return _checks(matched, len(observations), considered, idle, over)
+
+
+def _by_category(
+    observations: Sequence[Mapping[str, Any]], decisions: Sequence[Mapping[str, Any]]
+) -> None:
+    """Decisions by the category of the file they were about, and by type and template."""
+    category = {str(o["path"]): str(o["category"]) for o in observations}
+    table = Counter(
+        (category.get(str(d["path"]), "-"), str(d["type"]), str(d["template"] or "-"))
+        for d in decisions
+    )
+    print("decisions by file category:")
+    for (kind, decided, template), n in sorted(table.items()):
+        print(f"  {kind:<10} {decided:<12} {template:<32} {n:>6}")
 
 
 def _checks(
