@@ -47,7 +47,7 @@ class Memory:
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000
     ) -> int:
-        """Persist observations and their ``File`` nodes; return how many rows were written."""
+        """Persist observations and their ``File`` nodes; return how many were new to the graph."""
         if not observations:
             return 0
         rows = [observation_row(o) for o in observations]
