@@ -76,7 +76,7 @@ async def ask(
 ) -> dict[str, list[str]]:
     """The ids each method ranks for the question, best first (the top ``TOP``)."""
     assert hybrid.embeddings is not None
-    words = agent_query(lucene_query([question.text]), hybrid.store.memory.agent_id)
+    words = agent_query(lucene_query([question.text]), hybrid.store.graph.agent_id)
     request = await hybrid.request(  # the request hybrid recall makes, every list
         query=words, vector=vector, words_limit=TOP, meaning_limit=TOP, graph_limit=0
     )

@@ -36,8 +36,8 @@ from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
 from cognition.learn.settle import settle_outcome
 from cognition.monitor import Verdict, decide, escalation_message
 from graph.models import ActionTarget, Decision, Escalation, utc_now
-from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
+from graph.store.memory import Memory
 from graph.store.recovery import RecoveryStore, Unfinished
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class Reconciliation:
 class LoopParts:
     """The parts of the decision loop reconciliation uses."""
 
-    decisions: DecisionStore
+    memory: Memory
     actor: Actor
     templates: TemplateRegistry
     learner: OutcomeLearner
@@ -128,7 +128,7 @@ class Reconciler:
                     decision,
                     outcome,
                     None,  # the observation acted on is not kept with the decision
-                    parts.decisions,
+                    parts.memory,
                     parts.learner,
                     parts.censors,
                     retry_after=parts.retry_after,
@@ -154,7 +154,7 @@ class Reconciler:
         verdict = decide(False, False, execution.attempt - 1, max_retries)
         retry = planned is not None and verdict.verdict is Verdict.RETRY
         action = Verdict.RETRY if retry else Verdict.ESCALATE
-        await self.parts.decisions.finish_execution(
+        await self.parts.memory.decisions.finish_execution(
             execution.id,
             success=False,
             error=INTERRUPTED_ERROR,
@@ -214,7 +214,7 @@ class Reconciler:
 
     async def _escalate(self, decision: Decision, attempts: int, reason: str) -> None:
         task = f"{decision.template or 'action'} on {decision.path or 'the watched folder'}"
-        await self.parts.decisions.record_escalation(
+        await self.parts.memory.decisions.record_escalation(
             Escalation(
                 agent_id=decision.agent_id,
                 decision_id=decision.id,
@@ -223,7 +223,7 @@ class Reconciler:
                 message=escalation_message(task, attempts, reason, decision_id=decision.id),
             )
         )
-        await self.parts.decisions.settle(
+        await self.parts.memory.decisions.settle(
             decision.id, outcome=reason, outcome_success=False, outcome_at=utc_now()
         )
 

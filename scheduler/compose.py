@@ -293,7 +293,7 @@ async def build_loop(
         meaning=HybridRecall(memory, embeddings, settings.embeddings) if embeddings else None,
     )
     loop = DecisionLoop(
-        decisions=decisions,
+        memory=memory,
         frames=frames,
         recall=recall,
         reasoner=reasoner,
@@ -386,7 +386,7 @@ def build_reconciler(settings: Settings, memory: Memory, runtime: LoopRuntime) -
     """The reconciler for this daemon's agent, sharing the loop's actor, budget and stores."""
     loop = runtime.loop
     parts = LoopParts(
-        decisions=loop.decisions,
+        memory=loop.memory,
         actor=loop.actor,
         templates=loop.templates,
         learner=loop.learner,

@@ -16,7 +16,8 @@ from cognition.act.templates import TemplateRegistry, instantiate
 from cognition.errors import TemplateError
 from cognition.schemas import DecisionContext, Deliberation
 from graph.models import ActionTarget, DecisionType
-from graph.store.learning import LearningStore, censor_trigger
+from graph.store.censors import censor_trigger
+from graph.store.learning import LearningStore
 
 log = logging.getLogger(__name__)
 

@@ -37,8 +37,9 @@ from cognition.text import CHARS_PER_TOKEN
 from graph.models import DecisionType, Episode, Fact, Lesson, Node, Observation, Procedure
 from graph.models.frame import ContextBudget, FrameSpec
 from graph.models.learn import path_pattern_key, pattern_key
+from graph.models.paths import path_pattern
 from graph.store.lucene import lucene_query
-from graph.store.memory import Memory, path_pattern
+from graph.store.memory import Memory
 from graph.store.recall import RecallRequest, RecallStore, SimilarDecision, TextHit
 
 N = TypeVar("N", bound=Node)

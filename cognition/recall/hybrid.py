@@ -25,10 +25,11 @@ from cognition.embeddings import Embeddings, Vector
 from cognition.errors import LLMUnavailableError
 from cognition.recall.agent_vectors import AgentVectors
 from cognition.text import estimate_tokens
+from graph.models.paths import path_pattern
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EmbeddingStore, Space
 from graph.store.lucene import agent_query, lucene_query
-from graph.store.memory import Memory, path_pattern
+from graph.store.memory import Memory
 from graph.store.recall import Hit, HybridRequest, RecallStore
 
 log = logging.getLogger(__name__)
@@ -139,7 +140,7 @@ class HybridRecall:
                 vector = await self.embeddings.query(query)
             except LLMUnavailableError as exc:
                 log.info("recall by meaning skipped: %s", exc)
-        words = agent_query(lucene_query([query]), self.store.memory.agent_id)
+        words = agent_query(lucene_query([query]), self.store.graph.agent_id)
         found = await self.store.hybrid(
             await self.request(
                 query=words,

@@ -27,8 +27,9 @@ from cognition.schemas import DecisionContext
 from cognition.text import fence, plain_text
 from graph.errors import GraphError
 from graph.models import ReasonerKind, ReasoningStep, StepName
+from graph.models.paths import path_pattern
 from graph.store.lucene import lucene_query
-from graph.store.memory import Memory, path_pattern
+from graph.store.memory import Memory
 from graph.store.recall import Hit, RecallStore
 
 log = logging.getLogger(__name__)

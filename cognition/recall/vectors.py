@@ -110,7 +110,7 @@ class VectorJob:
         if space.model is None or (space.model == model and space.dimensions in (None, dims)):
             return None
         return (
-            f"embeddings: the memory of agent {self.store.memory.agent_id!r} holds vectors of "
+            f"embeddings: the memory of agent {self.store.graph.agent_id!r} holds vectors of "
             f"model {space.model!r} ({space.dimensions} dimensions), but the settings ask for "
             f"model {model!r} ({dims} dimensions). Vectors of two models are never mixed: "
             "run `nous embeddings reembed` to replace them with the new model's, or set "

@@ -114,7 +114,7 @@ class NousTools:
     def _meaning_for(self, memory: Memory) -> HybridRecall | None:
         if self.embeddings is None:
             return None
-        if self._meaning is None or self._meaning.store.memory is not memory:
+        if self._meaning is None or self._meaning.store.graph is not memory:
             self._meaning = HybridRecall(memory, self.embeddings, self.settings.embeddings)
         elif self.vectors is not None and self.vectors.written != self._meaning_written:
             # Vectors written here since the counts were read: read them again now (the

@@ -120,7 +120,7 @@ class ClaudeSession:
         """
         context = await self.layer.prepare_turn(payload.session_id, payload.prompt)
         turn = Turn(
-            agent_id=self.turns.memory.agent_id,
+            agent_id=self.turns.graph.agent_id,
             session_id=payload.session_id,
             prompt=clip(payload.prompt, _PROMPT_CHARS),
             frame=context.frame.frame_id,

@@ -65,7 +65,7 @@ def _reconciler(
     budget = ActionBudget(BudgetSettings(actions_per_hour=5))
     actor = Actor(decisions, {}, budget, ActiveExecutions(grace_s=1.0), tmp_path, Monitor())
     parts = LoopParts(
-        decisions=decisions,
+        memory=memory,
         actor=actor,
         templates=load_templates(_templates(tmp_path, repeatable=repeatable)),
         learner=OutcomeLearner(store),

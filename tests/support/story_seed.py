@@ -26,9 +26,9 @@ from graph.models import (
     StepName,
     utc_now,
 )
+from graph.models.paths import path_pattern
 from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
-from graph.store.memory import path_pattern
 from tests.support.recall_seed import Seeder
 
 PATH = "knowledge/notes.md"

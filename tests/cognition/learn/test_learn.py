@@ -16,10 +16,11 @@ from cognition.learn.learner import (
 )
 from cognition.monitor import ToolError, assess
 from graph.models import ActionTarget, Decision, DecisionType, Execution, Pattern
+from graph.models.paths import path_pattern
 from graph.server.finder import Neo4jEndpoint
 from graph.store.decisions import DecisionStore
 from graph.store.learning import LearningStore
-from graph.store.memory import Memory, path_pattern
+from graph.store.memory import Memory
 from tests.support.graph_checks import GraphChecks, open_checks
 
 KEY = "execution:process_failed:act:run_tests"

@@ -21,13 +21,10 @@ from graph.models import (
     utc_now,
 )
 from graph.server.finder import Neo4jEndpoint
+from graph.store.censors import BLOCK_AFTER_FIRES
 from graph.store.decisions import DecisionStore
 from graph.store.driver import GraphDriver
-from graph.store.learning import (
-    BLOCK_AFTER_FIRES,
-    LearningStore,
-    calibration_bucket,
-)
+from graph.store.learning import LearningStore, calibration_bucket
 from graph.store.memory import Memory
 from tests.support.graph_checks import GraphChecks, open_checks
 
