@@ -251,7 +251,7 @@ class DecisionLoop:
         rendered = render_context(context, identity=IDENTITY)
         deliberation = await self.reasoner.deliberate(context, rendered)
         planned, deliberation = await plan(
-            deliberation, context, self.templates, self.censors.store
+            deliberation, context, self.templates, self.memory.censors
         )
         opening = self.follow_ups.opening(deliberation.decision_type, deliberation, round_, batch)
         decision = _decision(deliberation, context, frame.name, planned, opening)

@@ -118,7 +118,7 @@ async def settle_outcome(
         # The record on this kind of path, this failure counted, says whether a
         # repeat is a wall (block) or the exception where the action works.
         here = path_pattern_key(decision.pattern_key or "", decision.path_pattern)
-        record = await learner.store.pattern(here) if here and decision.pattern_key else None
+        record = await memory.learning.pattern(here) if here and decision.pattern_key else None
         await censors.record_failure(
             censor_trigger(decision.template or "action", decision.path),
             reason=outcome.error,

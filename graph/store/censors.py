@@ -32,6 +32,11 @@ class CensorStore:
     def __init__(self, graph: AgentGraph) -> None:
         self.graph = graph
 
+    @property
+    def agent_id(self) -> str:
+        """The agent this store reads and writes for."""
+        return self.graph.agent_id
+
     async def create_censor(self, censor: Censor, *, learned_from: str | None = None) -> str:
         """Write a censor, ``LEARNED_FROM`` the Execution or Episode ``learned_from`` names."""
         rows = await self.graph.write(

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from graph.models import Episode, Fact, Procedure, WorkingMemory, new_id, utc_now
 from graph.store.agent_graph import AgentGraph
+from graph.store.events import event_properties
 from graph.store.mapping import from_properties, to_properties
 
 M = TypeVar("M", bound=BaseModel)
@@ -38,14 +39,22 @@ class EpisodeStore:
         return self.graph.agent_id
 
     async def start_episode(self, session_id: str) -> tuple[Episode, bool]:
-        """The session's open episode, started if there is none; True when started now."""
+        """The session's open episode, started if there is none; True when started now.
+
+        An episode started now is recorded in the audit stream (``episode_started``) by
+        the same statement.
+        """
         now = utc_now()
         episode = Episode(agent_id=self.agent_id, session_id=session_id, started_at=now, at=now)
         properties = {**to_properties(episode), "lessons": [], "lessons_text": ""}
+        started = {"episode_id": episode.id}
         rows = await self.graph.write(
             "learn/start_episode",
             session_id=session_id,
             episode={**properties, "open_session": session_id},
+            event=event_properties(
+                self.agent_id, "episode_started", started, session_id=session_id
+            ),
         )
         return from_properties(Episode, rows[0]["episode"]), bool(rows[0]["created"])
 
@@ -97,6 +106,15 @@ class EpisodeStore:
         if not rows:
             return None, False
         return from_properties(Episode, rows[0]["episode"]), bool(rows[0]["ended"])
+
+    async def end_session(self, session_id: str, *, outcome: str = "completed") -> Episode | None:
+        """End the session's open episode: the episode when this call ended it, None when the
+        session had none open (so ending twice is harmless)."""
+        episode = await self.open_episode(session_id)
+        if episode is None:
+            return None
+        ended_episode, ended = await self.end_episode(episode.id, outcome=outcome)
+        return ended_episode if ended else None
 
     async def update_working_memory(
         self,

@@ -19,6 +19,19 @@ from graph.store.mapping import from_properties, to_properties
 log = logging.getLogger(__name__)
 
 
+def event_properties(
+    agent_id: str, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
+) -> dict[str, Any]:
+    """The properties of a new ``Event`` (data as a JSON string), for any statement that
+    writes one beside what it records."""
+    event = Event(agent_id=agent_id, type=event_type, data=dict(data))
+    properties = to_properties(event)
+    properties["data"] = json.dumps(dict(data), sort_keys=True, default=str)
+    if session_id is not None:
+        properties["session_id"] = session_id
+    return properties
+
+
 class EventStore:
     """One agent's audit stream of ``Event`` nodes."""
 
@@ -46,12 +59,7 @@ class EventStore:
     ) -> dict[str, Any]:
         """An ``Event``'s properties as :meth:`emit` writes them (data as a JSON string), for a
         statement that writes the event beside what it records."""
-        event = Event(agent_id=self.graph.agent_id, type=event_type, data=dict(data))
-        properties = to_properties(event)
-        properties["data"] = json.dumps(dict(data), sort_keys=True, default=str)
-        if session_id is not None:
-            properties["session_id"] = session_id
-        return properties
+        return event_properties(self.graph.agent_id, event_type, data, session_id=session_id)
 
     async def events(self, event_type: str, limit: int = 50) -> list[Event]:
         """The latest events of one type, newest first, their data decoded."""

@@ -88,9 +88,9 @@ class ClaudeSession:
 
     async def session_start(self, payload: HookInput) -> HookAnswer:
         """Start the episode; the answer: strategies, censors (block first), open escalations."""
-        await self.layer.episodes.start(payload.session_id)
+        await self.layer.memory.episodes.start_episode(payload.session_id)
         strategies = await self.heuristics.active()
-        censors = await self.layer.store.active_censors()
+        censors = await self.layer.memory.censors.active_censors()
         escalations = await self.audit.open_escalations(ESCALATION_LIMIT)
         sections = [
             ("Strategies Nous has learned", [f"- {h.content}" for h in strategies]),
@@ -127,7 +127,7 @@ class ClaudeSession:
             decision_id=context.decision_id,
             episode_id=context.episode_id,
         )
-        event = self.layer.store.event_properties(
+        event = self.layer.memory.events.event_properties(
             "turn_started", turn_started(context), session_id=payload.session_id
         )
         await self.turns.open_turn(turn, event)
@@ -141,7 +141,7 @@ class ClaudeSession:
             return NOTHING
         blocking = next((c for c in censors if c.severity == "block"), None)
         if blocking is not None:
-            await self.layer.store.emit(
+            await self.layer.memory.events.emit(
                 "censor_denied_tool",
                 {"censor_id": blocking.id, "tool": payload.tool_name},
                 session_id=payload.session_id,
