@@ -48,8 +48,6 @@ from graph.models import RSICycle, new_id
 from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import RSISettings, Settings, state_dir
 from graph.store.driver import GraphDriver
-from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
 from graph.watch.files import PathFilter
@@ -343,8 +341,8 @@ async def build_self_improvement(
     model judges. Reads the active heuristics once (writing the files if they
     are out of date); does no other I/O.
     """
-    store = HeuristicStore(memory)
-    events = LearningStore(memory)
+    store = memory.heuristics
+    events = memory.events
     book = StrategyBook(store, settings.max_strategy_tokens, state_dir=state_dir(root))
     await book.refresh()
     if embeddings is None and llm is not None and settings.embedding_model:
