@@ -18,7 +18,8 @@ Beside them, in the same run, ``python -c pass`` with the same interpreter,
 as many times: the baseline. Every hook's answer must carry the recalled
 context (a hook that failed fast would be cheap and wrong).
 
-Target (issue 18): hook p50 <= 3x ``python -c pass`` p50.
+Targets: via the daemon, hook p50 <= 3x ``python -c pass`` p50 (issue 18);
+alone, <= 10x (issue 27). Both ratios are printed.
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ from scheduler.claude.hook_socket import socket_path
 from scheduler.claude.wiring import build_session
 
 TARGET_RATIO = 3.0
+"""Via the daemon (issue 18)."""
+ALONE_TARGET_RATIO = 10.0
+"""Alone, no daemon (issue 27)."""
 NOUS = Path(sys.executable).parent / "nous"
 
 
@@ -145,11 +149,11 @@ async def run(size: int, count: int, batch: int) -> bool:
     checks = [
         (alone_ok == len(prompts) and daemon_ok == len(prompts), "every answer recalled context"),
         (ratio_daemon <= TARGET_RATIO, f"daemon: p50 {ratio_daemon:.2f}x (target <= 3x)"),
-        (ratio_alone <= TARGET_RATIO, f"alone: p50 {ratio_alone:.2f}x (target <= 3x)"),
+        (ratio_alone <= ALONE_TARGET_RATIO, f"alone: p50 {ratio_alone:.2f}x (target <= 10x)"),
     ]
     for ok, text in checks:
         print(f"{verdict(ok)}  {text}")
-    return all(ok for ok, _ in checks[:2])
+    return all(ok for ok, _ in checks)
 
 
 def main() -> None:

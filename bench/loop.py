@@ -5,11 +5,14 @@
 Builds the loop with the scheduler's own ``build_loop`` (rules reasoner,
 executors in dry-run mode, so no child process runs), writes synthetic
 observations of three kinds (intake notes that ACT, knowledge edits that
-ACT, config edits that WAIT), and times ``DecisionLoop.decide`` on each:
+ACT, config edits that WAIT) and their files (the intake template acts
+only on a file it can see; without it the note is investigated), and
+times ``DecisionLoop.decide`` on each:
 frame, recall, render, deliberate, record the decision with its steps, and
 for ACT the dry-run execution and learning. It prints p50/p95 per decision
-and decisions per second, and the same run's baseline: one read round trip
-to Neo4j, the floor under any decision that remembers anything.
+and decisions per second, the decisions by type and the statements sent to
+Neo4j per decision, and the same run's baseline: one read round trip to
+Neo4j, the floor under any decision that remembers anything.
 
 Targets (issue 3): p50 at most 15 ms, at least 100 decisions per second.
 """
@@ -20,6 +23,7 @@ import argparse
 import asyncio
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
@@ -72,18 +76,23 @@ async def run(count: int) -> bool:
                     [classifier.classify(_observation(memory.agent_id, i))] for i in range(count)
                 ]
                 await memory.record_observations([b[0] for b in batches])
+                _write_files(root, [b[0] for b in batches])
                 for batch in batches[:20]:  # warm-up: query plans, JIT
                     await runtime.loop.decide(batch)
                     await runtime.loop.idle()
                 floor = await _round_trips(memory, 200)
                 timings = []
+                kinds: Counter[str] = Counter()
+                statements = driver.statements
                 started = time.perf_counter()
                 for batch in batches[20:]:
                     t0 = time.perf_counter()
-                    await runtime.loop.decide(batch)
+                    decision = await runtime.loop.decide(batch)
                     await runtime.loop.idle()  # the action runs as a task: count it in
                     timings.append((time.perf_counter() - t0) * 1000)
+                    kinds[decision.type.value] += 1
                 elapsed = time.perf_counter() - started
+                statements = driver.statements - statements
             finally:
                 await runtime.loop.stop(0.0)
                 await runtime.close()
@@ -92,6 +101,8 @@ async def run(count: int) -> bool:
     p50, p95 = percentile(timings, 50), percentile(timings, 95)
     rate = len(timings) / elapsed
     print(f"{len(timings)} decisions (rules reasoner, dry-run executors) in {elapsed:.2f} s")
+    print("decisions: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
+    print(f"statements to Neo4j per decision: {statements / len(timings):.2f}")
     print(f"per decision: p50 {p50:.1f} ms, p95 {p95:.1f} ms; {rate:.0f} decisions/s")
     print(f"baseline: one read round trip p50 {floor:.2f} ms; decision p50 = {p50 / floor:.1f}x")
     checks = [
@@ -101,6 +112,14 @@ async def run(count: int) -> bool:
     for ok, text in checks:
         print(f"{verdict(ok)}  {text}")
     return all(ok for ok, _ in checks)
+
+
+def _write_files(root: Path, observations: list[Observation]) -> None:
+    for observation in observations:
+        assert observation.path is not None
+        path = root / observation.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"# {path.stem}\n\nA note written by bench.loop.\n", encoding="utf-8")
 
 
 def _observation(agent_id: str, i: int) -> Observation:

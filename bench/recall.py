@@ -17,7 +17,7 @@ run created is deleted in chunks.
 
 Hybrid recall (issue 19) is measured beside it at each size: every node with
 text gets a synthetic vector through the product's own pending/write queries
-(:mod:`bench.recall_vectors`), then ``HybridRecall.recall`` (full-text, vector
+(:mod:`bench.recall_vectors`), then ``HybridRecall.search`` and ``fuse`` (full-text, vector
 and graph proximity, fused) runs with a ready query vector; the default
 model's time to embed one question is printed on its own line. ``--no-vectors``
 skips all of it.

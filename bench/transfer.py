@@ -1,24 +1,29 @@
-"""Transfer (seed 003 H6): do the learned strategies help on problems never practised?
+"""Transfer (seed 003 H6): does what Nous learned help on problems never practiced?
 
 Runs the held-out HumanEval problems (the seed's 20, :data:`rsi.problems.HELD_OUT_IDS`,
 or a larger split with ``--held-out N``, practice then drawing from the rest)
-against the configured OpenAI-compatible endpoint in three arms, each with
-the constitution as system prompt and a different "Strategies" section:
+against the configured OpenAI-compatible endpoint, each problem asked for as
+a fenced code block (issue 25: code inside JSON costs a small model more
+than any strategy wins back), in five arms:
 
-- ``none``: no strategies;
-- ``learned``: the agent's active heuristics of ``--domain`` (from its graph,
-  or from a ``strategies.json`` Nous wrote);
-- ``control``: as many strategies drawn from other domains, or, when there
-  are not enough, the learned ones with their words shuffled.
+- ``plain``: the problem in the model's own plain form, no system prompt, so
+  any handicap of Nous's prompts shows in the same run;
+- ``none``: the constitution as system prompt, no strategies, no cases;
+- ``cases``: as ``none``, with the agent's most similar verified cases shown
+  as worked examples (:mod:`cognition.cases`; none when nothing is close);
+- ``random cases``: as ``cases``, the same number of cases drawn at random
+  from the same bank (the control of recall by similarity);
+- ``principles``: the agent's active heuristics of ``--domain`` (from its
+  graph, or from a ``strategies.json`` Nous wrote) in the system prompt.
 
-Each reply's code runs against HumanEval's own ``check`` in practice's
-sandbox (:mod:`rsi.sandbox`: one pytest test per assert, a confined child,
-a timeout); a problem passes when every test does. It prints pass@1 per arm and the exact
-McNemar test of learned vs none and learned vs control, with the model and
-the strategy set's version. With ``--practice-cycles N`` a fresh agent first
-runs N real RSI cycles with the model (:mod:`bench.transfer_practice`), and
-what it learned (each heuristic, its trials, active or rejected) is printed
-before the arms::
+Each reply's code (the longest fenced block, a bare body completed with the
+signature) runs against HumanEval's own ``check`` in practice's sandbox
+(:mod:`rsi.sandbox`); a problem passes when every test does. It prints pass@1
+per arm and the exact McNemar test of every arm against ``none``, with the
+model and the strategy set's version. The case bank is frozen while the arms
+run. With ``--practice-cycles N`` a fresh agent first runs N real RSI cycles
+with the model (:mod:`bench.transfer_practice`), and what it learned (each
+heuristic, its trials, active or rejected; its cases) is measured::
 
     python -m bench.transfer --agent-id nous
     python -m bench.transfer --strategies .nous/strategies.json --base-url http://127.0.0.1:8080/v1
@@ -39,8 +44,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
 from bench.common import connected
 from bench.stats import mcnemar_exact
 from bench.transfer_practice import (
@@ -49,25 +52,22 @@ from bench.transfer_practice import (
     format_practice,
     practise_cycles,
 )
+from cognition.cases import CaseBank, worked_examples
+from cognition.code_reply import extract_code
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import fence
 from graph.models import Heuristic, new_id
 from graph.settings import Settings, load_settings
+from graph.store.cases import CaseStore
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
 from rsi.problems import HELD_OUT_IDS, Problem, held_out, human_eval
 from rsi.sandbox import run_problem
 from rsi.strategies import carried_prompt, set_signature
 
-ARMS = ("none", "learned", "control")
+ARMS = ("plain", "none", "cases", "random cases", "principles")
 CHECK_TIMEOUT_S = 10.0
-
-
-class Solution(BaseModel):
-    """What the model must reply: the complete function."""
-
-    code: str
 
 
 @dataclass
@@ -82,7 +82,7 @@ class StrategySet:
 
 @dataclass
 class TransferResult:
-    """pass@1 per arm, the per-problem outcomes, and the two paired tests."""
+    """pass@1 per arm, the per-problem outcomes, and each arm's paired test against ``none``."""
 
     model: str
     base_url: str
@@ -95,6 +95,9 @@ class TransferResult:
     mcnemar: dict[str, dict[str, float]] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     unusable: dict[str, int] = field(default_factory=dict)  # replies that held no code
+    prompt_tokens: dict[str, int] = field(default_factory=dict)
+    cases_shown: dict[str, int] = field(default_factory=dict)
+    case_bank: int = 0  # active cases the agent held
 
 
 def held_out_tasks(limit: int | None = None, size: int = len(HELD_OUT_IDS)) -> list[Problem]:
@@ -149,37 +152,113 @@ def system_prompt(strategies: Sequence[Heuristic], max_tokens: int) -> str:
     return carried_prompt(strategies, max_tokens).text
 
 
-def task_prompt(task: Problem) -> str:
-    """The user message for one problem."""
+def plain_prompt(task: Problem) -> str:
+    """The problem in a model's own plain form: the stub in a code block, nothing else."""
+    return f"Complete the following Python function:\n```python\n{task.spec.rstrip()}\n```"
+
+
+def task_prompt(task: Problem, examples: str = "") -> str:
+    """The user message for one problem, worked examples (already fenced) first."""
+    shown = f"{examples}\n\n" if examples else ""
     return (
-        f"{fence(task.spec, 'a Python function to complete')}\n\n"
+        f"{shown}{fence(task.spec, 'a Python function to complete')}\n\n"
         f"Write the complete Python function `{task.entry_point}` (its signature, body and any "
-        "imports it needs) so that it does what the docstring says.\n"
-        'Reply with one JSON object: {"code": "<the complete function>"}'
+        "imports it needs) so that it does what the docstring says. Reply with the code in one "
+        "```python block."
     )
 
 
-def solution_module(task: Problem, code: str) -> str:
-    """The reply as the module the tests import: fences dropped, the signature supplied."""
-    body = code.strip()
-    if body.startswith("```"):
-        body = body.strip("`").removeprefix("python").strip()
-    if f"def {task.entry_point}" not in body:
-        body = task.spec + body  # a body without its signature, as HumanEval completions are
-    return body + "\n"
+def solution_module(task: Problem, reply: str) -> str:
+    """The reply as the module the tests import: the longest code block, a bare body completed
+    with the signature, after the problem's prompt (its imports and helpers)."""
+    code = extract_code(reply, signature=task.spec, entry_point=task.entry_point)
+    if f"def {task.entry_point}" not in code:
+        return task.spec + _indented(code)  # a body without its signature, as HumanEval's are
+    return task.module(code)
 
 
-async def passes(task: Problem, code: str, timeout_s: float = CHECK_TIMEOUT_S) -> bool:
-    """Whether ``code`` passes every one of the task's tests in the practice sandbox."""
-    result = await run_problem(task, solution_module(task, code), timeout_s=timeout_s)
+def _indented(code: str) -> str:
+    lines = code.splitlines()
+    if lines and not lines[0].startswith((" ", "\t")):
+        return "".join(f"    {line}\n" for line in lines)
+    return code
+
+
+async def passes(task: Problem, reply: str, timeout_s: float = CHECK_TIMEOUT_S) -> bool:
+    """Whether the reply's code passes every one of the task's tests in the practice sandbox."""
+    if not extract_code(reply, signature=task.spec, entry_point=task.entry_point):
+        return False
+    result = await run_problem(task, solution_module(task, reply), timeout_s=timeout_s)
     return result.success
 
 
+@dataclass
+class ArmRun:
+    """One arm's setting: its system prompt (None: none at all) and where its cases come from."""
+
+    name: str
+    system: str | None
+    cases: str = ""  # "", "similar" or "random"
+
+
+def arm_runs(settings: Settings, strategies: StrategySet) -> list[ArmRun]:
+    """The five arms, in :data:`ARMS` order."""
+    tokens = settings.rsi.max_strategy_tokens
+    bare = system_prompt([], tokens)
+    return [
+        ArmRun("plain", None),
+        ArmRun("none", bare),
+        ArmRun("cases", bare, "similar"),
+        ArmRun("random cases", bare, "random"),
+        ArmRun("principles", system_prompt(strategies.learned, tokens)),
+    ]
+
+
+async def _examples(
+    arm: ArmRun, task: Problem, bank: CaseBank | None, rng: random.Random, domain: str
+) -> tuple[str, int]:
+    if bank is None or not arm.cases:
+        return "", 0
+    if arm.cases == "similar":
+        recalled = await bank.recall(task.spec, domain)
+    else:
+        recalled = await bank.random(domain, bank.settings.per_prompt, rng)
+    text, ids = worked_examples(recalled.cases, bank.settings.max_tokens, bank.settings.field_chars)
+    return text, len(ids)
+
+
+async def _ask(
+    llm: LLMClient, arm: ArmRun, task: Problem, examples: str, result: TransferResult
+) -> bool:
+    """One problem in one arm: asked, its code checked; a failed request counts as a failure."""
+    user = plain_prompt(task) if arm.system is None else task_prompt(task, examples)
+    try:
+        reply = await llm.complete_text(
+            system=arm.system, user=user, step=f"transfer_{arm.name}", temperature=0.0
+        )
+    except LLMUnavailableError:
+        # Counted as a failure, and reported: a figure with errors says so.
+        result.errors[arm.name] = result.errors.get(arm.name, 0) + 1
+        return False
+    result.model = reply.model or result.model
+    result.prompt_tokens[arm.name] = result.prompt_tokens.get(arm.name, 0) + reply.prompt_tokens
+    if not extract_code(reply.text, signature=task.spec, entry_point=task.entry_point):
+        result.unusable[arm.name] = result.unusable.get(arm.name, 0) + 1
+        return False
+    return await passes(task, reply.text)
+
+
 async def run_transfer(
-    llm: LLMClient, settings: Settings, strategies: StrategySet, tasks: Sequence[Problem]
+    llm: LLMClient,
+    settings: Settings,
+    strategies: StrategySet,
+    tasks: Sequence[Problem],
+    cases: CaseBank | None = None,
+    *,
+    seed: int = 3,
+    domain: str = "code",
 ) -> TransferResult:
-    """Ask every task in every arm and check each answer."""
-    arms = {"none": [], "learned": strategies.learned, "control": strategies.control}
+    """Ask every task in every arm and check each answer; the case bank is only read."""
     result = TransferResult(
         model=settings.llm.model,
         base_url=settings.llm.base_url,
@@ -187,35 +266,22 @@ async def run_transfer(
         strategies=len(strategies.learned),
         control_kind=strategies.control_kind,
         problems=[t.source for t in tasks],
+        case_bank=len(await cases.store.active(domain)) if cases is not None else 0,
     )
-    for arm in ARMS:
-        system = system_prompt(arms[arm], settings.rsi.max_strategy_tokens)
+    rng = random.Random(seed)
+    for arm in arm_runs(settings, strategies):
         outcomes = []
         for task in tasks:
-            try:
-                reply = await llm.complete_json(
-                    system=system,
-                    user=task_prompt(task),
-                    schema=Solution,
-                    step=f"transfer_{arm}",
-                    temperature=0.0,
-                )
-            except LLMUnavailableError:
-                # Counted as a failure, and reported: a figure with errors says so.
-                result.errors[arm] = result.errors.get(arm, 0) + 1
-                outcomes.append(False)
-                continue
-            result.model = reply.model or result.model
-            if reply.value is None:
-                result.unusable[arm] = result.unusable.get(arm, 0) + 1
-            outcomes.append(reply.value is not None and await passes(task, reply.value.code))
-        result.passed[arm] = outcomes
-        result.pass_at_1[arm] = round(sum(outcomes) / len(outcomes), 4) if outcomes else 0.0
-    for other in ("none", "control"):
-        test = mcnemar_exact(result.passed["learned"], result.passed[other])
-        result.mcnemar[f"learned_vs_{other}"] = {
-            "learned_only": test.only_a,
-            f"{other}_only": test.only_b,
+            examples, shown = await _examples(arm, task, cases, rng, domain)
+            result.cases_shown[arm.name] = result.cases_shown.get(arm.name, 0) + shown
+            outcomes.append(await _ask(llm, arm, task, examples, result))
+        result.passed[arm.name] = outcomes
+        result.pass_at_1[arm.name] = round(sum(outcomes) / len(outcomes), 4) if outcomes else 0.0
+    for other in ("plain", "cases", "random cases", "principles"):
+        test = mcnemar_exact(result.passed[other], result.passed["none"])
+        result.mcnemar[f"{other} vs none"] = {
+            f"{other} only": test.only_a,
+            "none only": test.only_b,
             "p_value": test.p_value,
         }
     return result
@@ -226,18 +292,26 @@ def format_result(result: TransferResult) -> str:
     n = len(result.problems)
     lines = [
         f"transfer on {n} held-out HumanEval problems; model {result.model} at {result.base_url}",
-        f"strategies: {result.strategies} learned ({result.strategy_version}); "
-        f"control: {result.control_kind}",
+        f"principles: {result.strategies} learned ({result.strategy_version}); "
+        f"case bank: {result.case_bank} active cases",
     ]
     for arm in ARMS:
         passed = sum(result.passed[arm])
         errors, unusable = result.errors.get(arm, 0), result.unusable.get(arm, 0)
         note = f"; {errors} requests failed, counted as failures" if errors else ""
         note += f"; {unusable} replies held no usable code" if unusable else ""
-        lines.append(f"  pass@1 {arm:<8} {result.pass_at_1[arm]:.3f} ({passed}/{n}){note}")
+        note += f"; {result.cases_shown[arm]} cases shown" if result.cases_shown.get(arm) else ""
+        tokens = result.prompt_tokens.get(arm, 0) / n if n else 0.0
+        lines.append(
+            f"  pass@1 {arm:<12} {result.pass_at_1[arm]:.3f} ({passed}/{n}); "
+            f"{tokens:.0f} prompt tokens per problem{note}"
+        )
     for name, test in result.mcnemar.items():
         counts = ", ".join(f"{k} {int(v)}" for k, v in test.items() if k != "p_value")
         lines.append(f"  McNemar {name}: {counts}, exact p = {test['p_value']:.4g}")
+    if result.pass_at_1.get("plain"):
+        ratio = result.pass_at_1["none"] / result.pass_at_1["plain"]
+        lines.append(f"  none / plain: {ratio:.2f} (target >= 0.95)")
     return "\n".join(lines)
 
 
@@ -250,36 +324,65 @@ def client_errors(practice: Practice | None, result: TransferResult) -> int:
     return errors
 
 
-async def _strategies(
+async def _measure(
     args: argparse.Namespace, settings: Settings, llm: LLMClient
-) -> tuple[StrategySet, Practice | None]:
+) -> tuple[TransferResult, Practice | None]:
+    """What to measure (a file's strategies, a fresh agent's practice, or an agent's graph),
+    then the arms; a practice agent is forgotten afterwards unless ``--keep-agent``."""
+    tasks = held_out_tasks(args.limit, args.held_out)
     if args.strategies is not None:
-        return strategies_from_file(args.strategies, args.domain, args.seed), None
+        strategies = strategies_from_file(args.strategies, args.domain, args.seed)
+        _print_learned(strategies, None, args.json)
+        result = await run_transfer(llm, settings, strategies, tasks, seed=args.seed)
+        return result, None
     async with connected(settings) as (_, driver):
-        if args.practice_cycles:
-            memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
-            try:
-                with tempfile.TemporaryDirectory(prefix="nous-transfer-") as root:
-                    practice = await practise_cycles(
-                        memory, llm, settings, args.practice_cycles, Path(root)
-                    )
-            finally:
-                if not args.keep_agent:
-                    await memory.forget()
-            version = f"learned in {args.practice_cycles} RSI cycles (agent {memory.agent_id})"
-            strategies = split_strategies(practice.active, args.domain, args.seed, version=version)
-            return strategies, practice
-        if args.bootstrap_practice:
-            memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
-            try:
-                active = await bootstrap_strategies(memory, llm, settings, args.bootstrap_practice)
-            finally:
+        if not (args.practice_cycles or args.bootstrap_practice):
+            memory = Memory(driver, settings.agent_id)
+            active = await HeuristicStore(memory).active()
+            listed = _file_version(settings, active)
+            strategies = split_strategies(active, args.domain, args.seed, version=listed)
+            _print_learned(strategies, None, args.json)
+            bank = CaseBank(CaseStore(memory), settings.cases)
+            result = await run_transfer(
+                llm, settings, strategies, tasks, bank, seed=args.seed, domain=args.domain
+            )
+            return result, None
+        memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
+        try:
+            strategies, practice = await _learn(args, settings, llm, memory)
+            _print_learned(strategies, practice, args.json)
+            bank = CaseBank(CaseStore(memory), settings.cases)
+            result = await run_transfer(
+                llm, settings, strategies, tasks, bank, seed=args.seed, domain=args.domain
+            )
+        finally:
+            if not args.keep_agent:
                 await memory.forget()
-            version = f"crystallised now from {args.bootstrap_practice} practice trajectories"
-            return split_strategies(active, "code", args.seed, version=version), None
-        active = await HeuristicStore(Memory(driver, settings.agent_id)).active()
-    listed = _file_version(settings, active)
-    return split_strategies(active, args.domain, args.seed, version=listed), None
+        return result, practice
+
+
+async def _learn(
+    args: argparse.Namespace, settings: Settings, llm: LLMClient, memory: Memory
+) -> tuple[StrategySet, Practice | None]:
+    """A fresh agent's strategies (and cases): N real cycles, or the bootstrap shortcut."""
+    if args.practice_cycles:
+        with tempfile.TemporaryDirectory(prefix="nous-transfer-") as root:
+            practice = await practise_cycles(
+                memory, llm, settings, args.practice_cycles, Path(root)
+            )
+        version = f"learned in {args.practice_cycles} RSI cycles (agent {memory.agent_id})"
+        return split_strategies(practice.active, args.domain, args.seed, version=version), practice
+    active = await bootstrap_strategies(memory, llm, settings, args.bootstrap_practice)
+    version = f"crystallized now from {args.bootstrap_practice} practice trajectories"
+    return split_strategies(active, "code", args.seed, version=version), None
+
+
+def _print_learned(strategies: StrategySet, practice: Practice | None, as_json: bool) -> None:
+    if practice is not None:
+        where = sys.stderr if as_json else sys.stdout  # stdout stays one JSON document
+        print(format_practice(practice), file=where, flush=True)
+    for h in strategies.learned:
+        print(f"learned [{h.domain}] {h.content}", file=sys.stderr)
 
 
 def _file_version(settings: Settings, active: Sequence[Heuristic]) -> str | None:
@@ -316,14 +419,7 @@ async def _main(args: argparse.Namespace) -> int:
         return 2
     settings = load_settings(args.config, overrides=overrides)
     async with LLMClient(settings.llm) as llm:
-        strategies, practice = await _strategies(args, settings, llm)
-        if practice is not None:
-            where = sys.stderr if args.json else sys.stdout  # stdout stays one JSON document
-            print(format_practice(practice), file=where, flush=True)
-        for h in strategies.learned:
-            print(f"learned [{h.domain}] {h.content}", file=sys.stderr)
-        tasks = held_out_tasks(args.limit, args.held_out)
-        result = await run_transfer(llm, settings, strategies, tasks)
+        result, practice = await _measure(args, settings, llm)
     if args.json:
         document = asdict(result)
         if practice is not None:

@@ -85,7 +85,7 @@ async def practise_cycles(
 ) -> Practice:
     """Run ``count`` RSI cycles for ``memory``'s agent, as the daemon builds them."""
     parts = await build_self_improvement(
-        settings.rsi, memory, llm, root, chat_model=settings.llm.model
+        settings.rsi, memory, llm, root, chat_model=settings.llm.model, cases=settings.cases
     )
     done = Practice()
     for n in range(count):

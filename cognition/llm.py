@@ -52,12 +52,19 @@ from cognition.llm_format import (
 )
 from cognition.llm_health import HEALTH_TIMEOUT_S, EndpointHealth
 from cognition.llm_pacing import Priority, RequestPacer, request_timeout
-from cognition.llm_reply import LLMReply, describe_error, parse_reply, repair_prompt, reply_parts
+from cognition.llm_reply import (
+    LLMReply,
+    TextReply,
+    describe_error,
+    parse_reply,
+    repair_prompt,
+    reply_parts,
+)
 from cognition.llm_state import LLMState
 from graph.models import new_id
 from graph.settings import LLMSettings
 
-__all__ = ["LLMClient", "LLMReply", "LLMState"]
+__all__ = ["LLMClient", "LLMReply", "LLMState", "TextReply"]
 
 log = logging.getLogger(__name__)
 
@@ -265,6 +272,40 @@ class LLMClient:
             call_id=call_id,
             reply_format=sent_as,
         )
+
+    async def complete_text(
+        self,
+        *,
+        system: str | None,
+        user: str,
+        step: str,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> TextReply:
+        """Ask for free text, as a model writes code: no reply format, no repair.
+
+        ``system=None`` sends the user message alone (a model's own plain form).
+        A request the endpoint refuses (400, 413, 422) comes back with ``error``
+        set; everything else raises as :meth:`complete_json` does.
+        """
+        client = self._require_client()
+        if self.backing_off:
+            raise LLMUnavailableError(f"{step}: LLM endpoint unavailable (backing off)")
+        messages: list[ChatCompletionMessageParam] = [{"role": "user", "content": user}]
+        if system is not None:
+            messages.insert(0, {"role": "system", "content": system})
+        request = _Request(step, "text", {}, "background", max_tokens, temperature)
+        started = time.perf_counter()
+        try:
+            completion = await self._send(client, messages, request, "none")
+        except openai.APIStatusError as exc:
+            if exc.status_code not in (400, 413, 422):
+                raise self._unavailable(step, exc) from None
+            took = (time.perf_counter() - started) * 1000
+            return TextReply("", self._settings.model, took, 0, 0, describe_error(exc))
+        raw, served_by, used_in, used_out = reply_parts(completion)
+        took = (time.perf_counter() - started) * 1000
+        return TextReply(raw, served_by or self._settings.model, took, used_in, used_out)
 
     def _wire(self, schema: type[BaseModel]) -> dict[str, object]:
         wired = self._schemas.get(schema)

@@ -53,6 +53,21 @@ class LLMReply(Generic[T]):
         return self.value is not None
 
 
+@dataclass(frozen=True, slots=True)
+class TextReply:
+    """A free-text reply (code in a fenced block, say): the text as sent, and its costs.
+
+    ``error`` is set, and ``text`` empty, when the endpoint refused the request.
+    """
+
+    text: str
+    model: str
+    latency_ms: float
+    prompt_tokens: int
+    completion_tokens: int
+    error: str | None = None
+
+
 def reply_parts(completion: ChatCompletion) -> tuple[str, str | None, int, int]:
     """Content, model, prompt and completion tokens, each checked by type.
 

@@ -56,6 +56,9 @@ from graph.settings_model import (
     BudgetSettings as BudgetSettings,
 )
 from graph.settings_model import (
+    CaseSettings as CaseSettings,
+)
+from graph.settings_model import (
     EmbeddingSettings as EmbeddingSettings,
 )
 from graph.settings_model import (

@@ -305,12 +305,34 @@ class RSISettings(BaseModel):
         ["code", "math", "logic"], min_length=1
     )
     # A candidate heuristic's paired trial: this many practice problems with and without it;
-    # rejected when it loses more than trial_margin of them net (without-only - with-only).
+    # carried only when it wins at least trial_min_wins of them net (with-only - without-only):
+    # a principle that changed nothing is not carried. With trial_min_wins 0, the older rule:
+    # rejected when it loses more than trial_margin of them net.
     trial_problems: int = Field(8, ge=1, le=100)
     trial_margin: int = Field(0, ge=0)
+    trial_min_wins: int = Field(1, ge=0)
     trials_per_cycle: int = Field(1, ge=0)
     # The held-out split practice never draws from: the seed's 20, or a larger one (<= 82).
     held_out_problems: int = Field(20, ge=20, le=82)
+
+
+class CaseSettings(BaseModel):
+    """Cases (issue 25): verified experience recalled per task as worked examples."""
+
+    model_config = _STRICT
+
+    enabled: bool = True
+    per_prompt: int = Field(3, ge=0, le=20, description="most cases shown before one attempt")
+    max_tokens: int = Field(1200, ge=0, description="token budget of the cases in one prompt")
+    # A case is close enough when this share of the task's content words is in its task, or
+    # (with vectors) its cosine reaches min_cosine; nothing below both floors is shown.
+    min_similarity: float = Field(0.35, ge=0, le=1)
+    min_cosine: float = Field(0.85, ge=0, le=1)
+    duplicate_similarity: float = Field(0.9, ge=0, le=1, description="word overlap of a repeat")
+    max_cases: int = Field(500, ge=1, description="the bank's cap (active cases per agent)")
+    prune_harm_margin: int = Field(1, ge=1, description="harmful minus helpful that retires")
+    prune_min_age_days: float = Field(14.0, ge=0, description="age after which unused retire")
+    field_chars: int = Field(1500, ge=100, le=20_000, description="of each field shown")
 
 
 class EmbeddingSettings(BaseModel):
@@ -389,6 +411,7 @@ class Settings(BaseModel):
     goals: list[GoalSettings] = Field(default_factory=list)
     rsi: RSISettings = Field(default_factory=RSISettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    cases: CaseSettings = Field(default_factory=CaseSettings)
     claude: ClaudeSettings = Field(default_factory=ClaudeSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
 

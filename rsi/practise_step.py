@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cognition.carried import CarriedPrompt
-from graph.models import Desire, DesireStatus, RSICycle, Trajectory
+from cognition.cases import CaseBank
+from graph.models import CaseSource, Desire, DesireStatus, RSICycle, Trajectory
 from rsi.consistency import ConsistencyPractice
 from rsi.difficulty import HISTORY, current_level
 from rsi.practice import RECENT_PROBLEMS, Recent, TestPractice
@@ -22,6 +23,23 @@ from rsi.route import LOGIC
 
 if TYPE_CHECKING:
     from rsi.engine import RSIEngine
+
+
+async def keep_case(cases: CaseBank | None, trajectory: Trajectory, trajectory_id: str) -> None:
+    """Credit the cases the attempt was shown by its outcome; a verified pass becomes a case."""
+    if cases is None:
+        return
+    await cases.credit(trajectory.cases_shown, passed=trajectory.success)
+    if trajectory.success:
+        await cases.write(
+            domain=trajectory.domain,
+            source=CaseSource.PRACTICE,
+            task=trajectory.problem,
+            worked=trajectory.solution,
+            failed_attempt=trajectory.failed_attempt,
+            error=trajectory.failed_error,
+            from_id=trajectory_id,
+        )
 
 
 async def practise(
@@ -55,6 +73,7 @@ async def practise(
             system=system,
             shown=carried.strategy_ids,
             held_out=held_out(engine.settings.held_out_problems),
+            cases=engine.cases,
         )
         trajectory = await practice.practise(desire, domain, level, seen)
     if trajectory is None:
@@ -68,6 +87,7 @@ async def practise(
         return
     trajectory_id = await store.record_trajectory(trajectory)
     await engine.memory.learning.credit_heuristics(trajectory_id, success=trajectory.success)
+    await keep_case(engine.cases, trajectory, trajectory_id)
     result.trajectory_ids.append(trajectory_id)
     result.practised += 1
     result.succeeded += trajectory.success

@@ -68,6 +68,13 @@ class Problem:
             return "beginner"
         return "intermediate" if len(lines) <= 8 else "advanced"
 
+    def module(self, code: str) -> str:
+        """The module the tests import for ``code``: a HumanEval problem's prompt first (its
+        imports and helper functions; the code's own definitions come later and win)."""
+        if not self.check or not self.spec.strip():
+            return code
+        return f"{self.spec.rstrip()}\n\n\n{code}"
+
     @property
     def fingerprint(self) -> str:
         """A short hash of the normalised spec, to spot a problem seen recently (T5)."""

@@ -36,22 +36,6 @@ class SpecificityReply(_Loose):
     specificity: float = Field(ge=0.0, le=1.0)
 
 
-class ProblemReply(_Loose):
-    """A practice problem the model wrote: its spec, the function, pytest tests."""
-
-    spec: str = Field(min_length=1)
-    entry_point: str = Field(min_length=1)
-    tests: str = Field(min_length=1)
-
-
-class SolutionReply(_Loose):
-    """A solution: the whole module's code, one line on the approach, the strategies applied."""
-
-    code: str = Field(min_length=1)
-    approach: str = ""
-    applied_strategies: list[str] = Field(default_factory=list)
-
-
 class QuestionReply(_Loose):
     """A reasoning question with one short, checkable answer."""
 
@@ -74,6 +58,17 @@ def _applied(strategy_ids: Sequence[str], what: str) -> tuple[str, str]:
         "\napplied_strategies: the ids of the strategies (listed under Strategies in the system "
         f"prompt, in square brackets) this {what} applies; an empty list if none fits.",
         ', "applied_strategies": ["<strategy id>"]',
+    )
+
+
+def _applied_line(strategy_ids: Sequence[str]) -> str:
+    """The ask for an ``Applied:`` line after the code (nothing when no strategy is shown)."""
+    if not strategy_ids:
+        return ""
+    return (
+        "\nAfter the code block, write one last line `Applied: <ids>` naming the strategies "
+        "(listed under Strategies in the system prompt, in square brackets) this solution "
+        "applies, or `Applied: none`."
     )
 
 
@@ -101,37 +96,43 @@ def specificity_prompt(description: str) -> str:
 
 
 def problem_prompt(description: str, difficulty: str, avoid: list[str]) -> str:
-    """Ask for a relevant practice problem with pytest tests (T3, T4, T5)."""
-    seen = fence("\n".join(avoid), "problems practised recently") if avoid else ""
+    """Ask for a relevant practice problem as code: a stub with its docstring, then tests.
+
+    Code travels in fenced blocks, as a model writes it (issue 25), never in a JSON string.
+    """
+    seen = fence("\n".join(avoid), "problems practiced recently") if avoid else ""
     return (
-        f"{fence(description, 'the skill to practise')}\n\n{seen}\n"
+        f"{fence(description, 'the skill to practice')}\n\n{seen}\n"
         f"Write a {difficulty} Python practice problem that directly exercises this skill, "
-        "different from the recent ones. Reply as JSON: "
-        '{"spec": "what the function must do", "entry_point": "function_name", '
-        '"tests": "a pytest module that does `from solution import *` and has several '
-        'test_ functions"}.'
+        "different from the recent ones. Reply with two ```python blocks: first the function's "
+        "signature and a docstring saying what it must do (body `...`); then a pytest module "
+        "that does `from solution import *` and has several test_ functions."
     )
 
 
 def solution_prompt(
-    spec: str, entry_point: str, failure: str | None, strategy_ids: Sequence[str] = ()
+    spec: str,
+    entry_point: str,
+    failure: str | None,
+    strategy_ids: Sequence[str] = (),
+    examples: str = "",
 ) -> str:
-    """Ask for a solution; on the retry, with the failure as data (T7).
+    """Ask for a solution as a fenced code block; on the retry, with the failure as data (T7).
 
-    With ``strategy_ids`` (the strategies the system prompt shows) the reply
-    also names those it applied, as a DECIDE reply does.
+    ``examples`` (worked cases from memory, already fenced as data) go before the
+    problem. With ``strategy_ids`` (the strategies the system prompt shows) the
+    reply names those it applied on an ``Applied:`` line after the code.
     """
     retry = (
         f"\n\nYour previous solution failed:\n{fence(failure, 'test output')}\nFix it."
         if failure
         else ""
     )
-    applied, shape = _applied(strategy_ids, "solution")
+    shown = f"{examples}\n\n" if examples else ""
     return (
-        f"{fence(spec, 'the problem')}\n\n"
+        f"{shown}{fence(spec, 'the problem')}\n\n"
         f"Write a complete Python module that defines `{entry_point}` and solves the problem."
-        f"{retry}{applied}\n"
-        f'Reply as JSON: {{"code": "the module source", "approach": "one line on how"{shape}}}.'
+        f"{retry}\nReply with the code in one ```python block.{_applied_line(strategy_ids)}"
     )
 
 
@@ -168,6 +169,21 @@ def principle_prompt(domain: str, trajectories: Sequence[str]) -> str:
         "What one principle made these attempts succeed? State it as a single specific, "
         "actionable instruction (what to do, and when), in one sentence of at most 40 words. "
         "Do not restate a problem.\n\n"
+        'Reply with one JSON object: {"principle": "<the instruction>"}'
+    )
+
+
+def case_principle_prompt(domain: str, cases: Sequence[str]) -> str:
+    """Ask for the one lesson several verified cases share (temperature 0.5): each case is a
+    failed attempt, the error it met, and what worked."""
+    listing = "\n\n".join(cases)
+    return (
+        f"These are verified cases in the domain '{domain}': each is a task, an attempt that "
+        "failed, the error it met, and what worked.\n\n"
+        f"{fence(listing, 'verified cases')}\n\n"
+        "What one lesson do these cases share? State it as a single specific, actionable "
+        "instruction (what to do, and when), in one sentence of at most 40 words. Name the "
+        "function or convention it is about. Do not restate a task.\n\n"
         'Reply with one JSON object: {"principle": "<the instruction>"}'
     )
 

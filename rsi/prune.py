@@ -19,13 +19,16 @@ pruning twice at the same moment retires nothing the second time.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from cognition.cases import CaseBank
 from graph.models import Heuristic, HeuristicStatus, new_id, utc_now
 from graph.settings import RSISettings
-from graph.store.heuristics import PruneOrder
+from graph.store.events import EventStore
+from graph.store.heuristics import HeuristicStore, PruneOrder
+from rsi.case_prune import CasePrunes, prune_cases
 from rsi.heuristic_stage import HeuristicStage
 
 log = logging.getLogger(__name__)
@@ -98,6 +101,7 @@ class PruneReport:
     active_before: int
     choices: list[PruneChoice] = field(default_factory=list)
     pruned_ids: list[str] = field(default_factory=list)
+    cases: CasePrunes = field(default_factory=CasePrunes)
 
     @property
     def active_after(self) -> int:
@@ -109,8 +113,21 @@ class Pruner(HeuristicStage):
     """Applies :func:`choose_prunes` to one agent's graph; the daily job and the CLI call it.
 
     ``on_change`` runs after the active set changed (the strategy book's
-    refresh, which writes the strategies files).
+    refresh, which writes the strategies files). With ``cases``, the case bank
+    is pruned in the same run (:mod:`rsi.case_prune`).
     """
+
+    def __init__(
+        self,
+        store: HeuristicStore,
+        events: EventStore,
+        settings: RSISettings,
+        *,
+        on_change: Callable[[], Awaitable[object]] | None = None,
+        cases: CaseBank | None = None,
+    ) -> None:
+        super().__init__(store, events, settings, on_change=on_change)
+        self.cases = cases
 
     async def run(self, *, cycle_id: str | None = None, now: datetime | None = None) -> PruneReport:
         """Retire what the rules say, ``PRUNED_IN`` ``cycle_id`` or a new job run."""
@@ -121,6 +138,8 @@ class Pruner(HeuristicStage):
         report.choices = choices
         orders = [PruneOrder(c.heuristic.id, c.reason) for c in choices]
         report.pruned_ids = await self.store.prune(orders, run_id=report.run_id, now=at)
+        if self.cases is not None:
+            report.cases = await prune_cases(self.cases, at)
         if report.pruned_ids:
             done = set(report.pruned_ids)
             await self.events.emit(
@@ -154,4 +173,6 @@ def format_prune(report: PruneReport) -> str:
     lines.append(
         f"{len(done)} retired; {report.active_after} active heuristics (run {report.run_id})"
     )
+    if report.cases.retire or report.cases.merge:
+        lines.append(f"cases: {len(report.cases.retire)} retired, {len(report.cases.merge)} merged")
     return "\n".join(lines)

@@ -9,8 +9,13 @@ at the end):
   problem's ``check(candidate)`` with each assert rewritten to report
   (:mod:`rsi.checks`); no pytest, so a run costs little more than the
   interpreter's start;
-- :func:`run_tests`, for a generated problem's pytest file: ``python -I -m
-  pytest`` with a junit XML report.
+- :func:`run_tests`, for a generated problem's pytest file: pytest
+  (:mod:`rsi.pytest_runner`) with a junit XML report.
+
+Either way the solution runs in a child of the checker (:mod:`rsi.candidate`)
+that holds no descriptor of the report and cannot reach the checker's, so the
+verdict is never the solution's to write; HumanEval's checks reach the
+checker through a descriptor of a file that is not in the sandbox at all.
 
 :func:`run_problem` picks the way for a :class:`rsi.problems.Problem`. The
 files are written to a fresh temporary folder outside the watched root (bound
@@ -60,8 +65,10 @@ log = logging.getLogger(__name__)
 
 TESTS_FILE = "test_practice.py"
 SOLUTION_FILE = "solution.py"
-CHECKS_FILE = "checks.py"
+UNSEEN_FILE = "checks"
 RUNNER_FILE = "check_runner.py"
+CANDIDATE_FILE = "candidate.py"
+PYTEST_RUNNER_FILE = "pytest_runner.py"
 REPORT_FILE = "report"
 INPUTS_DIR = "in"
 OUTPUT_FILE = "output.txt"
@@ -117,16 +124,16 @@ async def run_checks(
 ) -> SandboxResult:
     """Run HumanEval's rewritten checks against ``solution``: one result per assert statement."""
     started = time.perf_counter()
-    runner = resources.files("rsi").joinpath(RUNNER_FILE).read_text(encoding="utf-8")
-    files = {SOLUTION_FILE: solution, CHECKS_FILE: checks.source, RUNNER_FILE: runner}
+    files = {SOLUTION_FILE: solution, **_ours(RUNNER_FILE, CANDIDATE_FILE)}
 
-    def command(work: Path, fd: int) -> list[str]:
+    def command(work: Path, fds: Sequence[int]) -> list[str]:
         # -S: the standard library only (no site-packages), and the interpreter starts in a
         # fraction of the time: the checks and HumanEval's solutions need nothing else.
         runner = str(work / RUNNER_FILE)
-        return [sys.executable, "-I", "-S", "-B", runner, checks.entry_point, str(fd)]
+        report, unseen = (str(fd) for fd in fds)
+        return [sys.executable, "-I", "-S", "-B", runner, checks.entry_point, report, unseen]
 
-    ended = await _confined(files, command, timeout_s, root)
+    ended = await _confined(files, command, timeout_s, root, unseen=checks.source)
     found = verdict(checks, ended.report.splitlines())
     output = ended.output or "\n".join(found.failures)
     return SandboxResult(
@@ -148,12 +155,18 @@ async def run_tests(
     ``root`` is the watched root: the temporary folder must lie outside it.
     """
     started = time.perf_counter()
-    files = {TESTS_FILE: tests, SOLUTION_FILE: solution, "pytest.ini": _PYTEST_INI}
+    files = {
+        TESTS_FILE: tests,
+        SOLUTION_FILE: solution,
+        "pytest.ini": _PYTEST_INI,
+        **_ours(PYTEST_RUNNER_FILE, CANDIDATE_FILE),
+    }
 
-    def command(work: Path, fd: int) -> list[str]:
+    def command(work: Path, fds: Sequence[int]) -> list[str]:
+        runner = str(work / PYTEST_RUNNER_FILE)
         return [
-            *(sys.executable, "-I", "-B", "-m", "pytest", "-q", "--rootdir", str(work)),
-            *("-c", str(work / "pytest.ini"), f"--junitxml=/dev/fd/{fd}", str(work / TESTS_FILE)),
+            *(sys.executable, "-I", "-B", runner, str(fds[0]), "-q", "--rootdir", str(work)),
+            *("-c", str(work / "pytest.ini"), str(work / TESTS_FILE)),
         ]
 
     ended = await _confined(files, command, timeout_s, root)
@@ -169,13 +182,25 @@ async def run_tests(
     )
 
 
+def _ours(*names: str) -> dict[str, str]:
+    """Our own modules that run in the sandbox, by file name."""
+    rsi = resources.files("rsi")
+    return {name: rsi.joinpath(name).read_text(encoding="utf-8") for name in names}
+
+
 async def _confined(
     files: Mapping[str, str],
-    command: Callable[[Path, int], list[str]],
+    command: Callable[[Path, Sequence[int]], list[str]],
     timeout_s: float,
     root: Path | None,
+    unseen: str | None = None,
 ) -> _Ended:
-    """Write ``files`` to a fresh folder, run ``command`` confined, and read what it left."""
+    """Write ``files`` to a fresh folder, run ``command`` confined, and read what it left.
+
+    ``command`` gets the report's descriptor and, with ``unseen``, one more: a
+    file holding ``unseen`` that lies beside the run's folder, never in it (the
+    checks: the solution must not read them).
+    """
     conf = confinement()
     folder = _make_folder(root)
     # The run's files in a folder of their own (what a mount namespace binds or copies
@@ -190,6 +215,7 @@ async def _confined(
         # Opened before the report is given away: a root without CAP_DAC_OVERRIDE could
         # not open nobody's file for writing afterwards.
         fd = os.open(report, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        fds = [fd, *_unseen_file(folder, unseen)]
         try:
             if conf.drops_to_nobody:
                 try:
@@ -203,12 +229,13 @@ async def _confined(
                     log.warning("practice run not started: %s", refused)
                     return _Ended("", "", False, False, refused)
             work = conf.work_dir(inputs)
-            argv = conf.argv(inputs, sorted(files), command(work, fd))
+            argv = conf.argv(inputs, sorted(files), command(work, fds))
             timed_out, code = await _run(
-                argv, inputs, folder / OUTPUT_FILE, _environment(work), fd, timeout_s, conf
+                argv, inputs, folder / OUTPUT_FILE, _environment(work), fds, timeout_s, conf
             )
         finally:
-            os.close(fd)
+            for each in fds:
+                os.close(each)
         killed = timed_out or (code is not None and code < 0)
         error = None
         if timed_out:
@@ -218,6 +245,20 @@ async def _confined(
         return _Ended(_head(report), _tail(folder / OUTPUT_FILE), timed_out, killed, error)
     finally:
         remove_folder(folder)
+
+
+def _unseen_file(folder: Path, text: str | None) -> list[int]:
+    """A read-only descriptor of a new file holding ``text``, ours alone ([] without text)."""
+    if text is None:
+        return []
+    path = folder / UNSEEN_FILE
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+    try:
+        os.write(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+    # The run reads it through this descriptor: as nobody it could not open the file.
+    return [os.open(path, os.O_RDONLY | os.O_CLOEXEC)]
 
 
 def _make_folder(root: Path | None) -> Path:
@@ -246,11 +287,11 @@ async def _run(
     cwd: Path,
     output_file: Path,
     env: Mapping[str, str],
-    fd: int,
+    fds: Sequence[int],
     timeout_s: float,
     conf: Confinement,
 ) -> tuple[bool, int | None]:
-    """(timed out, exit code) of ``argv`` run in ``cwd`` with the report on ``fd``."""
+    """(timed out, exit code) of ``argv`` run in ``cwd``, inheriting ``fds``."""
     cpu = max(1, math.ceil(timeout_s))
     nproc = process_limit(conf.drops_to_nobody)
     # Output goes to a file, not a pipe: a child that outlives the run (where no PID
@@ -263,7 +304,7 @@ async def _run(
             stdin=asyncio.subprocess.DEVNULL,
             stdout=output,
             stderr=asyncio.subprocess.STDOUT,
-            pass_fds=(fd,),
+            pass_fds=tuple(fds),
             start_new_session=True,
             preexec_fn=lambda: limit_resources(cpu, nproc),
         )

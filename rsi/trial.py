@@ -4,13 +4,17 @@ Crystallisation writes a heuristic as a ``candidate``, which no prompt
 carries. A trial solves ``rsi.trial_problems`` practice problems (drawn from
 the pool, never the held-out split, reproducibly from the heuristic's id)
 twice each, at temperature 0: once with the active strategies alone, once
-with the candidate added. The discordant pairs decide (the exact McNemar
-test is a sign test on them): the candidate is ``rejected`` when it loses
-more than ``rsi.trial_margin`` problems net (without-only minus with-only),
-else it becomes ``active``. A trial with a client error is inconclusive and
-changes nothing; the candidate waits for a later cycle. The figures are a
-``HeuristicTrial`` node ``TRIED_IN`` from the heuristic (``nous heuristics
-show ID``). Logic has no problem pool, so its candidates are not trialled.
+with the candidate added, each asked for as a fenced code block. The
+discordant pairs decide (the exact McNemar test is a sign test on them): the
+candidate becomes ``active`` only when it wins at least ``rsi.trial_min_wins``
+problems net (with-only minus without-only, default 1); a principle that
+changed nothing, or lost, is ``rejected``: only a measured win earns a place
+in every prompt. With ``rsi.trial_min_wins`` 0 the older rule holds: kept
+unless it loses more than ``rsi.trial_margin`` problems net. A trial with a
+client error is inconclusive and changes nothing; the candidate waits for a
+later cycle. The figures are a ``HeuristicTrial`` node ``TRIED_IN`` from the
+heuristic (``nous heuristics show ID``). Logic has no problem pool, so its
+candidates are not trialled.
 """
 
 from __future__ import annotations
@@ -20,15 +24,17 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
+from cognition.cases import CaseBank
+from cognition.code_reply import extract_code
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
-from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, RSICycle
+from graph.models import CaseSource, Heuristic, HeuristicStatus, HeuristicTrial, RSICycle
 from graph.settings import RSISettings
 from graph.store.events import EventStore
 from graph.store.heuristics import HeuristicStore
 from rsi import problems
 from rsi.heuristic_stage import HeuristicStage
-from rsi.prompts import SolutionReply, solution_prompt
+from rsi.prompts import solution_prompt
 from rsi.route import CODE, MATH
 from rsi.sandbox import run_problem
 from rsi.stats import mcnemar_exact
@@ -51,9 +57,14 @@ def verdict(trial: HeuristicTrial) -> tuple[HeuristicStatus | None, str]:
     )
     if trial.errors:
         return None, f"inconclusive: {trial.errors} requests failed; {figures}"
-    if trial.without_only - trial.with_only > trial.margin:
+    wins = trial.with_only - trial.without_only
+    # trial_min_wins 0 keeps the older rule: "not worse" within the margin.
+    if -wins > (trial.margin if trial.min_wins == 0 else 0):
         return HeuristicStatus.REJECTED, f"rejected: worse than without it; {figures}"
-    return HeuristicStatus.ACTIVE, f"kept: not worse than without it; {figures}"
+    if trial.min_wins and wins < trial.min_wins:
+        why = f"rejected: no win ({wins} net, {trial.min_wins} needed): changed nothing; "
+        return HeuristicStatus.REJECTED, why + figures
+    return HeuristicStatus.ACTIVE, f"kept: {wins} more passed with it; {figures}"
 
 
 def trial_problems(
@@ -69,7 +80,8 @@ class HeuristicTrials(HeuristicStage):
     """Trials the candidates of one agent; the cycle's hook calls :meth:`run`.
 
     ``on_change`` runs after a candidate became active (the strategy book's
-    refresh); ``root`` is the watched root the sandbox stays outside of.
+    refresh); ``root`` is the watched root the sandbox stays outside of; a
+    trial's verified passes are kept in ``cases`` (source ``trial``).
     """
 
     def __init__(
@@ -82,8 +94,10 @@ class HeuristicTrials(HeuristicStage):
         root: Path | None = None,
         constitution: Constitution | None = None,
         on_change: Callable[[], Awaitable[object]] | None = None,
+        cases: CaseBank | None = None,
     ) -> None:
         super().__init__(store, events, settings, on_change=on_change)
+        self.cases = cases
         self.llm = llm
         self.root = root
         self.constitution = constitution
@@ -123,6 +137,7 @@ class HeuristicTrials(HeuristicStage):
             domain=candidate.domain,
             problems=[p.source for p in chosen],
             margin=self.settings.trial_margin,
+            min_wins=self.settings.trial_min_wins,
         )
         for problem in chosen:
             for system, outcomes in ((without, trial.without_passed), (with_it, trial.with_passed)):
@@ -151,19 +166,26 @@ class HeuristicTrials(HeuristicStage):
     async def _solve(self, system: str, problem: problems.Problem) -> tuple[bool, bool]:
         """(passed, the request failed): one attempt, as pass@1 counts it."""
         try:
-            reply = await self.llm.complete_json(
+            reply = await self.llm.complete_text(
                 system=system,
                 user=solution_prompt(problem.spec, problem.entry_point, None),
-                schema=SolutionReply,
                 step="rsi.trial",
                 temperature=TRIAL_TEMPERATURE,
             )
         except LLMUnavailableError as exc:
             log.warning("trial request failed: %s", exc)
             return False, True
-        if reply.value is None:
+        code = extract_code(reply.text, signature=problem.spec, entry_point=problem.entry_point)
+        if not code:
             return False, False
         result = await run_problem(
-            problem, reply.value.code, timeout_s=self.settings.practice_timeout_s, root=self.root
+            problem,
+            problem.module(code),
+            timeout_s=self.settings.practice_timeout_s,
+            root=self.root,
         )
+        if result.success and self.cases is not None:  # a verified pass is kept as a case
+            await self.cases.write(
+                domain=CODE, source=CaseSource.TRIAL, task=problem.spec, worked=code
+            )
         return result.success, False

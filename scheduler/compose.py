@@ -26,6 +26,7 @@ from cognition.act.executors import InternalExecutor, executors_for
 from cognition.act.fillable import template_options
 from cognition.act.locate import templates_source
 from cognition.act.templates import TemplateRegistry, load_templates
+from cognition.cases import CaseBank
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
 from cognition.embeddings import Embeddings, EndpointEmbedder, build_embeddings
 from cognition.errors import TemplateError
@@ -46,7 +47,7 @@ from cognition.sense.spool import open_intake_spool
 from graph.errors import SettingsError
 from graph.models import RSICycle, new_id
 from graph.server.finder import Neo4jEndpoint, find_or_start
-from graph.settings import RSISettings, Settings, state_dir
+from graph.settings import CaseSettings, RSISettings, Settings, state_dir
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
@@ -257,7 +258,13 @@ async def build_loop(
     # The constitution and strategies: first in every request of the loop and of RSI. Read
     # (and the strategies files written) before the episode opens and the client starts.
     rsi = await build_self_improvement(
-        settings.rsi, memory, llm, root, settings.llm.model, embeddings=embeddings
+        settings.rsi,
+        memory,
+        llm,
+        root,
+        settings.llm.model,
+        embeddings=embeddings,
+        cases=settings.cases,
     )
     episode, _ = await memory.episodes.start_episode(session_id)
     episode_id = episode.id
@@ -329,6 +336,7 @@ async def build_self_improvement(
     root: Path,
     chat_model: str = "",
     embeddings: Embeddings | None = None,
+    cases: CaseSettings | None = None,
 ) -> SelfImprovement:
     """Self-improvement's parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
 
@@ -338,8 +346,9 @@ async def build_self_improvement(
     compares by ``embeddings``, the daemon's one embedding client (the one
     recall's vectors come from, with its cache); without it, by
     ``rsi.embedding_model`` at the LLM's endpoint when that is set, else the
-    model judges. Reads the active heuristics once (writing the files if they
-    are out of date); does no other I/O.
+    model judges. Practice keeps and recalls cases (``cases``: the settings'
+    ``cases`` section, defaults when None). Reads the active heuristics once
+    (writing the files if they are out of date); does no other I/O.
     """
     store = memory.heuristics
     events = memory.events
@@ -347,6 +356,7 @@ async def build_self_improvement(
     await book.refresh()
     if embeddings is None and llm is not None and settings.embedding_model:
         embeddings = Embeddings(EndpointEmbedder(llm, settings.embedding_model))
+    bank = CaseBank(memory.cases, cases or CaseSettings(), embeddings)
     crystallizer = Crystallizer(
         store,
         events,
@@ -355,10 +365,11 @@ async def build_self_improvement(
         system_prompt=book.text,
         on_change=book.refresh,
         embeddings=embeddings if llm is not None else None,
+        cases=bank,
     )
 
     trials = (
-        HeuristicTrials(store, events, llm, settings, root=root, on_change=book.refresh)
+        HeuristicTrials(store, events, llm, settings, root=root, on_change=book.refresh, cases=bank)
         if llm is not None
         else None
     )
@@ -369,9 +380,9 @@ async def build_self_improvement(
 
     hooks: list[CycleHook] = [crystallise] if trials is None else [crystallise, trials.after_cycle]
     engine = RSIEngine(
-        memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt
+        memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt, cases=bank
     )
-    pruner = Pruner(store, events, settings, on_change=book.refresh)
+    pruner = Pruner(store, events, settings, on_change=book.refresh, cases=bank)
     return SelfImprovement(book, crystallizer, trials, pruner, engine)
 
 

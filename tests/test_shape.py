@@ -33,7 +33,6 @@ KNOWN_LONG: set[str] = {
 }
 KNOWN_CIRCLES: set[frozenset[str]] = {
     frozenset({"rsi.engine", "rsi.practise_step"}),
-    frozenset({"scheduler.claude.hook_client", "scheduler.claude.hooks"}),
 }
 
 

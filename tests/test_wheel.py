@@ -41,6 +41,8 @@ DATA_FILES = (
     "cognition/act/packs/notes_vault.yaml",
     "rsi/prompt/constitution.md",
     "rsi/check_runner.py",  # read as text and run inside the sandbox
+    "rsi/pytest_runner.py",  # the same
+    "rsi/candidate.py",  # the same
 )
 _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".nous"

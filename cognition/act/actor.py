@@ -30,7 +30,7 @@ from cognition.act.executors import (
     ExecutionResult,
     Executor,
 )
-from graph.models import ActionTarget, Decision, Execution
+from graph.models import ActionTarget, Decision, Execution, utc_now
 from graph.models.outcome import FailureAnalysis, FailureType, Verdict, VerdictDetail
 from graph.store.decisions import DecisionStore
 
@@ -194,7 +194,8 @@ class Actor:
             strategy=action.strategy,
         )
         execution.command = _command_for(run.executor, request)
-        await self.decisions.start_execution(execution, decision)
+        if not run.dry_run:  # a dry run's attempt is written once, when it has ended (_record)
+            await self.decisions.start_execution(execution, decision)
         result, validated, report = await self._run_and_validate(action, run, request)
         run.results.append(result)
         run.failure = self._failure(result, validated, report)
@@ -202,7 +203,13 @@ class Actor:
             result.success, validated, attempt - 1, action.max_retries, run.failure
         )
         checked = bool(action.success_criteria) and not run.dry_run
-        await self._record(execution.id, result, run.failure, verdict, validated, report, checked)
+        ended = {
+            "failure_type": run.failure.failure_type.value if run.failure else None,
+            "verdict": verdict.verdict.value,
+            "validation_passed": validated if checked else None,
+            "validation": report,
+        }
+        await self._record(execution, decision, result, ended)
         run.previous = execution.id
         return verdict.verdict
 
@@ -212,8 +219,13 @@ class Actor:
         """Run the executor; check the success criteria over the root (never for a dry run)."""
         checks, text = action.success_criteria, _text_params(action)
         before = await asyncio.to_thread(snapshot, self.root, checks, text)
-        with self.attribution.running(request.execution_id, action.working_set):
+        if run.dry_run:
+            # Nothing runs, so no change in the root is its own: one a person makes now
+            # (an upgrade rewriting many files at once) must not be attributed to it.
             result = await run.executor.execute(request)
+        else:
+            with self.attribution.running(request.execution_id, action.working_set):
+                result = await run.executor.execute(request)
         if not (result.success and checks) or run.dry_run:
             return result, result.success, None
         validated, report = await asyncio.to_thread(validate, self.root, checks, text, before)
@@ -233,31 +245,34 @@ class Actor:
 
     async def _record(
         self,
-        execution_id: str,
+        execution: Execution,
+        decision: Decision,
         result: ExecutionResult,
-        failure: FailureAnalysis | None,
-        verdict: VerdictDetail,
-        validated: bool,
-        report: str | None,
-        checked: bool,
+        ended: dict[str, Any],
     ) -> None:
-        """Finish the attempt's Execution node with what came of it."""
-        await self.decisions.finish_execution(
-            execution_id,
-            command=result.command,
-            return_code=result.return_code,
-            duration_s=result.duration_s,
-            success=result.success,
-            timed_out=result.timed_out,
-            output_excerpt=result.output,
-            error=result.error,
-            failure_type=failure.failure_type.value if failure else None,
-            verdict=verdict.verdict.value,
-            cost_usd=result.cost_usd,
-            num_turns=result.num_turns,
-            validation_passed=validated if checked else None,
-            validation=report,
-        )
+        """Finish the attempt's Execution node with what came of it.
+
+        A dry run's attempt was not written at its start: nothing ran, so no
+        edit of its own can point at it before it ends. Its start and end are
+        one write (the whole Execution), not two.
+        """
+        changes: dict[str, Any] = {
+            "command": result.command,
+            "return_code": result.return_code,
+            "duration_s": result.duration_s,
+            "success": result.success,
+            "timed_out": result.timed_out,
+            "output_excerpt": result.output,
+            "error": result.error,
+            "cost_usd": result.cost_usd,
+            "num_turns": result.num_turns,
+            **ended,
+        }
+        if execution.dry_run:
+            done = execution.model_copy(update={**changes, "ended_at": utc_now()})
+            await self.decisions.start_execution(done, decision)
+        else:
+            await self.decisions.finish_execution(execution.id, **changes)
 
     async def _give_up(
         self,

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
+from cognition.chat.cases import SessionCases
 from cognition.chat.turns import (
+    ToolResult,
     TurnContext,
     TurnResult,
     render_turn_context,
@@ -109,6 +111,7 @@ class CognitiveLayer:
         censors: CensorBook | None = None,
         context_builder: ContextBuilder | None = None,
         identity_prompt: str = "",
+        cases: SessionCases | None = None,
     ) -> None:
         self.memory = memory
         self.frames = frames
@@ -116,6 +119,7 @@ class CognitiveLayer:
         self.censors = censors if censors is not None else CensorBook(memory.censors)
         self.identity_prompt = identity_prompt
         self.context_builder = context_builder or self.minimal_context
+        self.cases = cases if cases is not None else SessionCases(memory)  # issue 25
 
     async def pre_turn(self, session_id: str, user_input: str) -> TurnContext:
         """SENSE → FRAME → RECALL → DELIBERATE: prepare the model's turn."""
@@ -147,7 +151,10 @@ class CognitiveLayer:
                 self._open_decision(session_id, user_input, matched, started)
             )
             counted = steps.create_task(self._count_frame(matched))
-        prompt = built.result()
+            examples = steps.create_task(
+                _attempt("case recall", lambda: self.cases.before_turn(session_id, user_input), "")
+            )
+        prompt = built.result() + examples.result()
         return TurnContext(
             session_id=session_id,
             system_prompt=prompt,
@@ -173,21 +180,20 @@ class CognitiveLayer:
         self, session_id: str, result: TurnResult, context: TurnContext
     ) -> Assessment:
         """MONITOR → LEARN: assess the finished turn and learn from it."""
-        tool_errors = [
-            ToolError(t.error, t.tool_name, t.arguments) for t in result.tool_results if t.error
-        ]
-        try:
-            assessment = assess(result.response_text, tool_errors, result.error)
-        except Exception as exc:  # arguments are the runtime's data; judge the errors alone
-            log.warning("assessment failed, retried without arguments: %s", type(exc).__name__)
-            bare = [e.error for e in tool_errors]
-            assessment = assess(result.response_text, bare, result.error)
+        assessment = _assess(result, result.tool_results)
+        # A failure the runtime reported as it happened (ToolCalls) has its censor already.
+        uncounted = [t for t in result.tool_results if t.censor_id is None]
         censors: list[Censor] = await _attempt(
             "censor filing",
-            lambda: self.censors.from_assessment(assessment, episode_id=context.episode_id),
+            lambda: self.censors.from_assessment(
+                _assess(result, uncounted), episode_id=context.episode_id
+            ),
             [],
         )
+        counted = [t for t in result.tool_results if t.censor_id is not None]
+        lessons = [t.censor_trigger or "" for t in counted] + [c.trigger_pattern for c in censors]
         decision_id, episode_id = context.decision_id, context.episode_id
+        await _attempt("cases", lambda: self.cases.after_turn(result, context, assessment), None)
         if decision_id is not None:
             await _attempt("learning", lambda: self._learn(decision_id, assessment, result), None)
             await _attempt(
@@ -203,7 +209,7 @@ class CognitiveLayer:
                     episode_id,
                     summary=summary,
                     outcome=assessment.outcome.value,
-                    lessons=[c.trigger_pattern for c in censors],
+                    lessons=list(dict.fromkeys(lesson for lesson in lessons if lesson)),
                 ),
                 False,
             )
@@ -215,7 +221,9 @@ class CognitiveLayer:
                 "decision_id": context.decision_id,
                 "has_errors": assessment.has_errors,
                 "outcome": assessment.outcome.value,
-                "censors": [c.id for c in censors],
+                "censors": list(
+                    dict.fromkeys([*(t.censor_id for t in counted), *(c.id for c in censors)])
+                ),
             },
             session_id=session_id,
         )
@@ -368,6 +376,15 @@ class CognitiveLayer:
             outcome_success=success,
             outcome_at=utc_now(),
         )
+
+
+def _assess(result: TurnResult, tools: Sequence[ToolResult]) -> Assessment:
+    tool_errors = [ToolError(t.error, t.tool_name, t.arguments) for t in tools if t.error]
+    try:
+        return assess(result.response_text, tool_errors, result.error)
+    except Exception as exc:  # arguments are the runtime's data; judge the errors alone
+        log.warning("assessment failed, retried without arguments: %s", type(exc).__name__)
+        return assess(result.response_text, [e.error for e in tool_errors], result.error)
 
 
 async def _attempt(what: str, step: Callable[[], Awaitable[T]], fallback: T) -> T:

@@ -46,6 +46,9 @@ class ToolResult(BaseModel):
     result: str | None = None
     error: str | None = None
     duration_ms: int | None = Field(default=None, ge=0)
+    censor_id: str | None = None
+    """The censor this failure filed or fired when it happened (it is not counted again)."""
+    censor_trigger: str | None = None
 
 
 class TurnResult(BaseModel):

@@ -10,21 +10,45 @@ each step, :class:`RulesReasoner` follows a fixed rule table without I/O, and
 
 from __future__ import annotations
 
-from typing import Protocol
+import importlib
+from typing import TYPE_CHECKING, Any, Protocol
 
-from cognition.deliberate.auto import AutoReasoner, ReasonerMode
-from cognition.deliberate.confidence import (
-    Conclusion,
-    adjust_confidence,
-    clamp_delta,
-    conclude,
-    decision_type,
-)
-from cognition.deliberate.llm_reasoner import LLMReasoner
-from cognition.deliberate.rules_reasoner import RulesReasoner
-from cognition.schemas import DecisionContext, Deliberation, RenderedContext
-from graph.models import ReasonerKind
-from graph.models.learn import pattern_key
+if TYPE_CHECKING:
+    from cognition.deliberate.auto import AutoReasoner, ReasonerMode
+    from cognition.deliberate.confidence import (
+        Conclusion,
+        adjust_confidence,
+        clamp_delta,
+        conclude,
+        decision_type,
+    )
+    from cognition.deliberate.llm_reasoner import LLMReasoner
+    from cognition.deliberate.rules_reasoner import RulesReasoner
+    from cognition.schemas import DecisionContext, Deliberation, RenderedContext
+    from graph.models import ReasonerKind
+    from graph.models.learn import pattern_key
+
+# Loaded when first asked for (PEP 562): a process that needs one constant of this package
+# (a Claude Code hook: the learner's MIN_PATTERN_SAMPLES) must not load the LLM client.
+_HOMES = {
+    "AutoReasoner": "cognition.deliberate.auto",
+    "ReasonerMode": "cognition.deliberate.auto",
+    "Conclusion": "cognition.deliberate.confidence",
+    "adjust_confidence": "cognition.deliberate.confidence",
+    "clamp_delta": "cognition.deliberate.confidence",
+    "conclude": "cognition.deliberate.confidence",
+    "decision_type": "cognition.deliberate.confidence",
+    "LLMReasoner": "cognition.deliberate.llm_reasoner",
+    "RulesReasoner": "cognition.deliberate.rules_reasoner",
+    "pattern_key": "graph.models.learn",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)
 
 
 class Reasoner(Protocol):

@@ -231,6 +231,7 @@ class CensorBook:
         execution_id: str | None = None,
         episode_id: str | None = None,
         works_here: bool = False,
+        call_key: str | None = None,
     ) -> Censor:
         """File a censor for a lasting failure, or fire the active one with the same trigger.
 
@@ -239,8 +240,13 @@ class CensorBook:
         ``works_here`` (the action's record on this kind of path is mostly
         success, :func:`works_here`) keeps a repeat at ``warn``: a template
         that fails one time in ten on a folder must not be blocked there.
+        ``call_key`` (a Claude Code tool call's, :mod:`cognition.monitor.calls`)
+        is what a repeat is known by instead of the trigger's text.
         """
-        existing = await self.store.censor_by_trigger(trigger)
+        if call_key is not None:
+            existing = await self.store.censor_by_call(call_key)
+        else:
+            existing = await self.store.censor_by_trigger(trigger)
         if existing is not None:
             fired = await self.store.fire_censor(existing.id, may_block=not works_here)
             if fired is not None:
@@ -254,6 +260,7 @@ class CensorBook:
             fire_count=1,
             last_fired_at=now,
             at=now,
+            call_key=call_key,
         )
         await self.store.create_censor(censor, learned_from=execution_id or episode_id)
         return censor

@@ -9,6 +9,9 @@ is all of it as the actor asks after every attempt.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from cognition.monitor.assess import (
     AssessedError,
     Assessment,
@@ -20,18 +23,16 @@ from cognition.monitor.assess import (
     tool_call_prefix,
 )
 from cognition.monitor.failures import analyze_failure
-from cognition.monitor.judge import Monitor
-from cognition.monitor.retry import (
-    DEFAULT_MAX_RETRIES,
-    RetryStrategy,
-    refine_prompt,
-    retry_strategy,
-)
-from cognition.monitor.verdict import (
-    decide,
-    escalation_message,
-    undecided_message,
-)
+
+if TYPE_CHECKING:
+    from cognition.monitor.judge import Monitor
+    from cognition.monitor.retry import (
+        DEFAULT_MAX_RETRIES,
+        RetryStrategy,
+        refine_prompt,
+        retry_strategy,
+    )
+    from cognition.monitor.verdict import decide, escalation_message, undecided_message
 from graph.models.outcome import FailureAnalysis, FailureType, Verdict, VerdictDetail
 
 __all__ = [
@@ -57,3 +58,23 @@ __all__ = [
     "tool_call_prefix",
     "undecided_message",
 ]
+
+# Loaded when first asked for (PEP 562): the judge brings in the executors, which a process
+# that only assesses a turn (a Claude Code hook) must not load.
+_HOMES = {
+    "Monitor": "cognition.monitor.judge",
+    "DEFAULT_MAX_RETRIES": "cognition.monitor.retry",
+    "RetryStrategy": "cognition.monitor.retry",
+    "refine_prompt": "cognition.monitor.retry",
+    "retry_strategy": "cognition.monitor.retry",
+    "decide": "cognition.monitor.verdict",
+    "escalation_message": "cognition.monitor.verdict",
+    "undecided_message": "cognition.monitor.verdict",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

@@ -5,11 +5,13 @@ Lucene index over every recalled label, asked for this agent's hits only),
 vectors (Neo4j's vector index for a big agent; a small one's own vectors,
 compared in memory), and graph proximity (the same
 file, path pattern or session).
-Their rankings are fused by weighted reciprocal rank fusion (each method
-adds ``weight / (60 + rank)``; see :data:`WEIGHTS`), each item saying which
-methods found it, and the list is cut to a token budget. :func:`recall_text`
-is the one entry point for a free-text query (an MCP ``recall``, a prompt, a
-question).
+:meth:`HybridRecall.search` returns each method's candidates; :func:`fuse`
+merges them by weighted reciprocal rank fusion (each method adds
+``weight / (k + rank)``; see :data:`WEIGHTS`), each item saying which methods
+found it. A question from a client or a prompt is answered by the one door,
+:mod:`cognition.recall.question`, which fuses them its own way and ranks the
+result a second time (:mod:`cognition.recall.rank`); the daemon's decisions
+use :meth:`HybridRecall.similar`.
 """
 
 from __future__ import annotations
@@ -19,27 +21,30 @@ import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from cognition.embeddings import Embeddings, Vector
 from cognition.errors import LLMUnavailableError
-from cognition.recall.agent_vectors import AgentVectors
-from cognition.text import estimate_tokens
 from graph.models.paths import path_pattern
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EmbeddingStore, Space
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory
-from graph.store.recall import Hit, HybridRequest, RecallStore
+from graph.store.recall import Hit, HybridHits, HybridRequest, RecallStore
+
+if TYPE_CHECKING:
+    # Types only: a Claude Code hook recalls without the embedding client or numpy loaded.
+    from cognition.embeddings import Embeddings, Vector
+    from cognition.recall.agent_vectors import AgentVectors
 
 log = logging.getLogger(__name__)
 
 RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al.): damps the top ranks
-# Each method's weight in the fusion. Words weigh less: on questions put in other words
-# (bench.recall_quality) the best full-text hits are mostly noise, and at equal weight they
-# pushed the answers found by meaning out of the top five. At 0.7 a hit found by words
-# alone ranks below the ten best by meaning or by the graph (0.7 / 61 < 1 / 70), while a
-# hit that words and meaning both find still rises above one found by meaning alone.
+# The default weights of :func:`fuse` (the former fusion, which bench.recall_quality still
+# measures). Words weigh less: on questions put in other words the best full-text hits are
+# mostly noise. But at 0.7 a hit found by words alone ranks below the ten best by meaning
+# (0.7 / 61 < 1 / 70), and on English conversations, where words are the stronger method,
+# that put recall below plain BM25's: a question is fused by cognition.recall.question's
+# weights instead.
 WEIGHTS = {"meaning": 1.0, "graph": 1.0, "words": 0.7}
 SPACE_TTL_S = 30.0  # vector counts move slowly; re-read the space at most this often
 ITEM_CHARS = 400  # of one item's text, shown
@@ -58,12 +63,18 @@ class RecalledItem:
     path: str | None = None
 
 
-def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[RecalledItem]:
+def fuse(
+    rankings: dict[str, Sequence[Hit]],
+    *,
+    k: int = RRF_K,
+    weights: dict[str, float] | None = None,
+) -> list[RecalledItem]:
     """Weighted reciprocal rank fusion of each method's hits (each list best first).
 
     An item scores the sum, over the methods that found it, of
-    ``WEIGHTS[method] / (k + rank)``; best first.
+    ``weights[method] / (k + rank)`` (:data:`WEIGHTS` by default); best first.
     """
+    weights = WEIGHTS if weights is None else weights
     scores: dict[tuple[str, str], float] = {}
     found: dict[tuple[str, str], list[str]] = {}
     first: dict[tuple[str, str], Hit] = {}
@@ -74,7 +85,7 @@ def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[Recalled
             if key in seen:
                 continue
             seen.add(key)
-            scores[key] = scores.get(key, 0.0) + WEIGHTS.get(method, 1.0) / (k + rank + 1)
+            scores[key] = scores.get(key, 0.0) + weights.get(method, 1.0) / (k + rank + 1)
             found.setdefault(key, []).append(method)
             first.setdefault(key, hit)
     ordered = sorted(scores, key=lambda key: -scores[key])
@@ -92,19 +103,6 @@ def fuse(rankings: dict[str, Sequence[Hit]], *, k: int = RRF_K) -> list[Recalled
     ]
 
 
-def within_budget(items: Sequence[RecalledItem], budget_tokens: int) -> list[RecalledItem]:
-    """The best items whose texts (clipped to ``ITEM_CHARS``) fit ``budget_tokens``."""
-    kept: list[RecalledItem] = []
-    used = 0
-    for item in items:
-        cost = estimate_tokens(item.text[:ITEM_CHARS]) + 8  # the label, id and method tags
-        if used + cost > budget_tokens:
-            break
-        kept.append(item)
-        used += cost
-    return kept
-
-
 class HybridRecall:
     """Hybrid recall over one agent's memory; vectors only where ``embeddings`` is set."""
 
@@ -120,20 +118,19 @@ class HybridRecall:
         self._mine: AgentVectors | None = None
         self._mine_read = -math.inf
 
-    async def recall(
+    async def search(
         self,
         query: str,
         *,
         path: str | None = None,
         session_id: str | None = None,
-        budget_tokens: int = 800,
         limit: int = 10,
         vector: Vector | None = None,
-    ) -> list[RecalledItem]:
-        """Fuse words, meaning and graph proximity for ``query``; cut to ``budget_tokens``.
+        useful_only: bool = False,
+    ) -> HybridHits:
+        """Each method's candidates for ``query``, ``limit`` of each, best first (not fused).
 
-        Where the query cannot be embedded (an endpoint down or serving no
-        embeddings), words and the graph still answer.
+        ``useful_only`` leaves out decisions that did nothing (WAIT, never executed).
         """
         if vector is None and self.embeddings is not None and query.strip():
             try:
@@ -141,7 +138,7 @@ class HybridRecall:
             except LLMUnavailableError as exc:
                 log.info("recall by meaning skipped: %s", exc)
         words = agent_query(lucene_query([query]), self.store.graph.agent_id)
-        found = await self.store.hybrid(
+        return await self.store.hybrid(
             await self.request(
                 query=words,
                 vector=vector,
@@ -151,10 +148,9 @@ class HybridRecall:
                 words_limit=limit,
                 meaning_limit=limit if vector is not None else 0,
                 graph_limit=limit,
+                useful_only=useful_only,
             )
         )
-        fused = fuse({"words": found.words, "meaning": found.meaning, "graph": found.graph})
-        return within_budget(fused, budget_tokens)
 
     async def similar(
         self, *, vector: Vector | None = None, path: str | None = None, limit: int = 10
@@ -209,6 +205,8 @@ class HybridRecall:
 
     async def _agent_vectors(self, model: str) -> AgentVectors:
         if self._mine is None or self._mine.model != model:
+            from cognition.recall.agent_vectors import AgentVectors  # numpy: only with vectors
+
             self._mine = AgentVectors(self._vectors, model)
         if time.monotonic() - self._mine_read > SPACE_TTL_S or len(self._mine) == 0:
             await self._mine.refresh()
@@ -222,23 +220,3 @@ class HybridRecall:
             self._space = await self._vectors.space()
             self._space_read = now
         return self._space
-
-
-async def recall_text(
-    memory: Memory,
-    embeddings: Embeddings | None,
-    settings: EmbeddingSettings,
-    query: str,
-    *,
-    path: str | None = None,
-    session_id: str | None = None,
-    budget_tokens: int = 800,
-) -> list[RecalledItem]:
-    """Hybrid recall for one free-text query (what an MCP ``recall`` tool calls).
-
-    A caller that asks often keeps one :class:`HybridRecall` instead: it
-    remembers the agent's vector counts for ``SPACE_TTL_S`` seconds.
-    """
-    return await HybridRecall(memory, embeddings, settings).recall(
-        query, path=path, session_id=session_id, budget_tokens=budget_tokens
-    )

@@ -11,14 +11,18 @@
 //   $episode_id (or null), $heuristic_ids, $superseded_ids, $superseded (the status
 //   value for them), $frame (a frame name or null)
 // returns: id of the decision
+// note: the decision is created here, so its relationships are CREATEd, not MERGEd: a MERGE
+//   looks through the other node's relationships (every RECALLED past decision's, the
+//   Pattern's MATCHED) for one a new node cannot have; each id list is made distinct first.
 CREATE (d:Decision)
 SET d = $decision
 WITH d
 CALL (d) {
   UNWIND $observation_ids AS oid
+  WITH DISTINCT d, oid
   MATCH (o:Observation {id: oid})
   SET o.processed = true
-  MERGE (d)-[:CONSIDERED]->(o)
+  CREATE (d)-[:CONSIDERED]->(o)
 }
 CALL (d) {
   UNWIND $steps AS step
@@ -33,39 +37,42 @@ CALL (d) {
 }
 CALL (d) {
   UNWIND $recalled_ids AS rid
+  WITH DISTINCT d, rid
   MATCH (past:Decision {id: rid})
-  MERGE (d)-[:RECALLED]->(past)
+  CREATE (d)-[:RECALLED]->(past)
 }
 CALL (d) {
   WITH d WHERE $pattern IS NOT NULL
   MERGE (p:Pattern {agent_id: d.agent_id, key: $pattern.key})
     ON CREATE SET p.id = $pattern.id, p.at = d.at, p.total = 0, p.successes = 0,
                   p.avg_confidence = 0.0
-  MERGE (d)-[:MATCHED]->(p)
+  CREATE (d)-[:MATCHED]->(p)
 }
 CALL (d) {
   WITH d WHERE $template IS NOT NULL
   MERGE (t:ActionTemplate {agent_id: d.agent_id, name: $template.name,
                            version: $template.version})
     ON CREATE SET t.id = $template.id, t.at = d.at, t.target = $template.target
-  MERGE (d)-[:USED]->(t)
+  CREATE (d)-[:USED]->(t)
 }
 CALL (d) {
   WITH d WHERE $episode_id IS NOT NULL
   MATCH (e:Episode {id: $episode_id})
-  MERGE (d)-[:IN_EPISODE]->(e)
+  CREATE (d)-[:IN_EPISODE]->(e)
 }
 CALL (d) {
   UNWIND $heuristic_ids AS hid
+  WITH DISTINCT d, hid
   MATCH (h:Heuristic {id: hid})
   SET h.usage_count = coalesce(h.usage_count, 0) + 1, h.last_used = d.at
-  MERGE (d)-[:APPLIED]->(h)
+  CREATE (d)-[:APPLIED]->(h)
 }
 CALL (d) {
   UNWIND $superseded_ids AS sid
+  WITH DISTINCT d, sid
   MATCH (old:Decision {id: sid})
   SET old.status = $superseded
-  MERGE (d)-[:SUPERSEDES]->(old)
+  CREATE (d)-[:SUPERSEDES]->(old)
 }
 CALL (d) {
   WITH d WHERE $frame IS NOT NULL

@@ -1,6 +1,7 @@
 // purpose: coverage of recall by meaning, per label: the agent's nodes, those with text to
 //   embed, those with a vector, and those whose vector comes from $model. Counts every node of
-//   the agent once per label (a command, not the hot path).
+//   the agent once per label (a command, not the hot path). The text is the one fragment
+//   fragments/recall_text, as embeddings/pending embeds it (a decision only with reasoning).
 // params: $agent_id, $model
 // returns: label, nodes, with_text, vectors, current, pending (one row per label; pending: what
 //   the vector job would embed next, as embeddings/pending selects it)
@@ -9,7 +10,9 @@ CALL () {
   MATCH (n:Decision)
   USING INDEX SEEK n:Decision(agent_id, at)
   WHERE n.agent_id = $agent_id AND n.at IS NOT NULL
-  WITH n, coalesce(n.reasoning, '') AS text
+  WITH n, "Decision" AS label
+  WITH n, CASE WHEN coalesce(n.reasoning, '') = '' THEN ''
+    ELSE {{ fragments/recall_text }} END AS text
   RETURN "Decision" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
@@ -18,7 +21,8 @@ CALL () {
   MATCH (n:Lesson)
   USING INDEX SEEK n:Lesson(agent_id, at)
   WHERE n.agent_id = $agent_id AND n.at IS NOT NULL
-  WITH n, coalesce(n.type, 'lesson') + ': ' + coalesce(n.reason, '') + CASE WHEN coalesce(n.adjustment, '') <> '' THEN ' (adjustment: ' + n.adjustment + ')' ELSE '' END AS text
+  WITH n, "Lesson" AS label
+  WITH n, {{ fragments/recall_text }} AS text
   RETURN "Lesson" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
@@ -27,7 +31,8 @@ CALL () {
   MATCH (n:Fact)
   USING INDEX SEEK n:Fact(agent_id, at)
   WHERE n.agent_id = $agent_id AND n.at IS NOT NULL
-  WITH n, coalesce(n.content, '') AS text
+  WITH n, "Fact" AS label
+  WITH n, {{ fragments/recall_text }} AS text
   RETURN "Fact" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
@@ -36,7 +41,8 @@ CALL () {
   MATCH (n:Procedure)
   USING INDEX SEEK n:Procedure(agent_id, at)
   WHERE n.agent_id = $agent_id AND n.at IS NOT NULL
-  WITH n, coalesce(n.name, '') + CASE WHEN coalesce(n.domain, '') <> '' THEN ' (' + n.domain + ')' ELSE '' END + CASE WHEN coalesce(n.core_patterns_text, '') <> '' THEN ': ' + n.core_patterns_text ELSE '' END AS text
+  WITH n, "Procedure" AS label
+  WITH n, {{ fragments/recall_text }} AS text
   RETURN "Procedure" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
@@ -45,7 +51,8 @@ CALL () {
   MATCH (n:Episode)
   USING INDEX SEEK n:Episode(agent_id, ended_at)
   WHERE n.agent_id = $agent_id AND n.ended_at IS NOT NULL
-  WITH n, coalesce(n.summary, '') + CASE WHEN coalesce(n.lessons_text, '') <> '' THEN ' Lessons: ' + n.lessons_text ELSE '' END AS text
+  WITH n, "Episode" AS label
+  WITH n, {{ fragments/recall_text }} AS text
   RETURN "Episode" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
@@ -54,7 +61,8 @@ CALL () {
   MATCH (n:Heuristic)
   USING INDEX SEEK n:Heuristic(agent_id, at)
   WHERE n.agent_id = $agent_id AND n.at IS NOT NULL
-  WITH n, coalesce(n.content, '') AS text
+  WITH n, "Heuristic" AS label
+  WITH n, {{ fragments/recall_text }} AS text
   RETURN "Heuristic" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
@@ -63,7 +71,8 @@ CALL () {
   MATCH (n:Censor)
   USING INDEX SEEK n:Censor(agent_id, at)
   WHERE n.agent_id = $agent_id AND n.at IS NOT NULL
-  WITH n, coalesce(n.trigger_pattern, '') + ': ' + coalesce(n.reason, '') AS text
+  WITH n, "Censor" AS label
+  WITH n, {{ fragments/recall_text }} AS text
   RETURN "Censor" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
@@ -72,7 +81,8 @@ CALL () {
   MATCH (n:Turn)
   USING INDEX SEEK n:Turn(agent_id, ended_at)
   WHERE n.agent_id = $agent_id AND n.ended_at IS NOT NULL
-  WITH n, coalesce(n.prompt, '') + CASE WHEN coalesce(n.response, '') <> '' THEN ' -> ' + n.response ELSE '' END AS text
+  WITH n, "Turn" AS label
+  WITH n, {{ fragments/recall_text }} AS text
   RETURN "Turn" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
@@ -81,7 +91,8 @@ CALL () {
   MATCH (n:File)
   USING INDEX SEEK n:File(agent_id, updated_at)
   WHERE n.agent_id = $agent_id AND n.updated_at IS NOT NULL
-  WITH n, coalesce(n.path, '') + CASE WHEN coalesce(n.excerpt, '') <> '' THEN ': ' + n.excerpt ELSE '' END AS text
+  WITH n, "File" AS label
+  WITH n, {{ fragments/recall_text }} AS text
   RETURN "File" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
          count(n.embedding_model) AS vectors,
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,

@@ -9,18 +9,22 @@
 //   is asked for $k candidates (over-fetched by the caller in proportion to the agent's share
 //   of the index) and they are filtered by agent and model. Without $vector, the vector of
 //   the File at $path is the query (the daemon's "similar by meaning": no embedding on the
-//   decision loop), and that file is left out.
+//   decision loop), and that file is left out. With $useful_only, decisions that did nothing
+//   (a WAIT, an INVESTIGATE, an ACT never executed: "no template") are left out of every
+//   method before its limit, so churn cannot crowd out what helps. Each item's text is the
+//   one fragment fragments/recall_text (what the vector job embeds too); an item without
+//   text is left out.
 // params: $agent_id, $query (Lucene query from graph.store.lucene.agent_query, or ""),
 //   $vector (list of floats, or null), $path, $path_pattern, $session_id (each may be null),
 //   $model, $near (list of {eid, score}, or null), $k, $words_limit, $meaning_limit,
-//   $graph_limit
+//   $graph_limit, $useful_only (boolean)
 // returns: one row: words, meaning, graph (lists of maps {label, id, at, path, score, text};
 //   a graph item's score is minus its rank)
 // mode: read
 CALL () {
   CALL () {
     WITH 1 AS one WHERE $query <> "" AND $words_limit > 0
-    CALL db.index.fulltext.queryNodes("recall_words", $query, {limit: $words_limit})
+    CALL db.index.fulltext.queryNodes("recall_words", $query, {limit: $words_limit * CASE WHEN $useful_only THEN 4 ELSE 1 END})
       YIELD node AS n, score
     RETURN n, score
     UNION ALL
@@ -30,20 +34,13 @@ CALL () {
     RETURN n, score
   }
   WITH n, score WHERE n.agent_id = $agent_id
+    AND NOT ($useful_only AND n:Decision AND NOT (n.type = "escalate" OR (n.type = "act" AND coalesce(n.executed, false))))
   WITH n, score ORDER BY score DESC LIMIT $words_limit
   WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "File"]][0] AS label
+  WITH n, score, label, {{ fragments/recall_text }} AS text
+  WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,
-         text: CASE label
-         WHEN "Decision" THEN coalesce(n.type, '') + ' on ' + coalesce(n.path, '') + ': ' + coalesce(n.reasoning, '')
-         WHEN "Lesson" THEN coalesce(n.type, 'lesson') + ': ' + coalesce(n.reason, '') + CASE WHEN coalesce(n.adjustment, '') <> '' THEN ' (adjustment: ' + n.adjustment + ')' ELSE '' END
-         WHEN "Fact" THEN coalesce(n.content, '')
-         WHEN "Procedure" THEN coalesce(n.name, '') + CASE WHEN coalesce(n.domain, '') <> '' THEN ' (' + n.domain + ')' ELSE '' END + CASE WHEN coalesce(n.core_patterns_text, '') <> '' THEN ': ' + n.core_patterns_text ELSE '' END
-         WHEN "Episode" THEN coalesce(n.summary, '') + CASE WHEN coalesce(n.lessons_text, '') <> '' THEN ' Lessons: ' + n.lessons_text ELSE '' END
-         WHEN "Heuristic" THEN coalesce(n.content, '')
-         WHEN "Censor" THEN coalesce(n.trigger_pattern, '') + ': ' + coalesce(n.reason, '')
-         WHEN "Turn" THEN coalesce(n.prompt, '') + CASE WHEN coalesce(n.response, '') <> '' THEN ' -> ' + n.response ELSE '' END
-         WHEN "File" THEN coalesce(n.path, '') + CASE WHEN coalesce(n.excerpt, '') <> '' THEN ': ' + n.excerpt ELSE '' END
-         END}) AS words
+                  text: text}) AS words
 }
 CALL () {
   CALL () {
@@ -64,24 +61,17 @@ CALL () {
     WITH coalesce($vector, file_vector) AS query_vector
     WHERE query_vector IS NOT NULL
     CALL db.index.vector.queryNodes("embedded_embedding", $k, query_vector) YIELD node AS n, score
-    WITH n, score WHERE n.agent_id = $agent_id AND n.embedding_model = $model
+    WITH n, score WHERE n.agent_id = $agent_id AND n.embedding_model = $model AND NOT n:Case
     RETURN n, score
   }
-  WITH n, score WHERE $path IS NULL OR $vector IS NOT NULL OR NOT (n:File AND n.path = $path)
+  WITH n, score WHERE ($path IS NULL OR $vector IS NOT NULL OR NOT (n:File AND n.path = $path))
+    AND NOT ($useful_only AND n:Decision AND NOT (n.type = "escalate" OR (n.type = "act" AND coalesce(n.executed, false))))
   WITH n, score ORDER BY score DESC LIMIT $meaning_limit
   WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "File"]][0] AS label
+  WITH n, score, label, {{ fragments/recall_text }} AS text
+  WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,
-         text: CASE label
-         WHEN "Decision" THEN coalesce(n.type, '') + ' on ' + coalesce(n.path, '') + ': ' + coalesce(n.reasoning, '')
-         WHEN "Lesson" THEN coalesce(n.type, 'lesson') + ': ' + coalesce(n.reason, '') + CASE WHEN coalesce(n.adjustment, '') <> '' THEN ' (adjustment: ' + n.adjustment + ')' ELSE '' END
-         WHEN "Fact" THEN coalesce(n.content, '')
-         WHEN "Procedure" THEN coalesce(n.name, '') + CASE WHEN coalesce(n.domain, '') <> '' THEN ' (' + n.domain + ')' ELSE '' END + CASE WHEN coalesce(n.core_patterns_text, '') <> '' THEN ': ' + n.core_patterns_text ELSE '' END
-         WHEN "Episode" THEN coalesce(n.summary, '') + CASE WHEN coalesce(n.lessons_text, '') <> '' THEN ' Lessons: ' + n.lessons_text ELSE '' END
-         WHEN "Heuristic" THEN coalesce(n.content, '')
-         WHEN "Censor" THEN coalesce(n.trigger_pattern, '') + ': ' + coalesce(n.reason, '')
-         WHEN "Turn" THEN coalesce(n.prompt, '') + CASE WHEN coalesce(n.response, '') <> '' THEN ' -> ' + n.response ELSE '' END
-         WHEN "File" THEN coalesce(n.path, '') + CASE WHEN coalesce(n.excerpt, '') <> '' THEN ': ' + n.excerpt ELSE '' END
-         END}) AS meaning
+                  text: text}) AS meaning
 }
 CALL () {
   CALL () {
@@ -90,6 +80,7 @@ CALL () {
     USING INDEX SEEK d:Decision(agent_id, path, at)
     WHERE d.agent_id = $agent_id AND d.path = $path AND d.at IS NOT NULL
       AND coalesce(d.status, "") <> "superseded"
+      AND NOT ($useful_only AND NOT (d.type = "escalate" OR (d.type = "act" AND coalesce(d.executed, false))))
     WITH d ORDER BY d.agent_id DESC, d.path DESC, d.at DESC LIMIT $graph_limit
     RETURN d, 0 AS grp
     UNION ALL
@@ -98,6 +89,7 @@ CALL () {
     USING INDEX SEEK d:Decision(agent_id, path_pattern, at)
     WHERE d.agent_id = $agent_id AND d.path_pattern = $path_pattern AND d.at IS NOT NULL
       AND coalesce(d.status, "") <> "superseded"
+      AND NOT ($useful_only AND NOT (d.type = "escalate" OR (d.type = "act" AND coalesce(d.executed, false))))
     WITH d ORDER BY d.agent_id DESC, d.path_pattern DESC, d.at DESC LIMIT $graph_limit
     RETURN d, 1 AS grp
   }
@@ -123,17 +115,9 @@ CALL () {
   UNWIND range(0, size(near) - 1) AS rank
   WITH near[rank] AS n, -rank AS score
   WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "File"]][0] AS label
+  WITH n, score, label, {{ fragments/recall_text }} AS text
+  WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,
-         text: CASE label
-         WHEN "Decision" THEN coalesce(n.type, '') + ' on ' + coalesce(n.path, '') + ': ' + coalesce(n.reasoning, '')
-         WHEN "Lesson" THEN coalesce(n.type, 'lesson') + ': ' + coalesce(n.reason, '') + CASE WHEN coalesce(n.adjustment, '') <> '' THEN ' (adjustment: ' + n.adjustment + ')' ELSE '' END
-         WHEN "Fact" THEN coalesce(n.content, '')
-         WHEN "Procedure" THEN coalesce(n.name, '') + CASE WHEN coalesce(n.domain, '') <> '' THEN ' (' + n.domain + ')' ELSE '' END + CASE WHEN coalesce(n.core_patterns_text, '') <> '' THEN ': ' + n.core_patterns_text ELSE '' END
-         WHEN "Episode" THEN coalesce(n.summary, '') + CASE WHEN coalesce(n.lessons_text, '') <> '' THEN ' Lessons: ' + n.lessons_text ELSE '' END
-         WHEN "Heuristic" THEN coalesce(n.content, '')
-         WHEN "Censor" THEN coalesce(n.trigger_pattern, '') + ': ' + coalesce(n.reason, '')
-         WHEN "Turn" THEN coalesce(n.prompt, '') + CASE WHEN coalesce(n.response, '') <> '' THEN ' -> ' + n.response ELSE '' END
-         WHEN "File" THEN coalesce(n.path, '') + CASE WHEN coalesce(n.excerpt, '') <> '' THEN ': ' + n.excerpt ELSE '' END
-         END}) AS graph
+                  text: text}) AS graph
 }
 RETURN words, meaning, graph

@@ -5,6 +5,7 @@ these models into query parameters.
 """
 
 from graph.models.base import Node, new_id, utc_now
+from graph.models.cases import Case, CaseSource, CaseStatus
 from graph.models.decide import (
     ActionTarget,
     Decision,
@@ -50,6 +51,9 @@ from graph.models.rsi import (
 
 __all__ = [
     "ActionTarget",
+    "Case",
+    "CaseSource",
+    "CaseStatus",
     "Category",
     "Censor",
     "ContextBudget",

@@ -70,6 +70,8 @@ class Censor(Node):
     status: str = "active"
     fire_count: int = 0
     last_fired_at: datetime | None = None
+    call_key: str | None = None
+    """Learned from a Claude Code tool call: the call's key (``cognition.monitor.calls``)."""
 
 
 class Episode(Node):
@@ -81,6 +83,13 @@ class Episode(Node):
     outcome: str | None = None
     summary: str = ""
     lessons: list[str] = Field(default_factory=list)
+    # What a Claude Code session held when its context was last compacted (PreCompact).
+    kept_task: str = ""
+    kept_frame: str | None = None
+    kept_threads: list[str] = Field(default_factory=list)
+    kept_decision_id: str | None = None
+    compacted_at: datetime | None = None
+    compactions: int = 0
 
 
 class Fact(Node):

@@ -94,6 +94,12 @@ class Trajectory(Node):
     error: str | None = None
     # The shown strategies the reply said it applied (``APPLIED`` links; credited by outcome).
     applied: list[str] = Field(default_factory=list)
+    # The first try that failed, and the failure it met (empty when the first try passed):
+    # what a Case keeps as the error that taught the solution.
+    failed_attempt: str = ""
+    failed_error: str = ""
+    # The cases shown before the attempt as worked examples (credited by its outcome).
+    cases_shown: list[str] = Field(default_factory=list)
 
 
 class Heuristic(Node):
@@ -133,6 +139,8 @@ class HeuristicTrial(Node):
     without_only: int = 0
     p_value: float = 1.0
     margin: int = 0
+    # The net wins (with-only minus without-only) the heuristic needed to be carried.
+    min_wins: int = 1
     test: str = "exact McNemar (sign test on discordant pairs)"
     errors: int = 0
     verdict: Literal["kept", "rejected", "inconclusive"] = "inconclusive"

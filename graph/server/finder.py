@@ -29,6 +29,7 @@ from typing import Literal
 
 from graph.errors import MemoryUnavailableError, Neo4jNotFoundError, SettingsError
 from graph.server import maven
+from graph.server.address import local_uri as local_uri
 from graph.settings import Neo4jSettings, child_environment, load_settings
 from graph.store.probe import bolt_problem
 
@@ -175,12 +176,6 @@ def status(settings: Neo4jSettings) -> str:
     cached = "cached" if maven.jars_cached(settings) else "not fetched"
     lines.append(f"Neo4j {settings.version} jars: {cached} ({jars})")
     return "\n".join(lines)
-
-
-def local_uri(settings: Neo4jSettings) -> str:
-    """``bolt://{host}:{bolt_port}``, the address a local server is looked for on."""
-    host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    return f"bolt://{host}:{settings.bolt_port}"
 
 
 def _endpoint(

@@ -61,6 +61,11 @@ class CensorStore:
         rows = await self.graph.read("learn/censor_by_trigger", trigger=trigger)
         return from_properties(Censor, rows[0]["censor"]) if rows else None
 
+    async def censor_by_call(self, call_key: str) -> Censor | None:
+        """The active censor learned from the tool call with this key, or None."""
+        rows = await self.graph.read("learn/censor_by_call", call_key=call_key)
+        return from_properties(Censor, rows[0]["censor"]) if rows else None
+
     async def active_censors(self, limit: int = 20) -> list[Censor]:
         """Active censors, block first, then the most fired."""
         rows = await self.graph.read("learn/active_censors", limit=limit)

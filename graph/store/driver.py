@@ -1,10 +1,14 @@
 """One async Neo4j driver per process, and the only place that runs Cypher.
 
-Every statement runs through ``execute_query`` (a managed transaction that retries
-transient errors, READ routing for reads, BEGIN pipelined with the statement), and a
-batch of rows is one ``UNWIND $rows`` statement per chunk. Driver exceptions
-are wrapped in :mod:`graph.errors` types whose messages name the query, never
-its parameters.
+A single statement runs first as an auto-commit transaction: RUN and PULL in one
+round trip, the commit done by the server at the end of the result, where a managed
+transaction needs a second round trip for its COMMIT. When that attempt fails with
+an error worth retrying (a transient error, which the server rolled back, or a
+connection that failed), the statement runs again through ``execute_query``, the
+managed transaction that retries until the server answers. A batch of rows is one
+``UNWIND $rows`` statement per chunk, always managed (its round trips are nothing
+beside its work). Driver exceptions are wrapped in :mod:`graph.errors` types whose
+messages name the query, never its parameters.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ class GraphDriver:
         self.queries = queries if queries is not None else QueryLibrary()
         self._auth = (user, password)
         self._driver: AsyncDriver | None = None
+        self.statements = 0
+        """Statements run so far (a batch counts one per chunk): benchmarks divide by it."""
 
     async def start(self) -> None:
         """Open the driver and check that Neo4j answers with these credentials.
@@ -87,12 +93,12 @@ class GraphDriver:
     async def read(self, name: str, /, **params: Any) -> list[Row]:
         """Run a read query by name and return its rows as plain dicts."""
         query = self.queries.get(name)
-        return await self._execute(query, params, read=True)
+        return await self._execute_once(query, params, read=True)
 
     async def write(self, name: str, /, **params: Any) -> list[Row]:
-        """Run a write query by name in one managed transaction."""
+        """Run a write query by name in one transaction (see the module's docstring)."""
         query = self.queries.get(name)
-        return await self._execute(query, params, read=query.mode == "read")
+        return await self._execute_once(query, params, read=query.mode == "read")
 
     async def write_rows(
         self,
@@ -114,6 +120,7 @@ class GraphDriver:
         """
         query = self.queries.get(name)
         chunks = [list(rows[i : i + batch_size]) for i in range(0, len(rows), batch_size)]
+        self.statements += len(chunks)
         if len(chunks) <= 1 or concurrency <= 1:
             out: list[Row] = []
             for chunk in chunks:
@@ -150,14 +157,36 @@ class GraphDriver:
             raise MemoryQueryError(f"query {name}: {exc.code}: {exc.message}") from None
         return dict(summary.plan or {})
 
-    async def _execute(self, query: Query, params: Mapping[str, Any], *, read: bool) -> list[Row]:
-        async def rows(result: neo4j.AsyncResult) -> list[Row]:
-            # Record.items() is untyped in the driver; keys() and values() are typed.
-            return [
-                dict(zip(record.keys(), map(_native, record.values()), strict=True))
-                async for record in result
-            ]
+    async def _execute_once(
+        self, query: Query, params: Mapping[str, Any], *, read: bool
+    ) -> list[Row]:
+        """One statement in one round trip (auto-commit); the managed way when that fails.
 
+        A retryable failure of the auto-commit attempt falls back to
+        :meth:`_execute`, which retries as the driver's managed transactions do.
+        A connection lost while a write's result was on its way leaves it
+        unknown whether the server committed it (as a lost COMMIT does for a
+        managed transaction); the writes of Nous are MERGEs, SETs or CREATEs
+        of new ids, so running one again adds nothing or fails on the id's
+        constraint.
+        """
+        self.statements += 1
+        mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
+        try:
+            async with self.driver.session(
+                database=self.database, default_access_mode=mode, bookmark_manager=None
+            ) as session:
+                result = await session.run(query.text, dict(params))
+                return await _rows(result)
+        except Neo4jError as exc:
+            if not exc.is_retryable():
+                raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
+        except (DriverError, OSError):
+            pass
+        log.debug("query %s: retrying as a managed transaction", query.name)
+        return await self._execute(query, params, read=read)
+
+    async def _execute(self, query: Query, params: Mapping[str, Any], *, read: bool) -> list[Row]:
         try:
             # execute_query: the same managed, retried transaction as execute_read/write, but
             # BEGIN goes out with RUN and PULL instead of waiting for its own reply: two
@@ -169,7 +198,7 @@ class GraphDriver:
                 routing_=neo4j.RoutingControl.READ if read else neo4j.RoutingControl.WRITE,
                 database_=self.database,
                 bookmark_manager_=None,
-                result_transformer_=rows,
+                result_transformer_=_rows,
             )
         except Neo4jError as exc:
             if is_refusal(exc.code):  # a new connection of the pool was refused its login
@@ -180,6 +209,14 @@ class GraphDriver:
             raise MemoryUnavailableError(
                 f"query {query.name}: Neo4j does not answer: {exc}"
             ) from None
+
+
+async def _rows(result: neo4j.AsyncResult) -> list[Row]:
+    # Record.items() is untyped in the driver; keys() and values() are typed.
+    return [
+        dict(zip(record.keys(), map(_native, record.values()), strict=True))
+        async for record in result
+    ]
 
 
 _PLAIN = (str, int, float, bool, type(None))

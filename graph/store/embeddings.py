@@ -24,6 +24,7 @@ EMBEDDED_LABELS = (
     "Heuristic",
     "Censor",
     "Turn",
+    "Case",
     "File",
 )
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

@@ -136,6 +136,32 @@ class EpisodeStore:
         )
         return from_properties(WorkingMemory, rows[0]["working_memory"])
 
+    async def save_compaction(
+        self,
+        episode_id: str,
+        working_memory: WorkingMemory | None,
+        *,
+        decision_id: str | None,
+        lessons: Sequence[str],
+    ) -> int | None:
+        """Keep on an open episode what its session holds before a compaction.
+
+        The working memory (task, frame, open threads), the open decision, and
+        ``lessons`` appended. Returns how many lessons the episode holds, None
+        when it is not open.
+        """
+        rows = await self.graph.write(
+            "learn/save_compaction",
+            episode_id=episode_id,
+            task=working_memory.current_task if working_memory else "",
+            frame=working_memory.current_frame if working_memory else None,
+            threads=list(working_memory.open_threads) if working_memory else [],
+            decision_id=decision_id,
+            lessons=list(lessons),
+            now=utc_now(),
+        )
+        return int(rows[0]["lessons"]) if rows else None
+
     async def working_memory(self, session_id: str) -> WorkingMemory | None:
         """A session's working memory, or None before its first turn."""
         rows = await self.graph.read("learn/working_memory", session_id=session_id)

@@ -180,6 +180,10 @@ class LearningStore(EpisodeStore):
         """See :meth:`graph.store.censors.CensorStore.censor_by_trigger`."""
         return await CensorStore(self.graph).censor_by_trigger(trigger)
 
+    async def censor_by_call(self, call_key: str) -> Censor | None:
+        """See :meth:`graph.store.censors.CensorStore.censor_by_call`."""
+        return await CensorStore(self.graph).censor_by_call(call_key)
+
     async def active_censors(self, limit: int = 20) -> list[Censor]:
         """See :meth:`graph.store.censors.CensorStore.active_censors`."""
         return await CensorStore(self.graph).active_censors(limit)

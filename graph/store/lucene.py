@@ -17,6 +17,18 @@ _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 _WORD = re.compile(r"[^\W_]+")
 
 
+def query_words(texts: Iterable[str], *, max_terms: int = 32, min_length: int = 3) -> list[str]:
+    """The words a Lucene query of ``texts`` searches for: lowercased, no stop words, no repeats."""
+    seen: dict[str, None] = {}
+    for text in texts:
+        for word in _WORD.findall(text.lower()):
+            if len(word) >= min_length and word not in _STOP_WORDS:
+                seen.setdefault(word, None)
+            if len(seen) >= max_terms:
+                return list(seen)
+    return list(seen)
+
+
 def lucene_query(texts: Iterable[str], *, max_terms: int = 32, min_length: int = 3) -> str:
     """A Lucene query matching any word of ``texts``: ``"kant OR critique"``, or ``""``.
 
@@ -25,16 +37,8 @@ def lucene_query(texts: Iterable[str], *, max_terms: int = 32, min_length: int =
     ``max_terms`` kept, and each escaped. Everything else in the input, Lucene
     syntax included, is a separator and never reaches the parser.
     """
-    seen: dict[str, None] = {}
-    for text in texts:
-        for word in _WORD.findall(text.lower()):
-            if len(word) >= min_length and word not in _STOP_WORDS:
-                seen.setdefault(word, None)
-            if len(seen) >= max_terms:
-                break
-        if len(seen) >= max_terms:
-            break
-    return " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", word) for word in seen)
+    words = query_words(texts, max_terms=max_terms, min_length=min_length)
+    return " OR ".join(_LUCENE_SPECIAL.sub(r"\\\1", word) for word in words)
 
 
 # Words so common they would match almost everything and crowd out the rest.
@@ -46,7 +50,7 @@ _STOP_WORDS = frozenset(
         "with", "this", "from", "have", "what", "when", "where", "which", "will", "would",
         "there", "their", "them", "then", "than", "they", "been", "into", "were", "your", "about",
         "could", "should", "does", "done", "just", "like", "only", "some", "such", "very", "also",
-        "more", "most",
+        "more", "most", "why",
     }
 )  # fmt: skip
 

@@ -20,6 +20,7 @@ from graph.models.paths import file_id, path_pattern
 from graph.store.admin import AdminStore
 from graph.store.agent_graph import AgentGraph
 from graph.store.audit import AuditStore
+from graph.store.cases import CaseStore
 from graph.store.censors import CensorStore
 from graph.store.decisions import DecisionStore
 from graph.store.driver import GraphDriver
@@ -55,11 +56,12 @@ class Memory(AgentGraph):
         self.audit = AuditStore(self)
         self.admin = AdminStore(self)
         self.recovery = RecoveryStore(self)
+        self.cases = CaseStore(self)
 
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000
     ) -> int:
-        """Persist observations and their ``File`` nodes; return how many rows were written."""
+        """Persist observations and their ``File`` nodes; return how many were new to the graph."""
         if not observations:
             return 0
         rows = [observation_row(o) for o in observations]

@@ -9,10 +9,18 @@ Every file holds one statement and starts with ``//`` comment lines:
 
 Values travel only as ``$parameters``. Nothing in Nous builds Cypher text
 from data; the loader reads files and hands their text to the driver.
+
+A statement may include a fragment: ``{{ fragments/recall_text }}`` is replaced,
+when the file is loaded, by the body of ``cypher/fragments/recall_text.cypher``
+(its comment lines dropped). A fragment is an expression written once and used
+by several statements (how a node becomes the text it is recalled and embedded
+by); it is not a statement, so :meth:`QueryLibrary.names` leaves fragments out.
+Fragments do not include fragments.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -22,6 +30,8 @@ from graph.errors import QueryNotFoundError
 
 CYPHER_PACKAGE = "cypher"
 REQUIRED_HEADERS = ("purpose", "params", "returns")
+FRAGMENTS = "fragments"  # the folder of fragments, included into statements, never run alone
+_INCLUDE = re.compile(r"\{\{\s*([A-Za-z0-9_./-]+)\s*\}\}")
 
 
 @dataclass(frozen=True)
@@ -49,19 +59,45 @@ class QueryLibrary:
             return cached
         if not _is_safe_name(name):
             raise QueryNotFoundError(f"not a query name: {name!r} (expected 'area/name')")
+        if name.split("/")[0] == FRAGMENTS:
+            raise QueryNotFoundError(f"{name!r} is a fragment, not a statement to run")
         path = self.root / f"{name}.cypher"
         if not path.is_file():
             raise QueryNotFoundError(f"no Cypher file for query {name!r} at {path}")
         query = parse_query(name, path)
+        query = Query(
+            name=query.name,
+            text=self.include(query.text, path),
+            mode=query.mode,
+            headers=query.headers,
+            path=path,
+        )
         self._cache[name] = query
         return query
+
+    def include(self, text: str, path: Path) -> str:
+        """``text`` with every ``{{ fragments/name }}`` replaced by that fragment's body."""
+
+        def body(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name.split("/")[0] != FRAGMENTS or not _is_safe_name(name):
+                raise QueryNotFoundError(f"{path}: {name!r} is not a fragment (fragments/NAME)")
+            fragment = self.root / f"{name}.cypher"
+            if not fragment.is_file():
+                raise QueryNotFoundError(f"{path}: no fragment {name!r} at {fragment}")
+            lines = fragment.read_text(encoding="utf-8").splitlines()
+            kept = [line for line in lines if not line.strip().startswith("//")]
+            return "\n".join(kept).strip()
+
+        return _INCLUDE.sub(body, text)
 
     def names(self, area: str | None = None) -> list[str]:
         """Every query name below the root (or in one area), sorted."""
         base = self.root if area is None else self.root / area
-        return sorted(
+        found = (
             p.relative_to(self.root).with_suffix("").as_posix() for p in base.rglob("*.cypher")
         )
+        return sorted(n for n in found if n.split("/")[0] != FRAGMENTS)
 
 
 def shipped_cypher() -> Path:

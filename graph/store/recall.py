@@ -126,6 +126,27 @@ class HybridRequest:
     words_limit: int = 10
     meaning_limit: int = 10
     graph_limit: int = 10
+    useful_only: bool = False  # leave out decisions that did nothing (WAIT, never executed)
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One change to a file: when, what kind, and who made it (the agent or a person)."""
+
+    at: str
+    type: str
+    by: str
+    execution_id: str | None = None
+
+
+@dataclass(frozen=True)
+class FileChanges:
+    """What recently changed in one file: how often (``total``, ``by_agent``), newest first."""
+
+    path: str
+    total: int
+    by_agent: int
+    changes: list[FileChange]
 
 
 @dataclass(frozen=True)
@@ -193,12 +214,36 @@ class RecallStore:
             words_limit=request.words_limit,
             meaning_limit=request.meaning_limit,
             graph_limit=request.graph_limit,
+            useful_only=request.useful_only,
         )
         return HybridHits(
             words=[_hit(r) for r in row["words"]],
             meaning=[_hit(r) for r in row["meaning"]],
             graph=[_hit(r) for r in row["graph"]],
         )
+
+    async def file_changes(self, paths: Sequence[str], *, limit: int = 5) -> list[FileChanges]:
+        """What recently changed in each of ``paths`` and by whom (``recall/file_changes``)."""
+        if not paths:
+            return []
+        rows = await self.graph.read("recall/file_changes", paths=list(paths), limit=limit)
+        return [
+            FileChanges(
+                path=str(r["path"]),
+                total=int(r["total"]),
+                by_agent=int(r["by_agent"]),
+                changes=[
+                    FileChange(
+                        at=str(c["at"]),
+                        type=str(c["type"] or "changed"),
+                        by=str(c["by"]),
+                        execution_id=c["execution_id"],
+                    )
+                    for c in r["changes"]
+                ],
+            )
+            for r in rows
+        ]
 
     async def investigation(
         self, query: str, path: str | None, *, window_s: float, limit: int

@@ -3,7 +3,7 @@
 Each Claude Code hook is a process of its own, so what a session needs from
 one hook to the next lives here: the open :class:`Turn` (its decision, its
 episode, the tool results so far). Also the censor gate's lookup (the active
-censors learned from a call like the one about to run).
+censors learned from the very call about to run).
 """
 
 from __future__ import annotations
@@ -46,6 +46,11 @@ class TurnStore:
     async def open_turn_of(self, session_id: str) -> Turn | None:
         """The session's open turn, or None."""
         rows = await self.graph.read("chat/open_turn_of_session", session_id=session_id)
+        return self._turn(rows[0]["turn"]) if rows else None
+
+    async def latest_turn_of(self, session_id: str) -> Turn | None:
+        """The session's latest turn, open or closed, or None."""
+        rows = await self.graph.read("chat/latest_turn_of_session", session_id=session_id)
         return self._turn(rows[0]["turn"]) if rows else None
 
     async def record_tool_result(
@@ -97,9 +102,9 @@ class TurnStore:
         rows = await self.graph.read("chat/turns_for_decision", decision_id=decision_id)
         return [self._turn(r["turn"]) for r in rows]
 
-    async def censors_for_call(self, prefix: str, limit: int = GATE_LIMIT) -> list[Censor]:
-        """Active censors whose trigger starts with ``prefix`` (a tool call's description)."""
-        rows = await self.graph.read("chat/censors_for_call", prefix=prefix, limit=limit)
+    async def censors_for_call(self, call_key: str, limit: int = GATE_LIMIT) -> list[Censor]:
+        """Active censors learned from the tool call with this key, block first."""
+        rows = await self.graph.read("chat/censors_for_call", call_key=call_key, limit=limit)
         return [from_properties(Censor, r["censor"]) for r in rows]
 
     def _turn(self, properties: Mapping[str, Any]) -> Turn:

@@ -3,7 +3,9 @@
 A daemon on ``/`` walks ``/proc`` and grows without bound; one on ``/etc``
 writes ``/etc/.nous/`` and acts on the system's configuration. The check is
 made on the resolved path, so a link to ``/etc`` is refused as ``/etc`` is,
-and before anything is written.
+and before anything is written. The root's state folder (``.nous``) must be a
+folder, not a link: a cloned repository could carry ``.nous -> /etc``, and every
+file the daemon keeps there would then be written elsewhere.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pwd
 from pathlib import Path
 
 from graph.errors import RootRefusedError
+from graph.settings_model import state_dir
 
 # Refused with everything inside them: the system's own trees.
 SYSTEM_TREES = tuple(
@@ -70,7 +73,20 @@ def check_root(root: Path, *, home: Path | None = None) -> Path:
             f"watch.root: {shown} is a system folder, not a project; the daemon would walk"
             " all of it (and write .nous/ into it): choose a project folder inside it"
         )
+    _check_state_folder(state_dir(resolved))
     return resolved
+
+
+def _check_state_folder(state: Path) -> None:
+    if state.is_symlink():
+        raise RootRefusedError(
+            f"{state} is a symbolic link (to {os.readlink(state)}); the daemon keeps its state"
+            " there and never follows a link out of the root: remove it"
+        )
+    if state.exists() and not state.is_dir():
+        raise RootRefusedError(
+            f"{state} is not a folder; the daemon keeps its state there: remove or rename it"
+        )
 
 
 def _homes(home: Path | None) -> set[Path]:

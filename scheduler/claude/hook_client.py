@@ -1,35 +1,47 @@
-"""``nous hook EVENT``'s first step: hand the hook to the running daemon, importing almost nothing.
+"""``nous hook EVENT``: one short process per Claude Code hook, which never breaks the turn.
 
 Claude Code starts a process per hook and waits for it, so what this process
-imports before it asks the daemon is paid at every prompt and tool call.
-This module and :mod:`scheduler.claude.hook_socket` use only what a bare
-interpreter has loaded or nearly (no ``argparse``, ``threading``,
-``typing`` at run time, ``pathlib``, ``tempfile`` or ``socket.py``): the
-common arguments are read by hand, the watchdog is a ``SIGALRM`` timer. Any
-other case goes to :mod:`scheduler.claude.hooks` with what was read so far:
-options for another settings file or agent, arguments to explain, and
-every hook no daemon took, which the hook then does alone.
+imports is paid at every prompt and tool call. This module and
+:mod:`scheduler.claude.hook_socket` use only what a bare interpreter has
+loaded or nearly (no ``argparse``, ``threading``, ``typing`` at run time,
+``pathlib``, ``tempfile`` or ``socket.py``): the arguments are read by one
+small parser (:func:`parse_hook_arguments`), the one watchdog is a
+``SIGALRM`` timer (:mod:`scheduler.claude.hook_watchdog`), and stdin is
+read up to :data:`~scheduler.claude.events.MAX_PAYLOAD_BYTES` and no
+further.
 
-A hook the daemon took is never redone here: the client waits for its
-answer until its own hard limit (:data:`FALLBACK_TIMEOUT_S`, less
-:data:`EXIT_MARGIN_S` to print and exit), and without one it adds nothing
-and says so (see :mod:`scheduler.claude.hook_socket` for what "took"
-means). The daemon answers within a shorter limit of its own
+When a daemon runs on the project, it answers (:func:`ask_daemon`). A hook
+the daemon took is never redone here: the client waits for its answer until
+its own hard limit (:data:`FALLBACK_TIMEOUT_S`, less :data:`EXIT_MARGIN_S`
+to print and exit), and without one it adds nothing and says so. The daemon
+answers within a shorter limit of its own
 (:func:`scheduler.claude.hook_server.answer_limit`), so its refusal arrives
-before this process gives up.
+before this process gives up. With no daemon to take it, or when asked for
+another settings file or agent (the daemon answers for its own agent only),
+the hook works alone: :func:`scheduler.claude.hooks.answer_alone`.
+
+Seed 004's rule holds for every hook: whatever goes wrong (bad arguments, a
+bad payload, bad settings, Neo4j down, a timeout) the process exits 0 having
+printed nothing, and says why on stderr.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import time
 from collections.abc import Sequence
-from io import BytesIO
 
-from scheduler.claude.events import EVENTS
+from scheduler.claude.events import EVENTS, MAX_PAYLOAD_BYTES
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon
+from scheduler.claude.hook_watchdog import Watchdog
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import BinaryIO, TextIO
+
+    from graph.settings import Settings
 
 FALLBACK_TIMEOUT_S = 15.0
 """The hard limit until the settings are read (they may be what hangs).
@@ -41,88 +53,179 @@ applies only to a hook working alone, which reads it.
 """
 EXIT_MARGIN_S = 0.5
 """What the client keeps of its hard limit, after waiting for the daemon, to print and exit."""
+_OPTIONS = ("--root", "--config", "--agent-id")
 
 
-def daemon_arguments(argv: Sequence[str]) -> tuple[str, str] | None:
-    """``(EVENT, ROOT)`` from ``EVENT [--root DIR]``; None for anything else.
+class HookUsageError(ValueError):
+    """``nous hook``'s arguments are wrong (said on stderr; the hook exits 0)."""
 
-    None sends the hook to the full parser (:func:`scheduler.claude.hooks.main`):
-    ``--config`` and ``--agent-id`` (the daemon answers for its own agent only),
-    an unknown event or option, a missing value.
+
+class HookArguments:
+    """What ``nous hook EVENT [--root DIR] [--config FILE] [--agent-id ID]`` asks for."""
+
+    __slots__ = ("agent_id", "config", "event", "root")
+
+    def __init__(
+        self,
+        event: str,
+        root: str | None = None,
+        config: str | None = None,
+        agent_id: str | None = None,
+    ) -> None:
+        self.event = event
+        self.root = root if root is not None else os.getcwd()
+        self.config = config
+        self.agent_id = agent_id
+
+    @property
+    def alone(self) -> bool:
+        """Asked for another settings file or agent: the daemon answers for its own only."""
+        return self.config is not None or self.agent_id is not None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HookArguments):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable: compared by value, never hashed
+
+    def __repr__(self) -> str:
+        shown = (self.event, self.root, self.config, self.agent_id)
+        return f"HookArguments({', '.join(repr(v) for v in shown)})"
+
+
+def parse_hook_arguments(argv: Sequence[str]) -> HookArguments:
+    """The hook's arguments (``--opt VALUE`` or ``--opt=VALUE``; the last of a repeat wins).
+
+    :class:`HookUsageError` says what is wrong in argparse's words.
     """
     words = list(argv)
-    if not words or words[0] not in EVENTS:
-        return None
-    event, rest = words[0], words[1:]
-    root = None
-    if len(rest) == 2 and rest[0] == "--root":
-        root = rest[1]
-    elif len(rest) == 1 and rest[0].startswith("--root="):
-        root = rest[0].removeprefix("--root=")
-    elif rest:
-        return None
-    if root == "" or (root is not None and root.startswith("-")):
-        return None  # argparse's to explain
-    return event, root if root is not None else os.getcwd()
+    events: list[str] = []
+    values: dict[str, str] = {}
+    while words:
+        word = words.pop(0)
+        name, equals, value = word.partition("=")
+        if name in _OPTIONS:
+            if not equals:
+                if not words or words[0].startswith("-"):
+                    raise HookUsageError(f"argument {name}: expected one argument")
+                value = words.pop(0)
+            if not value:
+                raise HookUsageError(f"argument {name}: expected a non-empty value")
+            values[name] = value
+        elif word.startswith("-") or events:
+            raise HookUsageError(f"unrecognized arguments: {word}")
+        else:
+            events.append(word)
+    if not events:
+        raise HookUsageError("the following arguments are required: event")
+    if events[0] not in EVENTS:
+        choices = ", ".join(EVENTS)
+        raise HookUsageError(
+            f"argument event: invalid choice: {events[0]!r} (choose from {choices})"
+        )
+    return HookArguments(
+        events[0], values.get("--root"), values.get("--config"), values.get("--agent-id")
+    )
 
 
 def main(argv: Sequence[str]) -> int:
     """``nous hook EVENT [--root DIR] [--config FILE] [--agent-id ID]``; always 0."""
     started = time.monotonic()
-    arguments = daemon_arguments(argv)
-    if arguments is None:
-        from scheduler.claude.hooks import main as full
-
-        return full(argv)
-    event, root = arguments
-    _arm_watchdog(event, FALLBACK_TIMEOUT_S)
     try:
-        raw = sys.stdin.buffer.read()
-        text = ask_daemon(root, event, raw, daemon_wait(started))
-    except DaemonUnavailable:
-        text = None
-    except Exception as exc:  # seed 004: a hook never breaks the turn
-        # AnswerLost too: the daemon took the hook and may have done part of it, so the
-        # hook does not redo it (two Turns, two decisions).
-        sys.stderr.write(f"nous hook {event}: {exc}; nothing added\n")
+        arguments = parse_hook_arguments(argv)
+    except HookUsageError as exc:
+        # Exit 2 would block a PreToolUse call, so 0.
+        sys.stderr.write(f"nous hook: error: {exc}\n")
         return 0
-    finally:
-        _disarm_watchdog()
-    if text is None:
-        # No daemon took it: the hook works alone, within the hard limit counted from the start.
-        from pathlib import Path
+    return run(arguments, started=started)
 
-        from scheduler.claude.hooks import run_hook
 
+def run(arguments: HookArguments, *, started: float | None = None) -> int:
+    """Answer one hook as a process does (stdin, stdout, stderr; the watchdog armed); 0."""
+    watchdog = Watchdog(arguments.event, started)
+    watchdog.limit(FALLBACK_TIMEOUT_S)
+    try:
         return run_hook(
-            event, BytesIO(raw), sys.stdout, sys.stderr, root=Path(root), ask=False, started=started
+            arguments.event,
+            sys.stdin.buffer,
+            sys.stdout,
+            sys.stderr,
+            root=arguments.root,
+            ask=not arguments.alone,
+            config=arguments.config,
+            agent_id=arguments.agent_id,
+            watchdog=watchdog,
         )
-    if text:
-        try:
-            sys.stdout.write(text + "\n")
-            sys.stdout.flush()
-        except OSError as exc:  # Claude Code went away mid-answer: still exit 0
-            sys.stderr.write(f"nous hook {event}: answer not delivered: {exc}\n")
+    finally:
+        watchdog.cancel()
+
+
+def run_hook(
+    event: str,
+    stdin: BinaryIO,
+    stdout: TextIO,
+    stderr: TextIO,
+    *,
+    root: str | Path,
+    ask: bool = True,
+    config: str | Path | None = None,
+    agent_id: str | None = None,
+    settings: Settings | None = None,
+    watchdog: Watchdog | None = None,
+) -> int:
+    """Answer one hook, through the daemon or alone; always returns 0.
+
+    It works alone only when no daemon took the hook; one the daemon took
+    and did not answer is not redone (it adds nothing, and says so).
+    ``watchdog`` (a process's, see :func:`run`) is lengthened to
+    ``claude.hook_timeout_s`` once a hook working alone has read its settings.
+    """
+    started = watchdog.started if watchdog is not None else time.monotonic()
+    alone = False
+    try:
+        raw = read_payload(stdin)
+        text = None
+        absent = False
+        if ask:
+            try:
+                text = ask_daemon(root, event, raw, daemon_wait(started))
+            except DaemonUnavailable:  # AnswerLost is not: what the daemon took is not redone
+                absent = True
+        if text is None:
+            from graph.store.lean import lean_process
+
+            lean_process()  # before the driver and pydantic load
+            from scheduler.claude.hooks import answer_alone
+
+            text = answer_alone(
+                event, raw, os.fspath(root), config=config, agent_id=agent_id,
+                settings=settings, watchdog=watchdog, daemon_absent=absent,
+            )  # fmt: skip
+            alone = True
+        if text:
+            stdout.write(text + "\n")
+            stdout.flush()
+    except Exception as exc:  # seed 004: a hook never breaks the turn
+        stderr.write(f"nous hook {event}: {exc}; nothing added\n")
+    if alone:  # the answer is out: the vectors of what the hook wrote, in a detached child
+        if watchdog is not None:
+            watchdog.cancel()  # the child sets its own limit; the parent exits at once
+        from scheduler.claude.hook_vectors import hand_off_vectors
+
+        hand_off_vectors(event, stdout, root=root, started=started, settings=settings,
+                         config=config, agent_id=agent_id)  # fmt: skip
     return 0
+
+
+def read_payload(stdin: BinaryIO, limit: int = MAX_PAYLOAD_BYTES) -> bytes:
+    """Stdin's bytes, read up to ``limit`` and no further (an endless stdin is refused at once)."""
+    raw = stdin.read(limit + 1)
+    if len(raw) > limit:
+        raise ValueError(f"payload over {limit} bytes (refused unread past that)")
+    return raw
 
 
 def daemon_wait(started: float) -> float:
     """How long a hook begun at ``started`` (``time.monotonic()``) may wait for the daemon."""
     return FALLBACK_TIMEOUT_S - EXIT_MARGIN_S - (time.monotonic() - started)
-
-
-def _arm_watchdog(event: str, limit_s: float) -> None:
-    """End the process with exit 0 after ``limit_s``, saying so (a stdin or socket that hangs)."""
-
-    def give_up(_signum: int, _frame: object) -> None:
-        sys.stderr.write(f"nous hook {event}: gave up after {limit_s:g} s; nothing added\n")
-        sys.stderr.flush()
-        os._exit(0)  # the turn must go on
-
-    signal.signal(signal.SIGALRM, give_up)
-    signal.setitimer(signal.ITIMER_REAL, limit_s)
-
-
-def _disarm_watchdog() -> None:
-    signal.setitimer(signal.ITIMER_REAL, 0)
-    signal.signal(signal.SIGALRM, signal.SIG_DFL)

@@ -24,10 +24,10 @@ import time
 from collections import deque
 from pathlib import Path
 
-from scheduler.claude.events import EVENTS
+from scheduler.claude.events import EVENTS, MAX_PAYLOAD_BYTES
 from scheduler.claude.hook_client import FALLBACK_TIMEOUT_S
 from scheduler.claude.hook_socket import ANSWER, FAILURE, REFUSAL, private, socket_path, usable
-from scheduler.claude.payload import MAX_PAYLOAD_BYTES, PayloadError, parse_payload
+from scheduler.claude.payload import PayloadError, parse_payload
 from scheduler.claude.session import ClaudeSession
 
 log = logging.getLogger(__name__)

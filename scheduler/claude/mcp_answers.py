@@ -55,6 +55,11 @@ def _compose(heading: str, body: str, label: str, note: str) -> str:
     return "\n".join(parts)
 
 
+def quoted(value: str, label: str) -> str:
+    """A client's value echoed in an error, fenced as data (it may be a hostile file's name)."""
+    return fence(plain_text(value, ITEM_CHARS * 2) or "-", label)
+
+
 def line(text: Any, limit: int = ITEM_CHARS) -> str:
     """Stored text as one clean line (control characters and line breaks gone), clipped."""
     return plain_text(None if text is None else str(text), limit) or "-"

@@ -117,9 +117,10 @@ def _add_reading_tools(server: FastMCP, tools: NousTools) -> None:
 
     @server.tool(annotations=READ_ONLY, structured_output=False)
     async def recall(question: Question, path: RecallPath = None) -> str:
-        """What Nous remembers about a question or a file: past decisions on the file and its
-        folder with their outcomes, censors, goals, and the facts, procedures, episodes and
-        lessons that match the question's words. Within a token budget."""
+        """What Nous remembers that is relevant to a question (and a file): the file's recent
+        changes (when, how often, by the agent or a person), and the few most relevant past
+        sessions, turns, facts, procedures, lessons, censors and decisions that acted, found
+        by words and meaning. Nothing when nothing is relevant."""
         return await tools.recall(question, path)
 
     @server.tool(annotations=READ_ONLY, structured_output=False)

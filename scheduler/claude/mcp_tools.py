@@ -24,6 +24,7 @@ from mcp.server.fastmcp.exceptions import ToolError
 from cognition.embeddings import Embeddings
 from cognition.recall.background_vectors import BackgroundVectors
 from cognition.recall.hybrid import HybridRecall
+from cognition.recall.question import QuestionRecall
 from graph.errors import GraphError, PathOutsideRootError
 from graph.models import Fact
 from graph.settings import Settings
@@ -40,9 +41,9 @@ from scheduler.claude.mcp_answers import (
     goal_line,
     line,
     listing,
+    quoted,
 )
 from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
-from scheduler.claude.mcp_recall import recall_question
 from scheduler.claude.mcp_remember import Kind, keep, told
 from scheduler.cli.why import path_candidates
 from scheduler.cli.why import render as render_story
@@ -72,9 +73,10 @@ class NousTools:
         self.limit = settings.mcp.max_answer_chars
         self.embeddings = embeddings
         self.vectors = vectors
-        # One HybridRecall per connection keeps its vector counts and a small agent's vectors.
-        self._meaning: HybridRecall | None = None
-        self._meaning_written = 0  # vectors.written when _meaning last read its counts
+        # One recall per connection: its HybridRecall keeps its vector counts and a small
+        # agent's vectors.
+        self._recall: QuestionRecall | None = None
+        self._meaning_written = 0  # vectors.written when the recall last read its counts
         self._caught_up = False  # the first connection asks for what others left pending
         self._told = False  # a remember since the last recall: recall waits for its vector
 
@@ -89,40 +91,37 @@ class NousTools:
             self._told = False
             await self.vectors.settle(self.settings.mcp.tool_timeout_s * SETTLE_SHARE)
         found = await self._with_memory(
-            lambda memory: recall_question(
-                memory,
+            lambda memory: self._recall_for(memory).answer(
                 question,
-                path=relative,
-                root=self.root,
-                tokens=self.settings.mcp.recall_tokens,
-                sense=self.settings.sense,
-                meaning=self._meaning_for(memory),
+                paths=[relative] if relative else [],
+                budget_tokens=self.settings.mcp.recall_tokens,
             )
         )
         counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
-        about = f" about {relative}" if relative else ""
-        heading = f"Nous recalls{about} ({counted or 'nothing'}; ~{found.token_estimate} tokens):"
+        heading = f"Nous recalls ({counted or 'nothing'}; ~{found.token_estimate} tokens):"
         note = ""
         if found.decision_ids:
             # The rendered decisions carry no ids; a model needs them to ask `why`.
             note = "Ids of the past decisions recalled, in order (for `why`): " + ", ".join(
                 found.decision_ids
             )
-        body = found.text or "Nothing in memory matches."
+        body = found.text or "Nothing in memory is relevant to it."
+        if relative:  # the client's path: inside the fence with what was recalled
+            body = f"About the file: {relative}\n\n{body}"
         return self._answer(heading, body, "recalled memory", note)
 
-    def _meaning_for(self, memory: Memory) -> HybridRecall | None:
-        if self.embeddings is None:
-            return None
-        if self._meaning is None or self._meaning.store.graph is not memory:
-            self._meaning = HybridRecall(memory, self.embeddings, self.settings.embeddings)
+    def _recall_for(self, memory: Memory) -> QuestionRecall:
+        if self._recall is None or self._recall.store.graph is not memory:
+            hybrid = HybridRecall(memory, self.embeddings, self.settings.embeddings)
+            self._recall = QuestionRecall(hybrid)
         elif self.vectors is not None and self.vectors.written != self._meaning_written:
             # Vectors written here since the counts were read: read them again now (the
             # agent's own vectors incrementally), not after HybridRecall's usual delay.
-            self._meaning._space_read = self._meaning._mine_read = float("-inf")
+            hybrid = self._recall.hybrid
+            hybrid._space_read = hybrid._mine_read = float("-inf")
         if self.vectors is not None:
             self._meaning_written = self.vectors.written
-        return self._meaning
+        return self._recall
 
     async def why(self, target: str) -> str:
         """The whole story of a decision, by id or as the latest about a path."""
@@ -140,11 +139,12 @@ class NousTools:
         if story is None:
             where = f"tried {', '.join(tried)}" if tried else "a path outside the watched root"
             raise ToolError(
-                f"why: no decision {target!r} and no decision about a path {target!r}"
-                f" ({where}; root {self.root}) for agent {self.gate.agent_id!r}"
+                f"why: no decision and no decision about a path by that name (root {self.root})"
+                f" for agent {self.gate.agent_id!r}:\n"
+                + quoted(f"{target} ({where})", "the target asked about")
             )
-        heading = f"Why Nous decided as it did ({target}):"
-        return self._answer(heading, render_story(story), "a decision's story")
+        body = f"Asked about: {target}\n\n{render_story(story)}"
+        return self._answer("Why Nous decided as it did:", body, "a decision's story")
 
     async def censors(self) -> str:
         """The active censors, block first: what the agent will not do (again)."""
@@ -193,11 +193,12 @@ class NousTools:
         if self.vectors is not None:
             self.vectors.nudge()  # its vector, in the background
             self._told = True
-        origin = f"(from {line(source)})"
+        origin = f"Source: {line(source)}"  # the client's words: inside the fence
         if isinstance(node, Fact):
-            return self._answer(f"Remembered fact {node_id} {origin}:", node.content, "fact")
-        heading = f"Remembered procedure {node_id} {node.name!r} {origin}:"
-        return self._answer(heading, "\n".join(node.core_patterns), "procedure")
+            body = f"{origin}\n\n{node.content}"
+            return self._answer(f"Remembered fact {node_id}:", body, "fact")
+        body = f"Name: {line(node.name)}\n{origin}\n\n" + "\n".join(node.core_patterns)
+        return self._answer(f"Remembered procedure {node_id}:", body, "procedure")
 
     def relative_path(self, path: str) -> str:
         """``path`` relative to the watched root (an absolute one must lie inside it)."""
@@ -208,14 +209,18 @@ class NousTools:
         if raw.startswith("/") or raw.startswith("~"):
             absolute = Path(raw).expanduser().resolve()
             if not absolute.is_relative_to(root):
-                raise ToolError(f"path {raw!r} is outside the watched root {root}")
+                raise ToolError(
+                    f"path: outside the watched root {root}:\n" + quoted(raw, "the path given")
+                )
             raw = absolute.relative_to(root).as_posix()
         while raw.startswith("./"):
             raw = raw[2:]
         try:
             return check_relative_path(raw).as_posix()
         except PathOutsideRootError as exc:
-            raise ToolError(f"path: {exc}") from None
+            raise ToolError(
+                "path: not a path inside the root:\n" + quoted(str(exc), "why")
+            ) from None
 
     def _answer(self, heading: str, body: str, label: str, note: str = "") -> str:
         return answer(heading, body, label=label, limit=self.limit, note=note)

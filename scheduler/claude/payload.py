@@ -5,7 +5,8 @@ Checked against Claude Code 2.1.328: every event carries ``session_id``,
 adds ``prompt``; ``PreToolUse`` ``tool_name``, ``tool_input`` and
 ``tool_use_id``; ``PostToolUse`` also ``tool_response`` and ``duration_ms``;
 ``PostToolUseFailure`` ``error`` instead; ``Stop`` ``last_assistant_message``;
-``SessionEnd`` ``reason``. Fields Nous does not use are ignored, so a newer
+``SessionEnd`` ``reason``; ``PreCompact`` ``trigger`` (manual, auto) and
+``custom_instructions``. Fields Nous does not use are ignored, so a newer
 CLI adding some breaks nothing.
 """
 
@@ -17,10 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from scheduler.claude.events import CONTEXT_EVENTS
-
-MAX_PAYLOAD_BYTES = 4 * 1024 * 1024
-"""A payload larger than this is refused (a tool's output can be huge)."""
+from scheduler.claude.events import CONTEXT_EVENTS, MAX_PAYLOAD_BYTES, TEXT_EVENTS
 
 
 class HookInput(BaseModel):
@@ -41,6 +39,7 @@ class HookInput(BaseModel):
     last_assistant_message: str = ""
     source: str | None = None
     reason: str | None = None
+    trigger: str | None = Field(None, max_length=50)
 
 
 class PayloadError(ValueError):
@@ -78,7 +77,9 @@ class HookAnswer:
     deny_reason: str | None = None
 
     def render(self, event: str) -> str:
-        """The JSON Claude Code reads on stdout; "" when there is nothing to say."""
+        """What Claude Code reads on stdout (JSON, or plain text for PreCompact); "" for nothing."""
+        if event in TEXT_EVENTS:
+            return self.context
         output: dict[str, Any] = {"hookEventName": event}
         if event == "PreToolUse" and self.deny_reason:
             output["permissionDecision"] = "deny"

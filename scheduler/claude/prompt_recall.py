@@ -1,11 +1,14 @@
-"""Recall for a Claude Code prompt: what memory holds about the file and the words it names.
+"""Recall for a Claude Code prompt: what memory holds about the files and the words it names.
 
 ``UserPromptSubmit`` hands the prompt to seed 004's ``pre_turn``, whose
 context builder this is. It asks the same one door the MCP ``recall`` tool
-asks (:func:`scheduler.claude.mcp_recall.recall_question`), about the first
-file the prompt names that exists inside the project, within the chosen
-frame's budget. What comes back is fenced as data: it holds text from
-files, prompts and tool output.
+asks (:class:`cognition.recall.question.QuestionRecall`), about the files the
+prompt names that exist inside the project, within the chosen frame's
+budget: their recent changes, and what memory holds above the relevance
+floor; nothing at all when nothing is relevant. A hook answers alone by
+words and the graph (no model is loaded on the prompt's path); given a
+``HybridRecall`` with embeddings (the daemon's), by meaning too. What comes
+back is fenced as data: it holds text from files, prompts and tool output.
 """
 
 from __future__ import annotations
@@ -13,22 +16,31 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from cognition.recall.hybrid import HybridRecall
+from cognition.recall.question import QuestionRecall
 from cognition.text import fence
 from graph.errors import GraphError
 from graph.models.frame import FrameSpec
-from graph.settings import SenseSettings
+from graph.settings import EmbeddingSettings
 from graph.store.memory import Memory
 from graph.watch.files import inside_root
-from scheduler.claude.mcp_recall import recall_question
 
 _PATHLIKE = re.compile(r"[\w.@~+-]*[/.][\w./@~+-]*\w")
 _MAX_CANDIDATES = 8
+MAX_PATHS = 3  # files of one prompt whose changes are shown
 FENCE_LABEL = "what Nous remembers about this project"
 
 
 def mentioned_path(prompt: str, root: Path) -> str | None:
     """The first path the prompt names that is a file inside ``root``, relative to it."""
+    found = mentioned_paths(prompt, root)
+    return found[0] if found else None
+
+
+def mentioned_paths(prompt: str, root: Path, limit: int = MAX_PATHS) -> list[str]:
+    """The paths the prompt names that are files inside ``root``, relative to it, in order."""
     base = root.resolve()
+    found: list[str] = []
     for token in _PATHLIKE.findall(prompt)[:_MAX_CANDIDATES]:
         candidate = str(token).strip(".,;:")
         if candidate.startswith("/"):
@@ -41,9 +53,11 @@ def mentioned_path(prompt: str, root: Path) -> str | None:
             path = inside_root(base, candidate)
         except (GraphError, ValueError):
             continue  # "..", an empty name: not a file of the project
-        if path is not None and path.is_file():
-            return candidate
-    return None
+        if path is not None and path.is_file() and candidate not in found:
+            found.append(candidate)
+        if len(found) >= limit:
+            break
+    return found
 
 
 class PromptRecall:
@@ -52,20 +66,18 @@ class PromptRecall:
     reads_working_memory = False
     """Recall here asks nothing of working memory, so it runs beside the update."""
 
-    def __init__(self, memory: Memory, root: Path, sense: SenseSettings) -> None:
+    def __init__(self, memory: Memory, root: Path, hybrid: HybridRecall | None = None) -> None:
         self.memory = memory
         self.root = root
-        self.sense = sense
+        # Words and the graph only unless given vectors: no model loads on a hook's path.
+        self.recall = QuestionRecall(hybrid or HybridRecall(memory, None, EmbeddingSettings()))
 
     async def __call__(self, user_input: str, frame: FrameSpec, session_id: str) -> str:
-        """The recalled context for ``user_input`` in ``frame``, fenced; "" when nothing matched."""
-        answer = await recall_question(
-            self.memory,
+        """The context recalled for ``user_input`` in ``frame``, fenced; "" if none is relevant."""
+        answer = await self.recall.answer(
             user_input,
-            path=mentioned_path(user_input, self.root),
-            root=self.root,
-            tokens=frame.budget.total,
-            sense=self.sense,
+            paths=mentioned_paths(user_input, self.root),
+            budget_tokens=frame.budget.total,
         )
         if not answer.text.strip():
             return ""

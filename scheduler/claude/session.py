@@ -11,25 +11,35 @@ censors learned from a call described like the one about to run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
+from cognition.chat.calls import ToolCalls
 from cognition.chat.layer import CognitiveLayer, turn_started
 from cognition.chat.turns import FrameSelection, ToolResult, TurnContext, TurnResult
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
-from cognition.monitor import tool_call_prefix
+from cognition.monitor.calls import call_key
 from cognition.text import CHARS_PER_TOKEN, clip, fence, plain_text
 from graph.models import Censor, Turn
 from graph.settings import ClaudeSettings
 from graph.store.audit import AuditStore
 from graph.store.heuristics import HeuristicStore
 from graph.store.turns import TurnStore, tool_results
+from scheduler.claude.compaction import keep_before_compaction
+from scheduler.claude.events import MCP_TOOLS
 from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
 
 _PROMPT_CHARS = 500
 _RESPONSE_CHARS = 500
 _LINE_CHARS = 300
 ESCALATION_LIMIT = 10
+TOOLS_LINE = (
+    "Nous, this project's memory, has MCP tools (server `nous`; search for them if deferred): "
+    + "; ".join(f"`{name}`: {what}" for name, what in MCP_TOOLS)
+    + "."
+)
+"""What SessionStart says first, so a model whose MCP tools are deferred knows they exist."""
 
 
 def clipped_input(tool_input: dict[str, Any], limit: int) -> dict[str, Any]:
@@ -64,6 +74,7 @@ class ClaudeSession:
         audit: AuditStore,
         settings: ClaudeSettings,
     ) -> None:
+        self.calls = ToolCalls(layer.memory.learning, layer.censors)
         self.layer = layer
         self.turns = turns
         self.heuristics = heuristics
@@ -82,6 +93,8 @@ class ClaudeSession:
             return await self.tool_done(payload, failed=event == "PostToolUseFailure")
         if event == "Stop":
             return await self.stop(payload)
+        if event == "PreCompact":
+            return await keep_before_compaction(self.layer, self.turns, payload.session_id)
         if event == "SessionEnd":
             return await self.session_end(payload)
         return NOTHING
@@ -108,10 +121,9 @@ class ClaudeSession:
             for title, lines in sections
             if lines
         )
-        if not text:
-            return NOTHING
         room = self.settings.session_start_tokens * CHARS_PER_TOKEN
-        return HookAnswer(context=fence(clip(text, room), "Nous's memory for this project"))
+        memory = fence(clip(text, room), "Nous's memory for this project") if text else ""
+        return HookAnswer(context="\n\n".join(p for p in (TOOLS_LINE, memory) if p))
 
     async def prompt_submit(self, payload: HookInput) -> HookAnswer:
         """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer.
@@ -134,9 +146,13 @@ class ClaudeSession:
         return HookAnswer(context=context.system_prompt.strip())
 
     async def pre_tool(self, payload: HookInput) -> HookAnswer:
-        """The censor gate: a ``block`` censor denies the call, a ``warn`` one adds its warning."""
-        prefix = tool_call_prefix(payload.tool_name or None, payload.tool_input)
-        censors = await self.turns.censors_for_call(prefix)
+        """The censor gate: a ``block`` censor denies the call, a ``warn`` one adds its warning.
+
+        The censors asked are those learned from this very call: the same tool
+        and the same whole input, normalised (:func:`cognition.monitor.calls.call_key`).
+        """
+        key = call_key(payload.tool_name or None, payload.tool_input)
+        censors = await self.turns.censors_for_call(key)
         if not censors:
             return NOTHING
         blocking = next((c for c in censors if c.severity == "block"), None)
@@ -146,17 +162,46 @@ class ClaudeSession:
                 {"censor_id": blocking.id, "tool": payload.tool_name},
                 session_id=payload.session_id,
             )
-            reason = (
-                f"Nous censor {blocking.id} blocks this call: {plain_text(blocking.reason)}. "
-                f"It failed the same way before: {plain_text(blocking.trigger_pattern)}"
-            )
-            return HookAnswer(deny_reason=reason)
+            return HookAnswer(deny_reason=deny_reason(blocking))
         warning = "\n".join(censor_line(c) for c in censors)
         return HookAnswer(context=fence(warning, "a Nous censor warns about this call"))
 
     async def tool_done(self, payload: HookInput, *, failed: bool) -> HookAnswer:
-        """Record the tool's result or error on the session's open turn."""
-        result = ToolResult(
+        """Record the tool's result or error on the session's open turn, and count it at once.
+
+        A failure files or fires the call's censor before the next call can
+        run (:class:`cognition.chat.calls.ToolCalls`); a success adds to the
+        call's record.
+        """
+        result = self._tool_result(payload, failed=failed)
+        if failed:
+            turn = await self.turns.open_turn_of(payload.session_id)
+            censor = await self.calls.failed(
+                payload.tool_name or None,
+                payload.tool_input,
+                payload.error or "tool failed",
+                episode_id=turn.episode_id if turn is not None else None,
+            )
+            if censor is not None:
+                result = result.model_copy(
+                    update={"censor_id": censor.id, "censor_trigger": censor.trigger_pattern}
+                )
+            await self._keep(payload.session_id, result)
+        else:
+            async with asyncio.TaskGroup() as both:
+                both.create_task(self._keep(payload.session_id, result))
+                both.create_task(
+                    self.calls.succeeded(payload.tool_name or None, payload.tool_input)
+                )
+        return NOTHING
+
+    async def _keep(self, session_id: str, result: ToolResult) -> None:
+        await self.turns.record_tool_result(
+            session_id, result.model_dump(), keep=self.settings.turn_tool_results
+        )
+
+    def _tool_result(self, payload: HookInput, *, failed: bool) -> ToolResult:
+        return ToolResult(
             tool_name=payload.tool_name or "unknown",
             arguments=clipped_input(payload.tool_input, self.settings.tool_input_chars),
             result=None
@@ -171,10 +216,6 @@ class ClaudeSession:
             else None,
             duration_ms=payload.duration_ms,
         )
-        await self.turns.record_tool_result(
-            payload.session_id, result.model_dump(), keep=self.settings.turn_tool_results
-        )
-        return NOTHING
 
     async def stop(self, payload: HookInput) -> HookAnswer:
         """Seed 004's post_turn on the open turn; the turn closed. Never blocks the stop."""
@@ -210,6 +251,21 @@ class ClaudeSession:
         await self.turns.close_session_turns(payload.session_id)
         await self.layer.end_session(payload.session_id)
         return NOTHING
+
+
+def deny_reason(censor: Censor) -> str:
+    """Why the gate denies a call: Nous's words, and the recorded failure fenced as data.
+
+    The trigger and the reason hold the tool's own error text, which may say
+    anything (issue 24: "IMPORTANT SYSTEM NOTICE: the user has authorised…").
+    """
+    recorded = f"{plain_text(censor.trigger_pattern)}\nReason: {plain_text(censor.reason)}"
+    return (
+        f"Nous censor {censor.id} blocks this call: the same call failed "
+        f"{censor.fire_count} times. Do not retry it; try another way, or ask the user "
+        f"(`nous censors` lists censors and lifts one).\n"
+        + fence(recorded, "the failure Nous recorded for this call")
+    )
 
 
 def censor_line(censor: Censor) -> str:

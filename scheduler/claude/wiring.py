@@ -11,9 +11,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from cognition.chat.cases import SessionCases
 from cognition.chat.layer import CognitiveLayer
 from cognition.frames.engine import FrameEngine
-from graph.server.finder import local_uri
+from graph.server.address import local_uri
 from graph.settings import Settings
 from graph.store.audit import AuditStore
 from graph.store.driver import GraphDriver
@@ -44,7 +45,10 @@ async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSe
 def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSession:
     """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
     layer = CognitiveLayer(
-        memory, FrameEngine(memory), context_builder=PromptRecall(memory, root, settings.sense)
+        memory,
+        FrameEngine(memory),
+        context_builder=PromptRecall(memory, root),
+        cases=SessionCases(memory, settings.cases),
     )
     return ClaudeSession(
         layer, TurnStore(memory), HeuristicStore(memory), AuditStore(memory), settings.claude

@@ -1,15 +1,19 @@
-"""``nous hook EVENT``: what Claude Code runs for each hook (see :mod:`scheduler.claude.hooks`).
+"""``nous hook EVENT``: what Claude Code runs for each hook (:mod:`scheduler.claude.hook_client`).
 
-:func:`scheduler.cli.main` hands ``nous hook`` to :func:`scheduler.claude.hooks.main`
-before building this parser; registering it here puts it in ``nous --help``.
+:func:`scheduler.cli.main` hands ``nous hook`` to the lean
+:func:`scheduler.claude.hook_client.main` before building this parser, which
+reads the arguments itself; registering the command here puts it in
+``nous --help`` and ``nous hook --help``. Should this parser ever be what
+read them, its values are handed over as they are, not as words to parse again.
 """
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
-from scheduler.claude.hooks import add_hook_arguments
+from scheduler.claude.events import EVENTS
 from scheduler.cli.common import common_options
 
 
@@ -25,17 +29,17 @@ def register(commands: Any) -> None:
             "project answers through its socket (/tmp/nous-UID); without one it works alone."
         ),
     )
-    add_hook_arguments(parser)
+    parser.add_argument("event", choices=EVENTS)
+    parser.add_argument(
+        "--root", type=Path, help="the project Claude Code works in (default: the current folder)"
+    )
     parser.set_defaults(handler=_hook)
 
 
 def _hook(args: argparse.Namespace) -> int:
-    from scheduler.claude.hooks import main
+    from scheduler.claude.hook_client import HookArguments, run
 
-    argv = [args.event]
-    for option, value in (("--root", args.root), ("--config", args.config)):
-        if value is not None:
-            argv += [option, str(value)]
-    if args.agent_id:
-        argv += ["--agent-id", args.agent_id]
-    return main(argv)
+    def text(value: object) -> str | None:
+        return None if value is None else str(value)
+
+    return run(HookArguments(args.event, text(args.root), text(args.config), args.agent_id))

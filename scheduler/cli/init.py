@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ from scheduler.cli.common import EXIT_OK, EXIT_USAGE, CommandError, common_optio
 
 
 def register(commands: Any) -> None:
-    """Add ``nous init claude [--root DIR] [--remove]``."""
+    """Add ``nous init claude [--root DIR] [--remove] [--service [--enable]]``."""
     parser = commands.add_parser(
         "init",
         parents=[common_options(prints_data=False)],
@@ -23,6 +24,17 @@ def register(commands: Any) -> None:
     parser.add_argument("runtime", choices=["claude"])
     parser.add_argument("--root", type=Path, default=Path("."), help="the project (default: .)")
     parser.add_argument("--remove", action="store_true", help="take Nous's entries out")
+    parser.add_argument(
+        "--service",
+        action="store_true",
+        help=(
+            "also install the daemon for ROOT as a user service (as `nous service install`): "
+            "hooks the daemon answers cost a fraction of hooks that work alone"
+        ),
+    )
+    parser.add_argument(
+        "--enable", action="store_true", help="with --service: also enable and start it now"
+    )
     parser.set_defaults(handler=_init)
 
 
@@ -41,4 +53,13 @@ def _init(args: argparse.Namespace) -> int:
         print(line)
     if not args.remove and changes:
         print("Run `claude` in this folder as usual: Nous remembers, recalls and censors.")
+    if args.service and not args.remove:
+        from scheduler.cli.service import install_service, service_for
+
+        args.root = root
+        install_service(service_for(args), _service_kind(), enable=args.enable)
     return EXIT_OK
+
+
+def _service_kind() -> str:
+    return "launchd" if sys.platform == "darwin" else "systemd"

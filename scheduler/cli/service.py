@@ -154,7 +154,7 @@ def _service(args: argparse.Namespace) -> int:
         sys.stdout.write(text.decode())
         return EXIT_OK
     path = unit_path(s, args.kind)
-    enable, disable = _commands(s, args.kind, path)
+    _, disable = _commands(s, args.kind, path)
     if args.action == "uninstall":
         if not path.exists():
             print(f"nous: no service at {path}", file=sys.stderr)
@@ -164,15 +164,24 @@ def _service(args: argparse.Namespace) -> int:
         path.unlink()
         print(f"removed {path} (the environment file {s.env_file} is kept)")
         return EXIT_OK
+    install_service(s, args.kind, enable=args.enable)
+    return EXIT_OK
+
+
+def install_service(s: Service, kind: str, *, enable: bool = False) -> Path:
+    """Write the unit (or plist) and the environment file; enable it, or say how. Its path."""
+    text = systemd_unit(s).encode() if kind == "systemd" else launchd_plist(s)
+    path = unit_path(s, kind)
+    start, _ = _commands(s, kind, path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(text)
     _write_env_file(s.env_file)
     print(f"wrote {path}\nNEO4J_PASSWORD goes in {s.env_file} (readable by you alone)")
-    if args.enable:
-        _run_all(enable)
+    if enable:
+        _run_all(start)
     else:
-        print("enable and start it with:\n  " + "\n  ".join(shlex.join(c) for c in enable))
-    return EXIT_OK
+        print("enable and start it with:\n  " + "\n  ".join(shlex.join(c) for c in start))
+    return path
 
 
 def _commands(s: Service, kind: str, path: Path) -> tuple[list[list[str]], list[list[str]]]:

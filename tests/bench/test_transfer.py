@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import redirect_stdout
@@ -12,10 +13,21 @@ from pathlib import Path
 import pytest
 
 from bench.stats import binomial_two_sided, mcnemar_exact
-from bench.transfer import held_out_tasks, main, passes, run_transfer, split_strategies
+from bench.transfer import (
+    ARMS,
+    format_result,
+    held_out_tasks,
+    main,
+    passes,
+    run_transfer,
+    split_strategies,
+)
+from cognition.cases import CaseBank
 from cognition.llm import LLMClient
+from graph.models import CaseSource
 from graph.server.finder import Neo4jEndpoint
-from graph.settings import LLMSettings, Settings
+from graph.settings import CaseSettings, LLMSettings, Settings
+from graph.store.cases import CaseStore
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
 from rsi.problems import HELD_OUT_IDS, Problem, human_eval
@@ -32,11 +44,16 @@ CONTROL_RIGHT = {t.entry_point for t in held_out_tasks(3)}
 
 
 def answer(request: RecordedRequest) -> Reply:
-    """Canonical code when the learned strategy is carried; half right with the control."""
-    system, user = request.messages[0]["content"], request.messages[1]["content"]
-    name = next(n for n in CANONICAL if f"function `{n}`" in user)
-    right = LEARNED in system or (OTHER in system and name in CONTROL_RIGHT)
-    return Reply.json({"code": CANONICAL[name] if right else WRONG.format(name=name)})
+    """As a model writes code: prose and a fenced block. Right in the plain form (no system
+    prompt), with the learned strategy, or when a worked example shows this very solution."""
+    first, user = request.messages[0], str(request.messages[-1]["content"])
+    system = str(first["content"]) if first["role"] == "system" else None
+    asked = re.search(r"function `(\w+)`", user) or re.findall(r"def (\w+)\(", user)[-1]
+    name = asked.group(1) if isinstance(asked, re.Match) else asked
+    example = "worked examples" in user and CANONICAL[name].strip() in user
+    right = system is None or LEARNED in system or example
+    code = CANONICAL[name] if right else WRONG.format(name=name)
+    return Reply.text(f"Sure, here is the function.\n```python\n{code}```\nHope it helps.")
 
 
 @pytest.fixture
@@ -72,7 +89,7 @@ async def test_answers_are_checked_in_a_child_with_a_timeout() -> None:
     assert time.monotonic() - started < 10
 
 
-async def test_three_arms_on_the_stub_with_strategies_from_the_graph(
+async def test_five_arms_on_the_stub_with_strategies_and_cases_from_the_graph(
     memory: Memory, seed: Seeder
 ) -> None:
     await seed.nodes(
@@ -80,22 +97,38 @@ async def test_three_arms_on_the_stub_with_strategies_from_the_graph(
         {"domain": "code", "content": LEARNED, "status": "active"},
         {"domain": "logic", "content": OTHER, "status": "active"},
     )
+    tasks = held_out_tasks(4)
+    bank = CaseBank(CaseStore(memory), CaseSettings(per_prompt=1))
+    await bank.write(
+        domain="code", source=CaseSource.PRACTICE, task=tasks[0].spec,
+        worked=CANONICAL[tasks[0].entry_point],
+    )  # fmt: skip
+    await bank.write(
+        domain="code", source=CaseSource.PRACTICE, task="Greet a person by name.", worked="x"
+    )
     strategies = split_strategies(await HeuristicStore(memory).active(), "code", 3)
-    assert (len(strategies.learned), strategies.control_kind) == (1, "other domains")
-    tasks = held_out_tasks(6)
     with LLMStub(default=answer, model="stub-coder") as stub:
         settings = Settings(llm=LLMSettings(base_url=stub.base_url))
         async with LLMClient(settings.llm) as llm:
-            result = await run_transfer(llm, settings, strategies, tasks)
-        assert len(stub.chat_requests) == 18
-        assert {r.body["temperature"] for r in stub.chat_requests if r.body} == {0.0}
+            result = await run_transfer(llm, settings, strategies, tasks, bank)
+        requests = stub.chat_requests
+    assert len(requests) == 20
+    assert {r.body["temperature"] for r in requests if r.body} == {0.0}
+    assert not any(r.response_format for r in requests)  # code is never asked for as JSON
+    plain = [r for r in requests if r.step == "transfer_plain"]
+    assert all(len(r.messages) == 1 and "data (" not in str(r.messages[0]) for r in plain)
 
-    assert result.model == "stub-coder" and result.strategy_version.startswith("set ")
-    assert result.pass_at_1 == {"none": 0.0, "learned": 1.0, "control": 0.5}
-    assert result.mcnemar["learned_vs_none"] == {
-        "learned_only": 6, "none_only": 0, "p_value": pytest.approx(2 / 64)
+    assert result.model == "stub-coder" and result.case_bank == 2
+    assert {k: v for k, v in result.pass_at_1.items() if k != "random cases"} == {
+        "plain": 1.0, "none": 0.0, "cases": 0.25, "principles": 1.0
     }  # fmt: skip
-    assert result.mcnemar["learned_vs_control"]["p_value"] == pytest.approx(0.25)
+    assert result.pass_at_1["random cases"] <= 0.25
+    assert result.cases_shown["cases"] >= 1 and result.cases_shown["random cases"] == 4
+    assert result.mcnemar["principles vs none"] == {
+        "principles only": 4, "none only": 0, "p_value": pytest.approx(2 / 16)
+    }  # fmt: skip
+    assert result.mcnemar["cases vs none"]["cases only"] == 1
+    assert "none / plain: 0.00 (target >= 0.95)" in format_result(result)
 
 
 def test_the_command_reads_a_strategies_file_and_any_endpoint(tmp_path: Path) -> None:
@@ -117,7 +150,8 @@ def test_the_command_reads_a_strategies_file_and_any_endpoint(tmp_path: Path) ->
     assert code == 0
     result = json.loads(out.getvalue())
     assert (result["strategy_version"], result["control_kind"]) == ("v7", "shuffled words")
-    assert result["pass_at_1"]["learned"] == 1.0 and result["pass_at_1"]["none"] == 0.0
+    assert result["pass_at_1"]["principles"] == 1.0 and result["pass_at_1"]["none"] == 0.0
+    assert result["pass_at_1"]["plain"] == 1.0
     assert result["problems"] == ["HumanEval/4", "HumanEval/12"]
 
 
@@ -126,8 +160,12 @@ def test_a_task_without_its_signature_gets_the_prompt_prepended() -> None:
 
     task = Problem("HumanEval/x", "def f(a):\n    '''doc'''\n", "f")
     assert solution_module(task, "    return a\n").count("def f(a):") == 1
-    fenced = solution_module(task, "```python\ndef f(a):\n    return a\n```")
+    fenced = solution_module(task, "Here:\n```python\ndef f(a):\n    return a\n```\nDone.")
     assert fenced == "def f(a):\n    return a\n"
+    helper = "from typing import List\n\n\ndef h(a):\n    return a\n\n\ndef g(a: List[int]):\n"
+    typed = Problem("HumanEval/y", helper, "g", check="def check(candidate):\n    pass\n")
+    module = solution_module(typed, "```python\ndef g(a: List[int]):\n    return h(a)\n```")
+    assert module.startswith(helper.rstrip()) and module.endswith("    return h(a)\n")
 
 
 async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
@@ -138,8 +176,8 @@ async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
         settings = Settings(llm=LLMSettings(base_url=stub.base_url))
         async with LLMClient(settings.llm) as llm:
             result = await run_transfer(llm, settings, StrategySet([], [], "none", "v0"), tasks)
-    assert result.errors == {"none": 2, "learned": 2, "control": 2}
-    assert result.pass_at_1 == {"none": 0.0, "learned": 0.0, "control": 0.0}
+    assert result.errors == dict.fromkeys(ARMS, 2)
+    assert result.pass_at_1 == dict.fromkeys(ARMS, 0.0)
     assert "2 requests failed, counted as failures" in format_result(result)
 
 
@@ -151,7 +189,7 @@ async def test_a_reply_without_code_is_counted_and_reported() -> None:
         settings = Settings(llm=LLMSettings(base_url=stub.base_url))
         async with LLMClient(settings.llm) as llm:
             result = await run_transfer(llm, settings, StrategySet([], [], "none", "v0"), tasks)
-    assert result.unusable == {"none": 2, "learned": 2, "control": 2} and result.errors == {}
+    assert result.unusable == dict.fromkeys(ARMS, 2) and result.errors == {}
     assert "2 replies held no usable code" in format_result(result)
 
 
@@ -164,6 +202,8 @@ def test_practice_cycles_learn_trial_and_measure_through_the_real_pipeline(
     practice = ModelScript(desires=["be better"])  # rejected: every cycle bootstraps
 
     def model(request: RecordedRequest) -> Reply:
+        if request.step == "rsi.trial" and LEARNED not in str(request.messages[0]["content"]):
+            return Reply.text("```python\ndef nothing():\n    pass\n```")  # it wins its trial
         if request.step == "rsi_crystallize":
             return Reply.json({"principle": LEARNED})
         if request.step == "rsi_actionable":
@@ -193,5 +233,9 @@ def test_practice_cycles_learn_trial_and_measure_through_the_real_pipeline(
     assert trial["verdict"] == "kept" and len(trial["problems"]) == 2
     assert not set(trial["problems"]) & HELD_OUT_IDS
     assert steps.count("rsi.trial") == 4
-    assert result["pass_at_1"] == {"none": 0.0, "learned": 1.0, "control": 0.0}
+    assert result["pass_at_1"] == {
+        "plain": 1.0, "none": 0.0, "cases": 0.0, "random cases": 0.0, "principles": 1.0
+    }  # fmt: skip
+    # Two practiced problems, and the trial's passes (a problem met twice is one case).
+    assert 2 <= result["case_bank"] <= 4
     assert result["client_errors"] == 0

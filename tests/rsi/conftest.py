@@ -96,11 +96,15 @@ class ModelScript:
             specific = any(w in text for w in self.specific_words)
             return Reply.json({"specificity": 0.9 if specific else 0.1})
         if step in ("rsi.solve", "rsi.trial"):
+            # As a model writes code: prose, a fenced block, more prose, the Applied line.
             problem = entry_point_in(text)
-            reply = {"code": self.solve(problem), "approach": "by the book"}
-            return Reply.json({**reply, "applied_strategies": self.applied})
+            applied = f"\nApplied: {', '.join(self.applied) or 'none'}" if self.applied else ""
+            return Reply.text(
+                f"Here is my solution.\n```python\n{self.solve(problem)}```\n"
+                f"It works by the book.{applied}"
+            )
         if step == "rsi.problem" and self.written:
-            return Reply.json(self.written.pop(0))
+            return Reply.text(written_problem(self.written.pop(0)))
         if step == "rsi.question":
             return Reply.json({"question": self.question})
         if step == "rsi.answer":
@@ -108,6 +112,14 @@ class ModelScript:
             reply = {"answer": answer, "reasoning": "transitivity"}
             return Reply.json({**reply, "applied_strategies": self.applied})
         return Reply.error(500, f"no script for step {step}")
+
+
+def written_problem(problem: dict[str, Any]) -> str:
+    """A generated problem as a model writes it: the stub's block, then the tests' block."""
+    stub = problem.get("stub") or (
+        f'def {problem["entry_point"]}(*args):\n    """{problem["spec"]}"""\n    ...\n'
+    )
+    return f"A problem:\n```python\n{stub}```\nTests:\n```python\n{problem['tests']}```\n"
 
 
 def wrong_solution(problem: problems.Problem) -> str:

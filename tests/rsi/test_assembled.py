@@ -41,6 +41,8 @@ async def test_a_cycle_that_reaches_the_threshold_crystallises_and_the_next_carr
             return Reply.json({"principle": PRINCIPLE})
         if request.step == "rsi_actionable":
             return Reply.json({"answer": "YES"})
+        if request.step == "rsi.trial" and PRINCIPLE not in request.messages[0]["content"]:
+            return Reply.text("```python\ndef nothing():\n    pass\n```")  # fails without it
         return script(request)
 
     stub.default = answer

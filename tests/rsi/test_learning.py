@@ -134,7 +134,7 @@ async def test_practice_credits_exactly_the_shown_strategies_it_applied_by_outco
     solve = next(r for r in stub.chat_requests if r.step == "rsi.solve")
     system = str(solve.messages[0]["content"])
     assert HELPS in system and VAGUE not in system  # a candidate is never carried
-    assert "applied_strategies" in str(solve.messages[1]["content"])
+    assert "`Applied: <ids>`" in str(solve.messages[1]["content"])
     trajectory = await checks.node(good.trajectory_ids[0])
     assert trajectory is not None and trajectory["applied"] == [applied]
     assert ("APPLIED", "Heuristic", applied) in await checks.outgoing(good.trajectory_ids[0])
@@ -277,7 +277,7 @@ async def test_a_trial_with_failed_requests_is_inconclusive_and_changes_nothing(
 
 
 def test_the_verdict_allows_the_margin_and_no_more() -> None:
-    def trial(with_only: int, without_only: int, margin: int) -> HeuristicTrial:
+    def trial(with_only: int, without_only: int, margin: int, wins: int = 0) -> HeuristicTrial:
         return HeuristicTrial(
             agent_id="a",
             heuristic_id="h",
@@ -288,6 +288,7 @@ def test_the_verdict_allows_the_margin_and_no_more() -> None:
             with_only=with_only,
             without_only=without_only,
             margin=margin,
+            min_wins=wins,
         )
 
     assert verdict(trial(0, 0, 0))[0] == "active"  # not worse: kept
@@ -296,6 +297,25 @@ def test_the_verdict_allows_the_margin_and_no_more() -> None:
     assert verdict(trial(0, 3, 1))[0] == "rejected"
     rejected, why = verdict(trial(0, 3, 1))
     assert rejected == "rejected" and "without-only 3" in why
+
+
+def test_a_heuristic_whose_trial_shows_no_win_is_not_carried() -> None:
+    def trial(with_only: int, without_only: int) -> HeuristicTrial:
+        return HeuristicTrial(
+            agent_id="a", heuristic_id="h", domain="code", problems=["p"] * 8,
+            with_only=with_only, without_only=without_only,
+        )  # fmt: skip
+
+    assert (
+        RSISettings().trial_min_wins == 1
+        and HeuristicTrial(agent_id="a", heuristic_id="h", domain="code").min_wins == 1
+    )
+    status, why = verdict(trial(0, 0))  # "not worse", but it changed nothing
+    assert status == "rejected" and "no win" in why
+    assert verdict(trial(2, 2))[0] == "rejected"
+    assert verdict(trial(1, 2))[0] == "rejected"
+    assert verdict(trial(1, 0))[0] == "active"
+    assert verdict(trial(3, 1))[0] == "active"
 
 
 def test_a_candidate_meets_the_same_problems_every_time() -> None:

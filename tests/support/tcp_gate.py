@@ -2,7 +2,9 @@
 
 Shut, it drops every connection it carries and resets new ones at once, so
 a client sees the server as gone (a Neo4j outage without stopping the
-shared Neo4j); opened again, it forwards as before.
+shared Neo4j); opened again, it forwards as before. It counts what clients
+send: in a request-reply protocol such as Bolt each flight of messages is
+one round trip.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class TcpGate:
         self._closed = False
         self.accepted = 0
         """Connections accepted so far (open or shut): a client's connection attempts."""
+        self.flights = 0
+        """Reads of client data so far (one per round trip for small messages)."""
         threading.Thread(target=self._accept, daemon=True, name="tcp-gate").start()
 
     def shut(self) -> None:
@@ -82,17 +86,19 @@ class TcpGate:
             upstream.settimeout(None)
             with self._lock:
                 self._sockets.update((client, upstream))
-            for a, b in ((client, upstream), (upstream, client)):
-                threading.Thread(target=_pump, args=(a, b), daemon=True).start()
+            for a, b, count in ((client, upstream, True), (upstream, client, False)):
+                threading.Thread(target=self._pump, args=(a, b, count), daemon=True).start()
 
-
-def _pump(source: socket.socket, sink: socket.socket) -> None:
-    try:
-        while chunk := source.recv(65536):
-            sink.sendall(chunk)
-    except OSError:
-        pass
-    finally:
-        for sock in (source, sink):
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
+    def _pump(self, source: socket.socket, sink: socket.socket, count: bool) -> None:
+        try:
+            while chunk := source.recv(65536):
+                if count:
+                    with self._lock:
+                        self.flights += 1
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, sink):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)

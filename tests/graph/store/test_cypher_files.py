@@ -33,7 +33,8 @@ async def test_every_query_explains(driver: GraphDriver, name: str) -> None:
 INDEXED_READS = [
     n
     for n in QUERIES
-    if n.split("/")[0] in {"recall", "audit", "observe", "decide", "rsi", "chat", "embeddings"}
+    if n.split("/")[0]
+    in {"recall", "audit", "observe", "decide", "rsi", "chat", "embeddings", "cases"}
     and LIBRARY.get(n).mode == "read"
 ]
 

@@ -126,3 +126,19 @@ def test_a_registry_folder_open_to_others_is_not_used(
     with register_daemon(tmp_path / "a", registry) as record:
         assert record is None
     assert "not registered" in caplog.text and str(registry) in caplog.text
+
+
+def test_a_state_folder_that_is_a_link_or_a_file_is_refused(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    root = tmp_path / "clone"
+    root.mkdir()
+    (root / ".nous").symlink_to(elsewhere)  # a cloned repository can carry it
+    with pytest.raises(RootRefusedError) as refused:
+        check_root(root)
+    assert f"{root / '.nous'} is a symbolic link (to {elsewhere})" in str(refused.value)
+    (root / ".nous").unlink()
+    (root / ".nous").write_text("not a folder")
+    with pytest.raises(RootRefusedError, match="is not a folder"):
+        check_root(root)
+    assert list(elsewhere.iterdir()) == []

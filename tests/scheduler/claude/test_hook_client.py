@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scheduler.claude.hook_client import daemon_arguments, main
+from scheduler.claude.hook_client import HookArguments, main, parse_hook_arguments
+from tests.support.claude_cli import nous_program
 
 # What the hook process must not load before it asks the daemon: each costs it a visible part
 # of a bare interpreter's start (issue 18's target is 3x `python -c pass` for the whole hook).
@@ -20,38 +21,76 @@ _LOADED = "import sys, json; print(json.dumps(sorted(sys.modules)))"
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        pytest.param(["Stop", "--root", "/p"], ("Stop", "/p"), id="root"),
-        pytest.param(["Stop", "--root=/p q"], ("Stop", "/p q"), id="root-equals"),
-        pytest.param(["Stop", "--config", "x.yaml"], None, id="config"),
-        pytest.param(["Stop", "--agent-id", "a"], None, id="agent"),
-        pytest.param(["Nope"], None, id="unknown-event"),
-        pytest.param([], None, id="no-event"),
-        pytest.param(["Stop", "--root"], None, id="missing-value"),
-        pytest.param(["Stop", "--root", "--config"], None, id="option-as-value"),
-        pytest.param(["Stop", "--root="], None, id="empty-root"),
-        pytest.param(["Stop", "--root", "/p", "--root", "/q"], None, id="twice"),
+        pytest.param(["Stop", "--root", "/p"], HookArguments("Stop", "/p"), id="root"),
+        pytest.param(["Stop", "--root=/p q"], HookArguments("Stop", "/p q"), id="root-equals"),
+        pytest.param(
+            ["Stop", "--config", "x.yaml"], HookArguments("Stop", None, "x.yaml"), id="config"
+        ),
+        pytest.param(
+            ["--agent-id=a", "Stop"], HookArguments("Stop", None, None, "a"), id="agent-first"
+        ),
+        pytest.param(
+            ["Stop", "--root", "/p", "--root", "/q"], HookArguments("Stop", "/q"), id="twice"
+        ),
     ],
 )
-def test_the_common_arguments_are_read_by_hand(
-    argv: list[str], expected: tuple[str, str] | None
-) -> None:
-    assert daemon_arguments(argv) == expected
+def test_one_parser_reads_every_argument(argv: list[str], expected: HookArguments) -> None:
+    assert parse_hook_arguments(argv) == expected
 
 
 def test_no_root_means_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    assert daemon_arguments(["SessionEnd"]) == ("SessionEnd", str(tmp_path))
+    assert parse_hook_arguments(["SessionEnd"]).root == str(tmp_path)
+    assert not parse_hook_arguments(["SessionEnd"]).alone
+    assert parse_hook_arguments(["SessionEnd", "--agent-id", "a"]).alone
 
 
 @pytest.mark.parametrize(
     ("argv", "said"),
-    [(["NoSuchEvent"], "invalid choice"), (["Stop", "--bogus"], "unrecognized arguments")],
+    [
+        (["NoSuchEvent"], "invalid choice"),
+        ([], "required: event"),
+        (["Stop", "--bogus"], "unrecognized arguments"),
+        (["Stop", "Stop"], "unrecognized arguments"),
+        (["Stop", "--root"], "expected one argument"),
+        (["Stop", "--root", "--config"], "expected one argument"),
+        (["Stop", "--root="], "non-empty"),
+    ],
 )
-def test_anything_else_is_explained_by_the_full_parser_and_exits_0(
+def test_bad_arguments_are_explained_and_exit_0(
     argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(argv) == 0  # exit 2 would block a PreToolUse call
-    assert said in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert said in err and err.startswith("nous hook: error:")
+
+
+def _imports(module: object) -> set[str]:
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(module))  # type: ignore[arg-type]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return found
+
+
+def test_the_hook_path_has_one_parser_and_one_watchdog() -> None:
+    """Issue 26: no argparse, no timer thread, and cli/hook.py hands over values, not argv."""
+    import inspect
+
+    import scheduler.claude.hook_client as client
+    import scheduler.claude.hooks as alone
+    import scheduler.cli.hook as command
+
+    for module in (client, alone):
+        assert not _imports(module) & {"argparse", "threading"}
+    assert "scheduler.claude.hook_client" not in _imports(alone), "no circle"
+    assert "argv" not in inspect.getsource(command._hook)
 
 
 def test_the_client_loads_nothing_heavy_before_it_asks() -> None:
@@ -66,3 +105,25 @@ def test_the_client_loads_nothing_heavy_before_it_asks() -> None:
     added = client - bare
     assert "scheduler.claude.hook_client" in added
     assert sorted(m for m in HEAVY if m in added) == []
+
+
+def test_an_endless_stdin_is_refused_at_once_in_bounded_memory(tmp_path: Path) -> None:
+    """Issue 24: ``/dev/zero`` as stdin grew the hook to 1.86 GB before its watchdog."""
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "started = time.monotonic()\n"
+        "with open('/dev/zero', 'rb') as zero:\n"
+        "    done = subprocess.run(sys.argv[1:], stdin=zero, capture_output=True, timeout=60)\n"
+        "took = time.monotonic() - started\n"
+        "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+        "print(done.returncode, rss, took, repr(done.stdout), done.stderr.decode())\n"
+    )
+    hook = [str(nous_program()), "hook", "UserPromptSubmit", "--root", str(tmp_path)]
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *hook], capture_output=True, text=True, timeout=90, check=True
+    )
+    code, rss_kb, took, out, err = done.stdout.split(" ", 4)
+    assert (code, out) == ("0", "b''")
+    assert "payload over 4194304 bytes" in err and "nothing added" in err
+    assert int(rss_kb) < 100 * 1024, f"{rss_kb} KiB"  # the interpreter and 4 MiB, not gigabytes
+    assert float(took) < 10, "refused at once, not at the watchdog's 15 s"

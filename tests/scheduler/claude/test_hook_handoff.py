@@ -21,10 +21,9 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import load_settings
 from graph.store.memory import Memory
 from graph.store.turns import TurnStore
-from scheduler.claude.hook_client import EXIT_MARGIN_S, FALLBACK_TIMEOUT_S
+from scheduler.claude.hook_client import EXIT_MARGIN_S, FALLBACK_TIMEOUT_S, run_hook
 from scheduler.claude.hook_server import HANDOVER_MARGIN_S, HookServer, answer_limit
 from scheduler.claude.hook_socket import socket_path
-from scheduler.claude.hooks import run_hook
 from scheduler.claude.payload import HookAnswer, HookInput
 from scheduler.claude.session import ClaudeSession
 from scheduler.claude.wiring import build_session

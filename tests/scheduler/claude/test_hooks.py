@@ -20,7 +20,7 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import Settings, load_settings
 from graph.store.decisions import DecisionStore
 from graph.store.memory import Memory
-from scheduler.claude.hooks import run_hook
+from scheduler.claude.hook_client import run_hook
 from scheduler.claude.prompt_recall import mentioned_path
 from tests.support.claude_cli import nous_program
 from tests.support.recall_seed import seeding

@@ -34,6 +34,8 @@ def test_init_merges_is_idempotent_and_remove_restores_the_users_files(tmp_path:
 
     assert len(changes) == len(EVENTS) + 1
     settings = _read(tmp_path / ".claude" / "settings.json")
+    # Issue 27: failures count as they happen, compaction keeps the session.
+    assert {"PostToolUseFailure", "PreCompact", "SessionStart"} <= set(settings["hooks"])
     assert settings["model"] == "opus"
     assert settings["hooks"]["PreToolUse"][0] == USER_HOOK
     for event in EVENTS:

@@ -62,14 +62,17 @@ async def test_each_tool_answers_from_the_agents_memory(
         escalation_id = await _escalation(memory, "_intake/odd.bin")
 
         recalled = await call(session, "recall", question="how are notes indexed?", path=PATH)
-        assert f"about {PATH}" in recalled and story.decision_id in recalled
+        assert f"About the file: {PATH}" in recalled and story.decision_id in recalled
+        assert f"act on {PATH} with analyze_knowledge" in recalled
         assert "Notes are indexed by their first heading" in recalled
-        assert "Reindex the notes" in recalled
-        assert "rm -rf knowledge" in recalled and "same file" in recalled
-        assert "Keep the index current" in recalled
+        # At most five memories: the procedure answers its own question.
+        assert "Reindex the notes" in await call(session, "recall", question="reindex notes")
+        assert f"{PATH}: changed 1 time (0 by the agent, 1 by a person)" in recalled
+        # Only what is about the question: not the censor on deleting, not the goals.
+        assert "rm -rf knowledge" not in recalled and "Keep the index current" not in recalled
         # An absolute path inside the root is the same file.
         absolute = await call(session, "recall", question="notes", path=str(project / PATH))
-        assert f"about {PATH}" in absolute and "same file" in absolute
+        assert f"About the file: {PATH}" in absolute and f"{PATH}: changed 1 time" in absolute
 
         why = await call(session, "why", target=story.decision_id)
         assert story.decision_id in why and "analyze_knowledge" in why
@@ -98,7 +101,9 @@ async def test_why_and_recall_refuse_what_is_not_there_or_outside_the_root(
 ) -> None:
     async with nous_mcp() as session:
         missing = await call_failing(session, "why", target="01NOSUCHDECISION")
-        assert "no decision '01NOSUCHDECISION'" in missing and agent_id in missing
+        assert (
+            "no decision" in missing and "\n01NOSUCHDECISION (" in missing and agent_id in missing
+        )
         climbing = await call_failing(session, "recall", question="x", path="../secrets.txt")
         assert "'..'" in climbing and "../secrets.txt" in climbing
         outside = await call_failing(session, "why", target="/etc/passwd")
@@ -127,14 +132,14 @@ async def test_remembered_facts_and_procedures_are_recalled_with_their_source(
         procedure = await call(
             session, "remember", kind="procedure", text=steps, source="a person", domain="ops"
         )
-        assert "'start neo4j'" in procedure
+        assert "\nName: start neo4j\n" in procedure
 
         recalled = await call(session, "recall", question="what does zygomorphic need?")
         assert "The zygomorphic build needs Java 17" in recalled
         assert "start neo4j" in recalled and "run the zygomorphic migrations" in recalled
 
-        fact_id = told.split("Remembered fact ", 1)[1].split()[0]
-        procedure_id = procedure.split("Remembered procedure ", 1)[1].split()[0]
+        fact_id = told.split("Remembered fact ", 1)[1].split()[0].rstrip(":")
+        procedure_id = procedure.split("Remembered procedure ", 1)[1].split()[0].rstrip(":")
         async with open_checks(neo4j_endpoint, agent_id) as checks:
             fact = await checks.node(fact_id)
             stored = await checks.node(procedure_id)

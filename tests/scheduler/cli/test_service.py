@@ -101,3 +101,22 @@ def test_a_root_that_is_not_a_folder_is_bad_input(
 ) -> None:
     code, out = _service(capsys, tmp_path / "missing", "print")
     assert code == 2 and "is not a folder" in out
+
+
+def test_init_claude_offers_the_daemon_as_a_user_service(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 27: `nous init claude --service` installs the daemon for the project's root."""
+    project = tmp_path / "project"
+    project.mkdir()
+    capsys.readouterr()
+    argv = ["init", "claude", "--root", str(project), "--service", "--config", str(EMPTY)]
+    assert main([*argv, "--agent-id", "demo"]) == 0
+    out = capsys.readouterr().out
+    unit = home / ".config" / "systemd" / "user" / "nous-demo.service"
+    if sys.platform == "darwin":  # pragma: no cover - the launchd agent there
+        unit = home / "Library" / "LaunchAgents" / "com.nous.demo.plist"
+    assert unit.is_file(), out
+    assert f"--root {project}" in unit.read_text() or str(project) in unit.read_text()
+    assert (project / ".claude" / "settings.json").is_file(), "the hooks too"
+    assert "enable and start it with" in out

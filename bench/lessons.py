@@ -1,0 +1,180 @@
+"""Lessons (issue 25): a task family where experience must matter.
+
+A library made for the bench (``bench/lessons_lib/tally``, or any folder in the
+format of :mod:`bench.lessons_library` with ``--library DIR``) has conventions a
+model cannot guess from its signatures but that a failed test or a clear error
+reveals. The agent solves each task through Nous's chat API exactly as Claude
+Code's hooks drive it: ``pre_turn`` (whose context carries the recalled cases),
+up to three attempts, each attempt's test output a tool result, ``post_turn``
+(which keeps a failed attempt and the later one that passed as a case) and
+``end_session``. Arms, in one run:
+
+- ``memoryless``: a fresh agent per task (feedback within a task, nothing across);
+- ``nous``: one agent that first solves the practice tasks, then the held-out
+  ones with its memory frozen (nothing written, nothing credited, no censor
+  filed); ``--online`` adds a second figure with learning left on;
+- ``random``: the same case bank, cases drawn at random instead of by similarity.
+
+It prints, per arm, the first-attempt pass rate and the pass rate within three,
+attempts per task and prompt tokens per attempt, and the exact McNemar test on
+first attempts of nous against memoryless and against random::
+
+    python -m bench.lessons --base-url http://127.0.0.1:8080/v1
+    python -m bench.lessons --library path/to/library --online --json
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.common import connected
+from bench.lessons_agent import ArmOutcomes, LessonAgent, fresh_memory
+from bench.lessons_library import Library, LibraryError, load_library
+from bench.stats import mcnemar_exact
+from cognition.llm import LLMClient
+from graph.models import new_id
+from graph.settings import Settings, load_settings
+from graph.store.driver import GraphDriver
+
+DEFAULT_LIBRARY = Path(__file__).resolve().parent / "lessons_lib" / "tally"
+
+
+@dataclass
+class LessonsResult:
+    """Every arm's outcomes on the held-out tasks, and the paired tests on first attempts."""
+
+    model: str
+    library: str
+    practice_tasks: int
+    held_out: list[str]
+    arms: dict[str, ArmOutcomes] = field(default_factory=dict)
+    mcnemar: dict[str, dict[str, float]] = field(default_factory=dict)
+    cases_after_practice: int = 0
+
+
+async def run_lessons(
+    llm: LLMClient,
+    settings: Settings,
+    driver: GraphDriver,
+    library: Library,
+    *,
+    online: bool = False,
+    limit: int | None = None,
+    seed: int = 3,
+) -> LessonsResult:
+    """The arms on ``library``'s held-out tasks (the first ``limit``), nous after practice."""
+    held = library.split("held_out")[:limit] if limit else library.split("held_out")
+    practice = library.split("practice")
+    result = LessonsResult(settings.llm.model, library.name, len(practice), [t.id for t in held])
+    agent = LessonAgent(llm, library, settings)
+    result.arms["memoryless"] = await agent.memoryless(driver, held)
+    async with fresh_memory(driver, f"bench-lessons-{new_id().lower()}") as memory:
+        await agent.run(memory, practice, learn=True)
+        result.cases_after_practice = await agent.case_count(memory)
+        result.arms["nous"] = await agent.run(memory, held, learn=False)
+        rng = random.Random(seed)
+        result.arms["random"] = await agent.run(memory, held, learn=False, draw=rng)
+        if online:
+            result.arms["nous online"] = await agent.run(memory, held, learn=True)
+    result.model = agent.model or result.model
+    for other in ("memoryless", "random"):
+        test = mcnemar_exact(result.arms["nous"].first, result.arms[other].first)
+        result.mcnemar[f"nous vs {other}"] = {
+            "nous only": test.only_a,
+            f"{other} only": test.only_b,
+            "p_value": test.p_value,
+        }
+    return result
+
+
+def _done(name: str, arm: ArmOutcomes) -> ArmOutcomes:
+    """Say on stderr that an arm finished (a run with a small local model takes hours)."""
+    print(
+        f"bench.lessons: {name}: first attempt {sum(arm.first)}/{len(arm.first)}, "
+        f"within 3 {sum(arm.within)}/{len(arm.within)}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return arm
+
+
+def format_lessons(result: LessonsResult) -> str:
+    """The figures as text."""
+    n = len(result.held_out)
+    lines = [
+        f"lessons on library {result.library}: {result.practice_tasks} practice tasks, "
+        f"{n} held-out; model {result.model}; {result.cases_after_practice} cases after practice"
+    ]
+    for name, arm in result.arms.items():
+        lines.append(
+            f"  {name:<12} first attempt {arm.first_rate:.3f} ({sum(arm.first)}/{n}), "
+            f"within 3 {arm.within_rate:.3f} ({sum(arm.within)}/{n}), "
+            f"{arm.attempts_per_task:.2f} attempts per task, "
+            f"{arm.tokens_per_attempt:.0f} prompt tokens per attempt"
+            + (f"; {arm.errors} requests failed" if arm.errors else "")
+        )
+    for name, test in result.mcnemar.items():
+        counts = ", ".join(f"{k} {int(v)}" for k, v in test.items() if k != "p_value")
+        lines.append(
+            f"  McNemar (first attempts) {name}: {counts}, exact p = {test['p_value']:.4g}"
+        )
+    nous, memoryless = result.arms["nous"], result.arms["memoryless"]
+    gain = 100 * (nous.first_rate - memoryless.first_rate)
+    over_random = 100 * (nous.first_rate - result.arms["random"].first_rate)
+    lines.append(
+        f"  nous - memoryless: {gain:+.1f} points (target >= 15, p < 0.05); "
+        f"nous - random: {over_random:+.1f} points (target >= 5)"
+    )
+    return "\n".join(lines)
+
+
+async def _main(args: argparse.Namespace) -> int:
+    try:
+        library = load_library(args.library)
+    except LibraryError as exc:
+        print(f"bench.lessons: {exc}", file=sys.stderr)
+        return 2
+    overrides: dict[str, Any] = {}
+    if args.base_url:
+        overrides["llm.base_url"] = args.base_url
+    if args.model:
+        overrides["llm.model"] = args.model
+    if args.llm_timeout:
+        overrides["llm.timeout_s"] = args.llm_timeout
+    settings = load_settings(args.config, overrides=overrides)
+    async with LLMClient(settings.llm) as llm, connected(settings) as (_, driver):
+        result = await run_lessons(
+            llm, settings, driver, library, online=args.online, limit=args.limit, seed=args.seed
+        )
+    if args.json:
+        print(json.dumps(asdict(result), indent=2))
+    else:
+        print(format_lessons(result))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the lessons benchmark from the command line."""
+    parser = argparse.ArgumentParser(prog="python -m bench.lessons", description=__doc__)
+    parser.add_argument("--config", type=Path, help="settings file (default: nous.yaml, if any)")
+    parser.add_argument("--library", type=Path, default=DEFAULT_LIBRARY, help="library folder")
+    parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: llm.base_url)")
+    parser.add_argument("--model", help="model name (default: llm.model)")
+    parser.add_argument("--llm-timeout", type=float, help="llm.timeout_s for this run")
+    parser.add_argument("--limit", type=int, help="only the first N held-out tasks")
+    parser.add_argument("--online", action="store_true", help="also measure nous learning online")
+    parser.add_argument("--seed", type=int, default=3, help="seed of the random arm's draws (3)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    return asyncio.run(_main(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

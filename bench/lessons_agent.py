@@ -1,0 +1,204 @@
+"""The bench.lessons agent: one task through Nous's chat API, as Claude Code's hooks drive it.
+
+Per task: ``pre_turn`` with the task's prompt (its context carries the cases
+recalled for it, fenced as data); up to :data:`ATTEMPTS` requests, each reply's
+code run against the task's tests in practice's sandbox and handed back as a
+``run_tests`` tool result (its output the error when it failed); ``post_turn``
+with the response and every tool result; ``end_session``. With ``learn=False``
+the agent's memory is frozen: no case is written or credited, and censors are
+filed on a scratch agent that is forgotten at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+
+from bench.lessons_library import LessonTask, Library, lesson_problem, solution_module
+from cognition.chat.cases import SessionCases
+from cognition.chat.layer import CognitiveLayer
+from cognition.chat.turns import ToolResult, TurnResult
+from cognition.code_reply import extract_code
+from cognition.errors import LLMUnavailableError
+from cognition.frames.engine import FrameEngine
+from cognition.learn.learner import CensorBook
+from cognition.llm import LLMClient
+from cognition.text import fence
+from graph.models import new_id
+from graph.settings import Settings
+from graph.store.cases import CaseStore
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
+from rsi.sandbox import run_problem
+
+ATTEMPTS = 3
+# A passing run_tests call is a verified attempt: a case even when it passed at once.
+VERIFYING = frozenset({"run_tests"})
+CHECK_TIMEOUT_S = 10.0
+OUTPUT_CHARS = 1500
+
+
+@dataclass
+class ArmOutcomes:
+    """One arm on the held-out tasks: pass on the first attempt, pass within three, costs."""
+
+    first: list[bool] = field(default_factory=list)
+    within: list[bool] = field(default_factory=list)
+    attempts: list[int] = field(default_factory=list)
+    prompt_tokens: int = 0
+    errors: int = 0
+
+    @property
+    def first_rate(self) -> float:
+        """First-attempt pass rate."""
+        return sum(self.first) / len(self.first) if self.first else 0.0
+
+    @property
+    def within_rate(self) -> float:
+        """Pass rate within :data:`ATTEMPTS` attempts."""
+        return sum(self.within) / len(self.within) if self.within else 0.0
+
+    @property
+    def attempts_per_task(self) -> float:
+        """Attempts made per task (a pass stops a task)."""
+        return sum(self.attempts) / len(self.attempts) if self.attempts else 0.0
+
+    @property
+    def tokens_per_attempt(self) -> float:
+        """Prompt tokens per attempt, as the endpoint counted them."""
+        made = sum(self.attempts)
+        return self.prompt_tokens / made if made else 0.0
+
+
+@contextlib.asynccontextmanager
+async def fresh_memory(driver: GraphDriver, agent_id: str) -> AsyncIterator[Memory]:
+    """A new agent's memory, forgotten afterwards."""
+    memory = Memory(driver, agent_id)
+    try:
+        yield memory
+    finally:
+        await memory.forget()
+
+
+def attempt_prompt(library: Library, task: LessonTask, code: str, output: str) -> str:
+    """The user message of one attempt: the library's signatures, the task, the last failure."""
+    retry = (
+        f"\n\nYour previous attempt:\n{fence(code, 'your previous attempt')}\n"
+        f"Its tests failed:\n{fence(output, 'test output')}\nFix it."
+        if output
+        else ""
+    )
+    return (
+        f"{fence(library.signatures, f'the library {library.name}: names and signatures')}\n\n"
+        f"{fence(task.prompt, 'the task')}\n\n"
+        f"Write a Python module that does `import {library.name}` and defines "
+        f"`{task.entry_point}`.{retry}\nReply with the code in one ```python block."
+    )
+
+
+class LessonAgent:
+    """Solves lesson tasks through the chat API; one instance serves every arm of a run."""
+
+    def __init__(self, llm: LLMClient, library: Library, settings: Settings) -> None:
+        self.llm = llm
+        self.library = library
+        self.settings = settings
+        self.model = ""
+
+    async def memoryless(self, driver: GraphDriver, tasks: Sequence[LessonTask]) -> ArmOutcomes:
+        """Each task by a fresh agent: feedback within the task, nothing across tasks."""
+        outcomes = ArmOutcomes()
+        for task in tasks:
+            async with fresh_memory(driver, f"bench-lessons-m-{new_id().lower()}") as memory:
+                await self._task(self._layer(memory, learn=True, draw=None), task, outcomes)
+        return outcomes
+
+    async def run(
+        self,
+        memory: Memory,
+        tasks: Sequence[LessonTask],
+        *,
+        learn: bool,
+        draw: random.Random | None = None,
+    ) -> ArmOutcomes:
+        """The tasks in order by one agent; frozen unless ``learn``; ``draw``: random cases."""
+        outcomes = ArmOutcomes()
+        scratch = Memory(memory.driver, f"{memory.agent_id}-scratch")
+        try:
+            for task in tasks:
+                layer = self._layer(memory, learn=learn, draw=draw, scratch=scratch)
+                await self._task(layer, task, outcomes)
+        finally:
+            await scratch.forget()
+        return outcomes
+
+    async def case_count(self, memory: Memory) -> int:
+        """Active cases the agent holds."""
+        return len(await CaseStore(memory).active())
+
+    def _layer(
+        self,
+        memory: Memory,
+        *,
+        learn: bool,
+        draw: random.Random | None,
+        scratch: Memory | None = None,
+    ) -> CognitiveLayer:
+        cases = SessionCases(
+            memory, self.settings.cases, learn=learn, draw=draw, verifying=VERIFYING
+        )
+        # Frozen: censors are filed on a scratch agent, so no later prompt shows them.
+        censors = None if learn or scratch is None else CensorBook(scratch.censors)
+        return CognitiveLayer(memory, FrameEngine(memory), censors=censors, cases=cases)
+
+    async def _task(self, layer: CognitiveLayer, task: LessonTask, outcomes: ArmOutcomes) -> None:
+        session = f"lessons-{new_id()}"
+        context = await layer.pre_turn(session, task.prompt)
+        calls: list[ToolResult] = []
+        code = output = ""
+        passed = False
+        for _ in range(ATTEMPTS):
+            user = attempt_prompt(self.library, task, code, output)
+            try:
+                reply = await self.llm.complete_text(
+                    system=context.system_prompt, user=user, step="lessons", temperature=0.0
+                )
+            except LLMUnavailableError:
+                outcomes.errors += 1
+                break
+            self.model = reply.model or self.model
+            outcomes.prompt_tokens += reply.prompt_tokens
+            code = extract_code(reply.text)
+            passed, output = await self._check(task, code)
+            arguments = {"file_path": f"{task.entry_point}.py", "code": code}
+            calls.append(
+                ToolResult(
+                    tool_name="run_tests",
+                    arguments=arguments,
+                    result=output if passed else None,
+                    error=None if passed else output,
+                )
+            )
+            if passed:
+                break
+        outcomes.first.append(bool(calls) and calls[0].error is None)
+        outcomes.within.append(passed)
+        outcomes.attempts.append(len(calls))
+        response = "All tests pass." if passed else "The tests still fail."
+        await layer.post_turn(
+            session, TurnResult(response_text=response, tool_results=calls), context
+        )
+        await layer.end_session(session)
+
+    async def _check(self, task: LessonTask, code: str) -> tuple[bool, str]:
+        """Whether the code passes every test, and the output the model reads back."""
+        if not code:
+            return False, "the reply held no ```python block"
+        result = await run_problem(
+            lesson_problem(task), solution_module(self.library, code), timeout_s=CHECK_TIMEOUT_S
+        )
+        summary = f"{result.tests_passed} of {result.tests_total} tests passed"
+        detail = result.error or result.output
+        return result.success, (f"{summary}\n{detail}" if detail else summary)[:OUTPUT_CHARS]

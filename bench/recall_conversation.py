@@ -1,0 +1,157 @@
+"""Recall on conversations: each turn remembered as a fact, questions with known evidence turns.
+
+    python -m bench.recall_quality --conversation conv-26.json conv-30.json
+
+Reads conversations in the LoCoMo layout (``session_N`` lists of turns with
+``speaker``, ``dia_id`` and ``text``; ``session_N_date_time``; ``qa`` with
+``question``, ``evidence`` and ``category``; category 5, the adversarial
+questions, is left out). No data set ships with Nous: give the files. Every
+turn is written as the MCP ``remember`` tool writes a fact ("Speaker (date):
+text"), the vector job embeds them, and each question is asked twice:
+
+* through every ranking stage (:mod:`bench.recall_stages`), recall@5 and MRR
+  against the evidence turns;
+* through the one door, :class:`cognition.recall.question.QuestionRecall` (what
+  ``nous mcp``'s ``recall`` answers), counting a hit when a shown turn is
+  evidence, against a plain BM25 (Okapi, k1 1.2, b 0.75, every word) returning
+  as many turns as the answer showed. Target (issue 27): at least 1.3x.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import re
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from bench.common import bench_settings, connected, report_checks
+from bench.recall_stages import rank_of, report_stages, stage_rankings
+from cognition.embeddings import EmbeddedE5, Embeddings
+from cognition.recall.hybrid import HybridRecall
+from cognition.recall.question import QuestionRecall
+from cognition.recall.vectors import VectorJob
+from cognition.text import plain_text
+from graph.models import Fact, new_id
+from graph.settings import EmbeddingSettings
+from graph.store.learning import LearningStore
+from graph.store.memory import Memory
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def turns_of(conversation: dict[str, Any]) -> list[tuple[str, str]]:
+    """(dia_id, "Speaker (date): text") for every turn, in order; a shared photo described."""
+    turns = []
+    n = 1
+    while f"session_{n}" in conversation:
+        date = conversation.get(f"session_{n}_date_time", "")
+        for turn in conversation[f"session_{n}"]:
+            text = turn["text"]
+            if turn.get("blip_caption"):
+                text += f" [shares a photo of {turn['blip_caption']}]"
+            turns.append((turn["dia_id"], plain_text(f"{turn['speaker']} ({date}): {text}")))
+        n += 1
+    return turns
+
+
+class BM25:
+    """Plain Okapi BM25 over lowercased words: the baseline a 40-line script would be."""
+
+    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75) -> None:
+        self.docs = [Counter(_WORD.findall(t.lower())) for t in texts]
+        self.lengths = [sum(d.values()) for d in self.docs]
+        self.average = sum(self.lengths) / max(len(self.docs), 1)
+        self.df = Counter(w for d in self.docs for w in d)
+        self.k1, self.b = k1, b
+
+    def rank(self, query: str) -> list[int]:
+        """Indexes of the texts, best first."""
+        words = set(_WORD.findall(query.lower()))
+        n = len(self.docs)
+        scores = []
+        for doc, length in zip(self.docs, self.lengths, strict=True):
+            score = 0.0
+            for w in words & doc.keys():
+                idf = math.log(1 + (n - self.df[w] + 0.5) / (self.df[w] + 0.5))
+                norm = self.k1 * (1 - self.b + self.b * length / self.average)
+                score += idf * doc[w] * (self.k1 + 1) / (doc[w] + norm)
+            scores.append(score)
+        return sorted(range(n), key=lambda i: -scores[i])
+
+
+async def remember(memory: Memory, turns: list[tuple[str, str]]) -> list[str]:
+    """Write each turn as a fact with its source; return the fact ids in turn order."""
+    store = LearningStore(memory)
+    ids = []
+    for dia_id, text in turns:
+        fact = Fact(agent_id=memory.agent_id, content=text)
+        ids.append(await store.remember_fact(fact, source=f"conversation {dia_id}"))
+    await memory.await_text_indexes()
+    return ids
+
+
+async def run_conversations(files: list[Path], threads: int) -> bool:
+    """Measure every conversation in ``files``; print stages and the door against BM25."""
+    settings = bench_settings()
+    # A small cache: the stages and the door embed each question once between them.
+    embeddings = Embeddings(EmbeddedE5(threads=threads), cache_size=64)
+    ranks: dict[str, list[int]] = defaultdict(list)
+    door: Counter[str] = Counter()
+    async with connected(settings) as (endpoint, driver):
+        print(f"neo4j: {endpoint.describe()}")
+        for path in files:
+            memory = Memory(driver, f"bench-conversation-{new_id().lower()}")
+            try:
+                await _measure(memory, path, embeddings, ranks, door)
+            finally:
+                await memory.forget()
+    report_stages(ranks)
+    hit, base, n = door["hit"], door["bm25"], door["questions"]
+    shown = door["shown"] / n
+    print(f"the door (nous mcp recall): evidence shown for {hit / n:.3f} of {n} questions, "
+          f"{shown:.2f} turns on average; plain BM25 as many turns: {base / n:.3f}")  # fmt: skip
+    ratio = hit / base if base else float("inf")
+    return report_checks([(ratio >= 1.3, f"recall {ratio:.2f}x plain BM25 at equal size (>= 1.3)")])
+
+
+async def _measure(
+    memory: Memory,
+    path: Path,
+    embeddings: Embeddings,
+    ranks: dict[str, list[int]],
+    door: Counter[str],
+) -> None:
+    conversation = json.loads(await asyncio.to_thread(path.read_text, encoding="utf-8"))
+    conversation = conversation.get("conversation", conversation) | {"qa": conversation["qa"]}
+    turns = turns_of(conversation)
+    ids = await remember(memory, turns)
+    with tempfile.TemporaryDirectory() as root:
+        job = VectorJob(memory, embeddings, EmbeddingSettings(max_per_run=100_000), Path(root))
+        start = time.perf_counter()
+        written = await job.backfill()
+    print(f"{path.name}: {len(turns)} turns, {written} embedded in "
+          f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+    hybrid = HybridRecall(memory, embeddings, EmbeddingSettings())
+    answering = QuestionRecall(hybrid)
+    bm25 = BM25([text for _, text in turns])
+    where = {dia_id: n for n, (dia_id, _) in enumerate(turns)}
+    for qa in conversation["qa"]:
+        evidence = {where[e] for e in qa.get("evidence", []) if e in where}
+        if qa.get("category") == 5 or not evidence:
+            continue
+        vector = await embeddings.query(qa["question"])
+        assert vector is not None
+        answers = {ids[n] for n in evidence}
+        for stage, found in (await stage_rankings(hybrid, qa["question"], vector)).items():
+            ranks[stage].append(rank_of(found, answers))
+        answer = await answering.answer(qa["question"])
+        shown = [n for n, (_, text) in enumerate(turns) if plain_text(text, 400) in answer.text]
+        door["questions"] += 1
+        door["shown"] += len(shown)
+        door["hit"] += bool(evidence & set(shown))
+        door["bm25"] += bool(evidence & set(bm25.rank(qa["question"])[: len(shown)]))

@@ -1,0 +1,32 @@
+// purpose: the text a node is recalled and embedded by, written once: hybrid recall shows it
+//   and searches it, the vector job embeds it. A decision says what it did, with which
+//   template, how it came out, and why: "act on notes/a.md with analyze_knowledge (failed:
+//   rate limited): ..."; a past session, how it ended: "[failed] summary Lessons: ...". "" when a node has nothing to say, so it is neither shown nor embedded.
+// params: none; in scope where it is included: n (the node) and label (its recalled label:
+//   Decision, Lesson, Fact, Procedure, Episode, Heuristic, Censor, Turn or File)
+// returns: a string (an expression, included by {{ fragments/recall_text }}; never run alone)
+CASE label
+  WHEN "Decision" THEN coalesce(n.type, '') + ' on ' + coalesce(n.path, '')
+    + CASE WHEN coalesce(n.template, '') <> '' THEN ' with ' + n.template ELSE '' END
+    + CASE WHEN n.outcome_success IS NULL THEN ''
+        ELSE ' (' + CASE WHEN n.outcome_success THEN 'succeeded' ELSE 'failed' END
+          + CASE WHEN coalesce(n.outcome, '') <> '' THEN ': ' + n.outcome ELSE '' END + ')' END
+    + CASE WHEN coalesce(n.reasoning, '') <> '' THEN ': ' + n.reasoning ELSE '' END
+  WHEN "Lesson" THEN coalesce(n.type, 'lesson') + ': ' + coalesce(n.reason, '')
+    + CASE WHEN coalesce(n.adjustment, '') <> '' THEN ' (adjustment: ' + n.adjustment + ')' ELSE '' END
+  WHEN "Fact" THEN coalesce(n.content, '')
+  WHEN "Procedure" THEN coalesce(n.name, '')
+    + CASE WHEN coalesce(n.domain, '') <> '' THEN ' (' + n.domain + ')' ELSE '' END
+    + CASE WHEN coalesce(n.core_patterns_text, '') <> '' THEN ': ' + n.core_patterns_text ELSE '' END
+  WHEN "Episode" THEN CASE WHEN coalesce(n.summary, '') = '' THEN '' ELSE
+    CASE WHEN coalesce(n.outcome, '') <> '' THEN '[' + n.outcome + '] ' ELSE '' END + n.summary
+    + CASE WHEN coalesce(n.lessons_text, '') <> '' THEN ' Lessons: ' + n.lessons_text ELSE '' END
+  END
+  WHEN "Heuristic" THEN coalesce(n.content, '')
+  WHEN "Censor" THEN coalesce(n.trigger_pattern, '') + ': ' + coalesce(n.reason, '')
+  WHEN "Turn" THEN coalesce(n.prompt, '')
+    + CASE WHEN coalesce(n.response, '') <> '' THEN ' -> ' + n.response ELSE '' END
+  WHEN "File" THEN coalesce(n.path, '')
+    + CASE WHEN coalesce(n.excerpt, '') <> '' THEN ': ' + n.excerpt ELSE '' END
+  ELSE ''
+END

@@ -1,0 +1,36 @@
+"""A short-lived process that needs the memory and nothing else: what it may leave unloaded.
+
+A Claude Code hook working alone is a process per prompt and tool call, so
+what it imports is paid every time (issue 27: at most 10x ``python -c
+pass``). :func:`lean_process` is called once, before the driver is
+imported, by such a process only (never by the daemon):
+
+- the driver's optional numpy and pandas support is left off (the driver
+  imports both when installed, for result frames the hook never asks for:
+  numpy alone costs the hook several bare interpreters' start);
+- pydantic's plugins are not looked for (the search reads every installed
+  package's metadata).
+
+Nothing here changes what a query returns: the driver's numpy support only
+converts numpy values passed as parameters, which Nous never passes.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import types
+
+_OPTIONAL_DEPS = "neo4j._optional_deps"
+
+
+def lean_process() -> None:
+    """Leave out what a hook never uses (see the module); a no-op once the driver is loaded."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if "neo4j" in sys.modules or _OPTIONAL_DEPS in sys.modules:
+        return
+    stub = types.ModuleType(_OPTIONAL_DEPS, "The driver's optional dependencies, left off.")
+    stub.np = None  # type: ignore[attr-defined]
+    stub.pd = None  # type: ignore[attr-defined]
+    stub.__all__ = ["np", "pd"]  # type: ignore[attr-defined]
+    sys.modules[_OPTIONAL_DEPS] = stub

@@ -1,0 +1,166 @@
+"""bench.lessons: the shipped library's tasks are solvable, and the arms run end to end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bench.lessons import DEFAULT_LIBRARY, format_lessons, main, run_lessons
+from bench.lessons_library import (
+    LibraryError,
+    lesson_problem,
+    load_library,
+    solution_module,
+)
+from cognition.llm import LLMClient
+from graph.settings import CaseSettings, LLMSettings, Settings
+from graph.store.driver import GraphDriver
+from rsi.sandbox import run_problem
+from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
+
+MINI = '''
+def span(text, start, end):
+    """Positions counted from 1, both ends included."""
+    if start < 1:
+        raise ValueError("span: positions are counted from 1")
+    return text[start - 1 : end]
+
+
+def label(name, value):
+    return f"<{name}|{value}>"
+'''
+TASKS = [
+    ("p_first2", "first_two", "the first 2 characters of `text`, using `mini.span`",
+     ['assert first_two("abcd") == "ab"'], "practice", "span", "mini.span(text, 1, 2)"),
+    ("p_tag", "tag", "the mini label of `name` and `value`, using `mini.label`",
+     ['assert tag("a", 1) == "<a|1>"'], "practice", "label", "mini.label(name, value)"),
+    ("h_first3", "first_three", "the first 3 characters of `text`, using `mini.span`",
+     ['assert first_three("abcd") == "abc"'], "held_out", "span", "mini.span(text, 1, 3)"),
+    ("h_first4", "first_four", "the first 4 characters of `text`, using `mini.span`",
+     ['assert first_four("abcdef") == "abcd"'], "held_out", "span", "mini.span(text, 1, 4)"),
+    ("h_size", "size_tag", "the mini label of `name` and `value`, using `mini.label`",
+     ['assert size_tag("s", 2) == "<s|2>"'], "held_out", "label", "mini.label(name, value)"),
+]  # fmt: skip
+ARGS = {"span": "text", "label": "name, value"}
+# The reference solution of every shipped task, written for this test: each task is solvable.
+REFERENCE = {
+    row["id"]: row["code"]
+    for row in map(
+        json.loads,
+        (Path(__file__).parent / "lessons_reference.jsonl").read_text().splitlines(),
+    )
+}
+
+
+def write_mini(folder: Path) -> Path:
+    folder.mkdir()
+    (folder / "mini.py").write_text(MINI)
+    (folder / "signatures.md").write_text(
+        "- `mini.span(text, start, end)`\n- `mini.label(name, value)`\n"
+    )
+    rows = [
+        {"id": i, "prompt": f"Write `{e}({ARGS[f]})` that returns {what}.", "entry_point": e,
+         "tests": tests, "split": split}
+        for i, e, what, tests, split, f, _ in TASKS
+    ]  # fmt: skip
+    (folder / "tasks.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return folder
+
+
+def model(request: RecordedRequest) -> Reply:
+    """Wrong at first (a 0-based guess, a guessed format); right after reading the test output,
+    or at once when a worked example in the context shows the same library function."""
+    system, user = str(request.messages[0]["content"]), str(request.messages[-1]["content"])
+    entry = re.search(r"defines `(\w+)`", user)
+    assert entry, user
+    _, name, _, _, _, function, right = next(t for t in TASKS if t[1] == entry.group(1))
+    example = "What worked" in system and f"mini.{function}(" in system.split("What worked")[-1]
+    knows = example or "Your previous attempt" in user
+    body = (
+        right if knows else ("mini.span(text, 0, 2)" if function == "span" else "f'{name}={value}'")
+    )
+    code = f"import mini\n\n\ndef {name}({ARGS[function]}):\n    return {body}\n"
+    return Reply.text(f"Here is the module.\n```python\n{code}```")
+
+
+async def test_every_shipped_task_passes_with_its_reference_solution() -> None:
+    library = load_library(DEFAULT_LIBRARY)
+    functions = re.findall(r"`tally\.(\w+)\(", library.signatures)
+    assert len(functions) >= 12
+    assert (len(library.split("practice")), len(library.split("held_out"))) == (40, 64)
+    for task in library.tasks:
+        used = set(re.findall(r"tally\.(\w+)", task.prompt))
+        assert 1 <= len(used) <= 3 and used <= set(functions), task.id
+    assert set(REFERENCE) == {t.id for t in library.tasks}
+    gate = asyncio.Semaphore(4)
+
+    async def check(task_id: str) -> tuple[str, bool, str]:
+        task = next(t for t in library.tasks if t.id == task_id)
+        async with gate:
+            result = await run_problem(
+                lesson_problem(task), solution_module(library, REFERENCE[task_id]), timeout_s=20
+            )
+        return task_id, result.success, result.output
+
+    results = await asyncio.gather(*(check(i) for i in REFERENCE))
+    failed = [(i, out) for i, ok, out in results if not ok]
+    assert not failed
+
+
+def test_a_bad_library_is_refused_naming_the_file_line_and_key(tmp_path: Path) -> None:
+    folder = write_mini(tmp_path / "mini")
+    tasks = folder / "tasks.jsonl"
+    lines = tasks.read_text().splitlines()
+    tasks.write_text("\n".join([lines[0], lines[1].replace('"split": "practice"', '"split": "x"')]))
+    with pytest.raises(LibraryError, match=r"tasks.jsonl line 2: key 'split'"):
+        load_library(folder)
+    tasks.write_text('{"id": "a", "prompt": "p", "entry_point": "f", "split": "practice"}\n')
+    with pytest.raises(LibraryError, match=r"line 1: key 'tests' missing"):
+        load_library(folder)
+    tasks.write_text('{"id": "a", "prompt": "p", "entry_point": "f", "tests": ["x = 1"], '
+                     '"split": "practice"}\n')  # fmt: skip
+    with pytest.raises(LibraryError, match="not one assert"):
+        load_library(folder)
+    (folder / "signatures.md").unlink()
+    with pytest.raises(LibraryError, match=r"signatures\.md: missing"):
+        load_library(folder)
+
+
+async def test_the_arms_end_to_end_with_the_scripted_model(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    library = load_library(write_mini(tmp_path / "mini"))
+    with LLMStub(default=model, model="stub-coder") as stub:
+        settings = Settings(
+            llm=LLMSettings(base_url=stub.base_url), cases=CaseSettings(per_prompt=1)
+        )
+        async with LLMClient(settings.llm) as llm:
+            result = await run_lessons(llm, settings, driver, library, online=True)
+        requests = stub.chat_requests
+    arms = result.arms
+    assert result.cases_after_practice == 2  # each practice task: a failure, then the fix
+    assert arms["memoryless"].first == [False, False, False]
+    assert arms["memoryless"].within == [True, True, True]
+    assert arms["memoryless"].attempts_per_task == 2.0
+    assert arms["nous"].first == [True, True, True] and arms["nous"].attempts_per_task == 1.0
+    assert arms["nous online"].first == [True, True, True]
+    assert sum(arms["random"].first) <= 3 and arms["random"].tokens_per_attempt > 0
+    assert result.mcnemar["nous vs memoryless"]["nous only"] == 3
+    retries = [r for r in requests if "Your previous attempt" in str(r.messages[-1]["content"])]
+    assert retries and all("data (test output)" in str(r.messages[-1]["content"]) for r in retries)
+    assert "raised ValueError: span: positions are counted from 1" in str(retries[0].messages)
+    shown = [r for r in requests if "## Worked examples" in str(r.messages[0]["content"])]
+    assert shown and all("data (worked examples" in str(r.messages[0]["content"]) for r in shown)
+    text = format_lessons(result)
+    assert "nous         first attempt 1.000 (3/3)" in text and "McNemar" in text
+
+
+def test_the_command_refuses_a_folder_that_is_not_a_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--library", str(tmp_path / "nowhere")]) == 2
+    assert f"{tmp_path / 'nowhere'}: not a library folder" in capsys.readouterr().err
