@@ -40,7 +40,7 @@ from graph.models.learn import path_pattern_key, pattern_key
 from graph.models.paths import path_pattern
 from graph.store.lucene import lucene_query
 from graph.store.memory import Memory
-from graph.store.recall import RecallRequest, RecallStore, SimilarDecision, TextHit
+from graph.store.recall import RecallRequest, SimilarDecision, TextHit
 
 N = TypeVar("N", bound=Node)
 TemplatesFor = Callable[[Observation, FileView | None], list[TemplateOption]]
@@ -114,7 +114,7 @@ class Recall:
         meaning: HybridRecall | None = None,
         read_files: bool = True,
     ) -> None:
-        self.store = RecallStore(memory)
+        self.store = memory.recall
         self.read_files = read_files
         self.meaning = meaning  # None: embeddings off, no "similar by meaning" section
         self.root = root

@@ -37,7 +37,6 @@ from graph.store.embeddings import (
     EMBEDDED_LABELS,
     EPOCH,
     INDEX_DIMENSIONS,
-    EmbeddingStore,
     Pending,
     VectorRow,
 )
@@ -77,7 +76,7 @@ class VectorJob:
     ) -> None:
         """``labels``: what to embed (a hook writes no File); ``since``: where each label's
         cursor starts; ``lookback``: each pass starts no later than that long before it."""
-        self.store = EmbeddingStore(memory)
+        self.store = memory.embeddings
         self.embeddings = embeddings
         self.settings = settings
         self.root = root
