@@ -126,7 +126,7 @@ class SessionCases:
         ``verifying`` tool (its success is a check that passed, e.g. a test run) is a case
         even with no failure before it, and its first call decides the credit."""
         self.bank = CaseBank(memory.cases, settings or CaseSettings())
-        self.learning = memory.learning
+        self.episodes = memory.episodes
         self.turns = memory.turns
         self.learn = learn
         self.draw = draw
@@ -159,7 +159,7 @@ class SessionCases:
         kept = verified(calls, self.verifying)
         if not kept:
             return []
-        memory = await self.learning.working_memory(context.session_id)
+        memory = await self.episodes.working_memory(context.session_id)
         goal = memory.current_task if memory is not None and memory.current_task else ""
         # Claude Code's Stop hook runs post_turn while the turn is still open: FROM it.
         turn = await self.turns.open_turn_of(context.session_id)

@@ -1,10 +1,11 @@
-"""What the agent learns, written and read: the access layer for ``cypher/learn/``.
+"""What the agent learns from outcomes: the access layer for that part of ``cypher/learn/``.
 
-Pattern statistics, lessons and calibration data after each outcome;
-censors that warn and then block; the ``Event`` audit stream; and, from
-:mod:`graph.store.episodes`, one open episode per session, working memory, and the
-facts and procedures an episode supports. Models go in, models come out;
-the Cypher lives in ``cypher/learn`` and ``cypher/audit``.
+Pattern statistics, lessons and calibration data after each outcome, the
+deliberation a decision starts with, and the credit its heuristics get.
+Censors (:mod:`graph.store.censors`), the audit stream
+(:mod:`graph.store.events`) and episodes (:mod:`graph.store.episodes`) have
+stores of their own. Models go in, models come out; the Cypher lives in
+``cypher/learn`` and ``cypher/audit``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from graph.models import Censor, Decision, Event, Lesson, Pattern, new_id, utc_now
-from graph.store.censors import CensorStore
-from graph.store.episodes import EpisodeStore
-from graph.store.events import EventStore
+from graph.models import Decision, Lesson, Pattern, new_id, utc_now
+from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties, to_properties
 
 
@@ -40,12 +39,16 @@ def calibration_bucket(confidence: float) -> int:
     return min(9, max(0, math.floor(confidence * 10 + 1e-9)))
 
 
-class LearningStore(EpisodeStore):
-    """Everything one agent learns: patterns, lessons, calibration, censors, events.
+class LearningStore:
+    """What one agent learns from outcomes: patterns, lessons, calibration, heuristic credit.
 
-    Episodes, working memory, facts and procedures come from
-    :class:`graph.store.episodes.EpisodeStore`.
+    Censors are :class:`graph.store.censors.CensorStore`'s, events
+    :class:`graph.store.events.EventStore`'s, episodes
+    :class:`graph.store.episodes.EpisodeStore`'s.
     """
+
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     async def update_pattern(self, key: str, *, success: bool, confidence: float) -> Pattern:
         """Count one outcome in the pattern ``key`` (created if absent); return its new stats."""
@@ -149,45 +152,3 @@ class LearningStore(EpisodeStore):
             "learn/credit_heuristics", source_id=source_id, success=success, now=utc_now()
         )
         return int(rows[0]["credited"]) if rows else 0
-
-    # Until every caller reaches events and censors through ``Memory``: the
-    # stores they moved to, passed through (removed in the same series).
-    async def emit(
-        self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
-    ) -> str | None:
-        """See :meth:`graph.store.events.EventStore.emit`."""
-        return await EventStore(self.graph).emit(event_type, data, session_id=session_id)
-
-    def event_properties(
-        self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
-    ) -> dict[str, Any]:
-        """See :meth:`graph.store.events.EventStore.event_properties`."""
-        return EventStore(self.graph).event_properties(event_type, data, session_id=session_id)
-
-    async def events(self, event_type: str, limit: int = 50) -> list[Event]:
-        """See :meth:`graph.store.events.EventStore.events`."""
-        return await EventStore(self.graph).events(event_type, limit)
-
-    async def create_censor(self, censor: Censor, *, learned_from: str | None = None) -> str:
-        """See :meth:`graph.store.censors.CensorStore.create_censor`."""
-        return await CensorStore(self.graph).create_censor(censor, learned_from=learned_from)
-
-    async def fire_censor(self, censor_id: str, *, may_block: bool = True) -> Censor | None:
-        """See :meth:`graph.store.censors.CensorStore.fire_censor`."""
-        return await CensorStore(self.graph).fire_censor(censor_id, may_block=may_block)
-
-    async def censor_by_trigger(self, trigger: str) -> Censor | None:
-        """See :meth:`graph.store.censors.CensorStore.censor_by_trigger`."""
-        return await CensorStore(self.graph).censor_by_trigger(trigger)
-
-    async def censor_by_call(self, call_key: str) -> Censor | None:
-        """See :meth:`graph.store.censors.CensorStore.censor_by_call`."""
-        return await CensorStore(self.graph).censor_by_call(call_key)
-
-    async def active_censors(self, limit: int = 20) -> list[Censor]:
-        """See :meth:`graph.store.censors.CensorStore.active_censors`."""
-        return await CensorStore(self.graph).active_censors(limit)
-
-    async def active_censor_triggers(self, limit: int = 20) -> list[str]:
-        """See :meth:`graph.store.censors.CensorStore.active_censor_triggers`."""
-        return await CensorStore(self.graph).active_censor_triggers(limit)
