@@ -30,7 +30,6 @@ from graph.models import new_id
 from graph.settings import Settings
 from graph.store.cases import CaseStore
 from graph.store.driver import GraphDriver
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.sandbox import run_problem
 
@@ -151,7 +150,7 @@ class LessonAgent:
             memory, self.settings.cases, learn=learn, draw=draw, verifying=VERIFYING
         )
         # Frozen: censors are filed on a scratch agent, so no later prompt shows them.
-        censors = None if learn or scratch is None else CensorBook(LearningStore(scratch))
+        censors = None if learn or scratch is None else CensorBook(scratch.censors)
         return CognitiveLayer(memory, FrameEngine(memory), censors=censors, cases=cases)
 
     async def _task(self, layer: CognitiveLayer, task: LessonTask, outcomes: ArmOutcomes) -> None:

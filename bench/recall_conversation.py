@@ -38,7 +38,6 @@ from cognition.recall.vectors import VectorJob
 from cognition.text import plain_text
 from graph.models import Fact, new_id
 from graph.settings import EmbeddingSettings
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -86,11 +85,10 @@ class BM25:
 
 async def remember(memory: Memory, turns: list[tuple[str, str]]) -> list[str]:
     """Write each turn as a fact with its source; return the fact ids in turn order."""
-    store = LearningStore(memory)
     ids = []
     for dia_id, text in turns:
         fact = Fact(agent_id=memory.agent_id, content=text)
-        ids.append(await store.remember_fact(fact, source=f"conversation {dia_id}"))
+        ids.append(await memory.episodes.remember_fact(fact, source=f"conversation {dia_id}"))
     await memory.await_text_indexes()
     return ids
 

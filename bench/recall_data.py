@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graph.models import Category, DecisionType, StepName, new_id
-from graph.store.memory import path_pattern
+from graph.models.paths import path_pattern
 
 SESSION = "bench-session"
 CATEGORIES = [c.value for c in Category]

@@ -19,10 +19,11 @@ from bench.common import percentile
 from bench.recall_data import History
 from cognition.embeddings import EmbeddedE5, Embeddings, Vector
 from cognition.recall.hybrid import HybridRecall, fuse
+from graph.models.paths import path_pattern
 from graph.settings import EmbeddingSettings
 from graph.store.embeddings import EMBEDDED_LABELS, EPOCH, EmbeddingStore, VectorRow
 from graph.store.lucene import agent_query, lucene_query
-from graph.store.memory import Memory, path_pattern
+from graph.store.memory import Memory
 
 MODEL = "bench/synthetic-384"
 DIMENSIONS = 384

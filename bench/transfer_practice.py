@@ -23,7 +23,6 @@ from cognition.llm import LLMClient
 from graph.models import Heuristic, HeuristicStatus, RSICycle, Trajectory, new_id
 from graph.settings import Settings
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.mapping import to_properties
 from graph.store.memory import Memory
 from rsi.crystallize import Crystallizer
@@ -61,13 +60,13 @@ async def bootstrap_strategies(
     held = held_out(settings.rsi.held_out_problems)
     rows = [to_properties(t) for t in practice_trajectories(memory.agent_id, count, held)]
     await memory.write("bench/practice_trajectories", rows=rows)
-    store = HeuristicStore(memory)
-    crystallizer = Crystallizer(store, LearningStore(memory), llm, settings.rsi)
+    store = memory.heuristics
+    crystallizer = Crystallizer(store, memory.events, llm, settings.rsi)
     for _ in range(ATTEMPTS):
         report = await crystallizer.run("code", cycle_id=new_id())
         if report.crystallized or not report.results:
             break
-    trials = HeuristicTrials(store, LearningStore(memory), llm, settings.rsi)
+    trials = HeuristicTrials(store, memory.events, llm, settings.rsi)
     await trials.run(limit=len(await store.with_status(HeuristicStatus.CANDIDATE)))
     return await store.active()
 

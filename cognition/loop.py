@@ -50,8 +50,9 @@ from graph.models import (
     ReasoningStep,
     utc_now,
 )
-from graph.store.decisions import TRANSITIONS, DecisionStore
-from graph.store.memory import path_pattern
+from graph.models.paths import path_pattern
+from graph.store.decisions import TRANSITIONS
+from graph.store.memory import Memory
 
 __all__ = ["DecisionLoop", "LoopSettings", "TickReport"]
 
@@ -79,7 +80,7 @@ class DecisionLoop:
     def __init__(
         self,
         *,
-        decisions: DecisionStore,
+        memory: Memory,
         frames: FrameEngine,
         recall: Recall,
         reasoner: Reasoner,
@@ -93,7 +94,8 @@ class DecisionLoop:
         episode_id: str | None = None,
         investigator: Investigator | None = None,
     ) -> None:
-        self.decisions = decisions
+        self.memory = memory
+        self.decisions = memory.decisions
         self.frames = frames
         self.recall = recall
         self.reasoner = reasoner
@@ -106,9 +108,9 @@ class DecisionLoop:
         self.session_id = session_id
         self.episode_id = episode_id
         self.follow_ups = FollowUps(
-            decisions,
+            memory.decisions,
             learner,
-            investigator or Investigator(decisions.memory),
+            investigator or Investigator(memory),
             self.settings,
             templates,
         )
@@ -249,7 +251,7 @@ class DecisionLoop:
         rendered = render_context(context, identity=IDENTITY)
         deliberation = await self.reasoner.deliberate(context, rendered)
         planned, deliberation = await plan(
-            deliberation, context, self.templates, self.censors.store
+            deliberation, context, self.templates, self.memory.censors
         )
         opening = self.follow_ups.opening(deliberation.decision_type, deliberation, round_, batch)
         decision = _decision(deliberation, context, frame.name, planned, opening)
@@ -295,7 +297,7 @@ class DecisionLoop:
                 decision,
                 outcome,
                 primary,
-                self.decisions,
+                self.memory,
                 self.learner,
                 self.censors,
                 retry_after=timedelta(seconds=self.settings.schedule.deferred_retry_s),

@@ -32,13 +32,12 @@ from cognition.act.command import ARGV_PARAM
 from cognition.act.executors import FUNCTION_PARAM
 from cognition.act.render import PLACEHOLDER
 from cognition.act.templates import TemplateRegistry
-from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
+from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.learn.settle import settle_outcome
 from cognition.monitor import Verdict, decide, escalation_message
 from graph.models import ActionTarget, Decision, Escalation, utc_now
-from graph.store.decisions import DecisionStore
-from graph.store.learning import LearningStore
-from graph.store.recovery import RecoveryStore, Unfinished
+from graph.store.memory import Memory
+from graph.store.recovery import Unfinished
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +68,7 @@ class Reconciliation:
 class LoopParts:
     """The parts of the decision loop reconciliation uses."""
 
-    decisions: DecisionStore
+    memory: Memory
     actor: Actor
     templates: TemplateRegistry
     learner: OutcomeLearner
@@ -81,9 +80,7 @@ class LoopParts:
 class Reconciler:
     """Settles interrupted executions, open episodes and the budget for one agent."""
 
-    recovery: RecoveryStore
-    store: LearningStore
-    episodes: Episodes
+    memory: Memory
     budget: ActionBudget
     parts: LoopParts
     _: KW_ONLY
@@ -93,16 +90,17 @@ class Reconciler:
     async def reconcile(self) -> Reconciliation:
         """The bookkeeping, before the first tick; retries are left in the result."""
         result = Reconciliation()
-        for unfinished in await self.recovery.unfinished_executions():
+        for unfinished in await self.memory.recovery.unfinished_executions():
             await self._interrupted(unfinished, result)
-        for episode_id in await self.recovery.open_daemon_episodes(self.session_id):
-            if await self.episodes.end(
+        for episode_id in await self.memory.recovery.open_daemon_episodes(self.session_id):
+            _, ended = await self.memory.episodes.end_episode(
                 episode_id, outcome=INTERRUPTED, summary="the daemon stopped without ending it"
-            ):
+            )
+            if ended:
                 result.episodes_ended += 1
                 await self._event("reconciled_episode", {"episode_id": episode_id})
         now = utc_now()
-        starts = await self.recovery.actions_since(now - timedelta(seconds=WINDOW_S))
+        starts = await self.memory.recovery.actions_since(now - timedelta(seconds=WINDOW_S))
         self.budget.count_earlier([(now - started).total_seconds() for started in starts])
         result.actions_last_hour = len(starts)
         if starts:
@@ -128,7 +126,7 @@ class Reconciler:
                     decision,
                     outcome,
                     None,  # the observation acted on is not kept with the decision
-                    parts.decisions,
+                    parts.memory,
                     parts.learner,
                     parts.censors,
                     retry_after=parts.retry_after,
@@ -154,7 +152,7 @@ class Reconciler:
         verdict = decide(False, False, execution.attempt - 1, max_retries)
         retry = planned is not None and verdict.verdict is Verdict.RETRY
         action = Verdict.RETRY if retry else Verdict.ESCALATE
-        await self.parts.decisions.finish_execution(
+        await self.parts.memory.decisions.finish_execution(
             execution.id,
             success=False,
             error=INTERRUPTED_ERROR,
@@ -214,7 +212,7 @@ class Reconciler:
 
     async def _escalate(self, decision: Decision, attempts: int, reason: str) -> None:
         task = f"{decision.template or 'action'} on {decision.path or 'the watched folder'}"
-        await self.parts.decisions.record_escalation(
+        await self.parts.memory.decisions.record_escalation(
             Escalation(
                 agent_id=decision.agent_id,
                 decision_id=decision.id,
@@ -223,9 +221,9 @@ class Reconciler:
                 message=escalation_message(task, attempts, reason, decision_id=decision.id),
             )
         )
-        await self.parts.decisions.settle(
+        await self.parts.memory.decisions.settle(
             decision.id, outcome=reason, outcome_success=False, outcome_at=utc_now()
         )
 
     async def _event(self, kind: str, data: dict[str, object]) -> None:
-        await self.store.emit(kind, data, session_id=self.session_id)
+        await self.memory.events.emit(kind, data, session_id=self.session_id)

@@ -32,8 +32,8 @@ from cognition.llm import LLMClient
 from cognition.text import clip, plain_text
 from graph.models import Case, Heuristic, HeuristicStatus, Trajectory
 from graph.settings import RSISettings
+from graph.store.events import EventStore
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from rsi.heuristic_stage import HeuristicStage
 from rsi.prompts import (
     actionable_prompt,
@@ -162,7 +162,7 @@ class Crystallizer(HeuristicStage):
     def __init__(
         self,
         store: HeuristicStore,
-        events: LearningStore,
+        events: EventStore,
         llm: LLMClient | None,
         settings: RSISettings,
         *,

@@ -32,10 +32,8 @@ from cognition.llm import LLMClient
 from cognition.text import clip
 from graph.models import Desire, DesireStatus, RSICycle
 from graph.settings import RSISettings
-from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
-from graph.store.rsi import NewDesire, RSIStore
+from graph.store.rsi import NewDesire
 from rsi.bootstrap import bootstrap_desire
 from rsi.errors import RSIError
 from rsi.practise_step import practise
@@ -89,11 +87,10 @@ class RSIEngine:
         self.settings = settings
         self.root = root
         self.after_cycle = list(after_cycle)
-        self.store = RSIStore(memory)
-        self.events = LearningStore(memory)
+        self.store = memory.rsi
+        self.events = memory.events
         self._system_prompt = (
-            system_prompt
-            or StrategyBook(HeuristicStore(memory), settings.max_strategy_tokens).prompt
+            system_prompt or StrategyBook(memory.heuristics, settings.max_strategy_tokens).prompt
         )
 
     async def run_cycle(self, *, seed: int | None = None) -> RSICycle:

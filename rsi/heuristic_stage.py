@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from graph.settings import RSISettings
+from graph.store.events import EventStore
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 
 
 class HeuristicStage:
@@ -22,7 +22,7 @@ class HeuristicStage:
     def __init__(
         self,
         store: HeuristicStore,
-        events: LearningStore,
+        events: EventStore,
         settings: RSISettings,
         *,
         on_change: Callable[[], Awaitable[object]] | None = None,

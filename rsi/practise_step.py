@@ -5,7 +5,7 @@ logic by consistency (:class:`rsi.consistency.ConsistencyPractice`), at the
 difficulty the domain's last trajectories call for (T2). Practice carries
 the strategies every request carries; the trajectory's outcome credits the
 ones its reply applied, by the decision loop's own path
-(:meth:`LearningStore.credit_heuristics`).
+(:meth:`graph.store.learning.LearningStore.credit_heuristics`).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ async def practise(
         await store.update_desire(desire.id, status=DesireStatus.UNPRACTISABLE)
         return
     trajectory_id = await store.record_trajectory(trajectory)
-    await events.credit_heuristics(trajectory_id, success=trajectory.success)
+    await engine.memory.learning.credit_heuristics(trajectory_id, success=trajectory.success)
     await keep_case(engine.cases, trajectory, trajectory_id)
     result.trajectory_ids.append(trajectory_id)
     result.practised += 1

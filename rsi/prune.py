@@ -26,8 +26,8 @@ from datetime import datetime
 from cognition.cases import CaseBank
 from graph.models import Heuristic, HeuristicStatus, new_id, utc_now
 from graph.settings import RSISettings
+from graph.store.events import EventStore
 from graph.store.heuristics import HeuristicStore, PruneOrder
-from graph.store.learning import LearningStore
 from rsi.case_prune import CasePrunes, prune_cases
 from rsi.heuristic_stage import HeuristicStage
 
@@ -120,7 +120,7 @@ class Pruner(HeuristicStage):
     def __init__(
         self,
         store: HeuristicStore,
-        events: LearningStore,
+        events: EventStore,
         settings: RSISettings,
         *,
         on_change: Callable[[], Awaitable[object]] | None = None,

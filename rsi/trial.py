@@ -30,8 +30,8 @@ from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
 from graph.models import CaseSource, Heuristic, HeuristicStatus, HeuristicTrial, RSICycle
 from graph.settings import RSISettings
+from graph.store.events import EventStore
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from rsi import problems
 from rsi.heuristic_stage import HeuristicStage
 from rsi.prompts import solution_prompt
@@ -87,7 +87,7 @@ class HeuristicTrials(HeuristicStage):
     def __init__(
         self,
         store: HeuristicStore,
-        events: LearningStore,
+        events: EventStore,
         llm: LLMClient,
         settings: RSISettings,
         *,

@@ -31,7 +31,7 @@ from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
 from cognition.embeddings import Embeddings, EndpointEmbedder, build_embeddings
 from cognition.errors import TemplateError
 from cognition.frames.engine import FrameEngine
-from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
+from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.llm import LLMClient
 from cognition.loop import DecisionLoop, LoopSettings
 from cognition.monitor import Monitor
@@ -48,14 +48,9 @@ from graph.errors import SettingsError
 from graph.models import RSICycle, new_id
 from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import CaseSettings, RSISettings, Settings, state_dir
-from graph.store.cases import CaseStore
-from graph.store.decisions import DecisionStore
 from graph.store.driver import GraphDriver
-from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
-from graph.store.recovery import RecoveryStore
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
 from rsi.crystallize import Crystallizer
@@ -135,18 +130,19 @@ class LoopRuntime:
     llm: LLMClient
     budget: ActionBudget
     attribution: ActiveExecutions
-    episodes: Episodes
     episode_id: str
     templates: TemplateRegistry
-    store: LearningStore
     rsi: SelfImprovement
     vectors: VectorJob | None = None  # None: embeddings.provider is off
 
     async def close(self) -> None:
         """End the daemon's episode, say so in the event stream, close the LLM client."""
         try:
-            await self.episodes.end(self.episode_id, outcome="completed", summary="daemon stopped")
-            await self.store.emit(
+            memory = self.loop.memory
+            await memory.episodes.end_episode(
+                self.episode_id, outcome="completed", summary="daemon stopped"
+            )
+            await memory.events.emit(
                 "daemon_stopped",
                 {"decisions": self.loop.decided, "episode_id": self.episode_id},
                 session_id=self.loop.session_id,
@@ -247,8 +243,7 @@ async def build_loop(
     """Build the decision loop and everything it needs; start its episode."""
     # The graph writes come first: if one fails, nothing is left open. The LLM
     # client's start does no I/O, and the event emitted last never raises.
-    decisions = DecisionStore(memory)
-    await decisions.upsert_goals(settings.goals)
+    await memory.decisions.upsert_goals(settings.goals)
     frames = FrameEngine(memory)
     await frames.seed()
     llm = LLMClient(settings.llm)
@@ -271,9 +266,8 @@ async def build_loop(
         embeddings=embeddings,
         cases=settings.cases,
     )
-    store = LearningStore(memory)
-    episodes = Episodes(store)
-    episode_id = await episodes.start(session_id)
+    episode, _ = await memory.episodes.start_episode(session_id)
+    episode_id = episode.id
     await llm.start()
     reasoner = AutoReasoner(
         LLMReasoner(
@@ -291,7 +285,7 @@ async def build_loop(
     internal.register("handle_failure", handle_failure)
     internal.register("rescan", index_sync.as_action)
     executors = executors_for(settings.executors, environ, internal)
-    actor = Actor(decisions, executors, budget, attribution, root, Monitor())
+    actor = Actor(memory.decisions, executors, budget, attribution, root, Monitor())
     llm_fills = settings.reasoner != "rules"
     recall = Recall(
         memory,
@@ -301,14 +295,14 @@ async def build_loop(
         meaning=HybridRecall(memory, embeddings, settings.embeddings) if embeddings else None,
     )
     loop = DecisionLoop(
-        decisions=decisions,
+        memory=memory,
         frames=frames,
         recall=recall,
         reasoner=reasoner,
         templates=templates,
         actor=actor,
-        learner=OutcomeLearner(store, dry_run=settings.executors.dry_run),
-        censors=CensorBook(store),
+        learner=OutcomeLearner(memory, dry_run=settings.executors.dry_run),
+        censors=CensorBook(memory.censors),
         batcher=ObservationBatcher(settings.sense.batch_window_s, settings.sense.max_batch_size),
         settings=LoopSettings(settings.schedule, settings.budget, settings.thresholds),
         session_id=session_id,
@@ -320,7 +314,7 @@ async def build_loop(
             meaning=recall.meaning,
         ),
     )
-    await store.emit(
+    await memory.events.emit(
         "daemon_started",
         {
             "root": str(root),
@@ -332,9 +326,7 @@ async def build_loop(
         },
         session_id=session_id,
     )
-    return LoopRuntime(
-        loop, llm, budget, attribution, episodes, episode_id, templates, store, rsi, vectors
-    )
+    return LoopRuntime(loop, llm, budget, attribution, episode_id, templates, rsi, vectors)
 
 
 async def build_self_improvement(
@@ -358,13 +350,13 @@ async def build_self_improvement(
     ``cases`` section, defaults when None). Reads the active heuristics once
     (writing the files if they are out of date); does no other I/O.
     """
-    store = HeuristicStore(memory)
-    events = LearningStore(memory)
+    store = memory.heuristics
+    events = memory.events
     book = StrategyBook(store, settings.max_strategy_tokens, state_dir=state_dir(root))
     await book.refresh()
     if embeddings is None and llm is not None and settings.embedding_model:
         embeddings = Embeddings(EndpointEmbedder(llm, settings.embedding_model))
-    bank = CaseBank(CaseStore(memory), cases or CaseSettings(), embeddings)
+    bank = CaseBank(memory.cases, cases or CaseSettings(), embeddings)
     crystallizer = Crystallizer(
         store,
         events,
@@ -398,7 +390,7 @@ def build_reconciler(settings: Settings, memory: Memory, runtime: LoopRuntime) -
     """The reconciler for this daemon's agent, sharing the loop's actor, budget and stores."""
     loop = runtime.loop
     parts = LoopParts(
-        decisions=loop.decisions,
+        memory=loop.memory,
         actor=loop.actor,
         templates=loop.templates,
         learner=loop.learner,
@@ -406,9 +398,7 @@ def build_reconciler(settings: Settings, memory: Memory, runtime: LoopRuntime) -
         retry_after=timedelta(seconds=settings.schedule.deferred_retry_s),
     )
     return Reconciler(
-        RecoveryStore(memory),
-        runtime.store,
-        runtime.episodes,
+        memory,
         runtime.budget,
         parts,
         session_id=loop.session_id or "",

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cognition.act.budget import WINDOW_S, ActionBudget
-from graph.store.audit import AuditStore
 from graph.store.memory import Memory
 
 
@@ -24,7 +23,7 @@ class Operations:
 
 async def read_operations(memory: Memory) -> Operations:
     """The figures of ``cypher/audit/operations.cypher`` for this agent."""
-    row = await AuditStore(memory).operations(WINDOW_S)
+    row = await memory.audit.operations(WINDOW_S)
     return Operations(
         started_last_hour=int(row.get("started", 0)),
         running=int(row.get("running", 0)),

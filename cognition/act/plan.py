@@ -16,7 +16,7 @@ from cognition.act.templates import TemplateRegistry, instantiate
 from cognition.errors import TemplateError
 from cognition.schemas import DecisionContext, Deliberation
 from graph.models import ActionTarget, DecisionType
-from graph.store.learning import LearningStore, censor_trigger
+from graph.store.censors import CensorStore, censor_trigger
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ async def plan(
     deliberation: Deliberation,
     context: DecisionContext,
     templates: TemplateRegistry,
-    censors: LearningStore,
+    censors: CensorStore,
 ) -> tuple[PlannedAction | None, Deliberation]:
     """The action an ACT deliberation asks for (censor checked), or the deliberation downgraded."""
     planned, deliberation = plan_action(deliberation, context, templates)
@@ -86,7 +86,7 @@ async def check_censor(
     planned: PlannedAction | None,
     deliberation: Deliberation,
     path: str | None,
-    censors: LearningStore,
+    censors: CensorStore,
 ) -> tuple[PlannedAction | None, Deliberation]:
     """Escalate instead of acting when a ``block`` censor names this template on this path.
 

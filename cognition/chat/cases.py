@@ -25,10 +25,7 @@ from cognition.monitor import Assessment, EpisodeOutcome
 from cognition.text import clip
 from graph.models import CaseSource
 from graph.settings import CaseSettings
-from graph.store.cases import CaseStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
-from graph.store.turns import TurnStore
 
 SESSION_DOMAIN = "session"
 _TARGET_KEYS = ("file_path", "notebook_path", "path", "url")
@@ -128,9 +125,9 @@ class SessionCases:
         most similar ones (the control of recall by similarity); a successful call of a
         ``verifying`` tool (its success is a check that passed, e.g. a test run) is a case
         even with no failure before it, and its first call decides the credit."""
-        self.bank = CaseBank(CaseStore(memory), settings or CaseSettings())
-        self.learning = LearningStore(memory)
-        self.turns = TurnStore(memory)
+        self.bank = CaseBank(memory.cases, settings or CaseSettings())
+        self.episodes = memory.episodes
+        self.turns = memory.turns
         self.learn = learn
         self.draw = draw
         self.verifying = verifying
@@ -162,7 +159,7 @@ class SessionCases:
         kept = verified(calls, self.verifying)
         if not kept:
             return []
-        memory = await self.learning.working_memory(context.session_id)
+        memory = await self.episodes.working_memory(context.session_id)
         goal = memory.current_task if memory is not None and memory.current_task else ""
         # Claude Code's Stop hook runs post_turn while the turn is still open: FROM it.
         turn = await self.turns.open_turn_of(context.session_id)

@@ -31,7 +31,7 @@ from cognition.chat.turns import (
 from cognition.frames.engine import FrameEngine
 from cognition.frames.selection import FrameSelection
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
-from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
+from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.monitor import (
     Assessment,
     EpisodeOutcome,
@@ -51,8 +51,6 @@ from graph.models import (
 )
 from graph.models.frame import FrameSpec
 from graph.models.learn import pattern_key
-from graph.store.decisions import DecisionStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 
 log = logging.getLogger(__name__)
@@ -111,18 +109,14 @@ class CognitiveLayer:
         learner: OutcomeLearner | None = None,
         *,
         censors: CensorBook | None = None,
-        episodes: Episodes | None = None,
         context_builder: ContextBuilder | None = None,
         identity_prompt: str = "",
         cases: SessionCases | None = None,
     ) -> None:
         self.memory = memory
-        self.store = learner.store if learner is not None else LearningStore(memory)
         self.frames = frames
-        self.learner = learner if learner is not None else OutcomeLearner(self.store)
-        self.censors = censors if censors is not None else CensorBook(self.store)
-        self.episodes = episodes if episodes is not None else Episodes(self.store)
-        self.decisions = DecisionStore(memory)
+        self.learner = learner if learner is not None else OutcomeLearner(memory)
+        self.censors = censors if censors is not None else CensorBook(memory.censors)
         self.identity_prompt = identity_prompt
         self.context_builder = context_builder or self.minimal_context
         self.cases = cases if cases is not None else SessionCases(memory)  # issue 25
@@ -147,7 +141,7 @@ class CognitiveLayer:
         async with asyncio.TaskGroup() as steps:
             matched = steps.create_task(self._match_frame(user_input))
             started = steps.create_task(
-                _attempt("episode start", lambda: self.episodes.start(session_id), None)
+                _attempt("episode start", lambda: self._start_episode(session_id), None)
             )
             active = steps.create_task(self._active_censors())
             # Created in this order, they go on in this order once the frame is known: the
@@ -171,9 +165,16 @@ class CognitiveLayer:
             context_token_estimate=estimate_tokens(prompt),
         )
 
+    async def _start_episode(self, session_id: str) -> str:
+        """The id of the session's open episode, started (and its event written) if none."""
+        episode, _ = await self.memory.episodes.start_episode(session_id)
+        return episode.id
+
     async def announce_turn(self, context: TurnContext) -> None:
         """Write the ``turn_started`` event of a prepared turn (never raises)."""
-        await self.store.emit("turn_started", turn_started(context), session_id=context.session_id)
+        await self.memory.events.emit(
+            "turn_started", turn_started(context), session_id=context.session_id
+        )
 
     async def post_turn(
         self, session_id: str, result: TurnResult, context: TurnContext
@@ -204,7 +205,7 @@ class CognitiveLayer:
             summary = f"{context.frame.frame_id}: {plain_text(result.response_text, _TEXT_CHARS)}"
             await _attempt(
                 "episode note",
-                lambda: self.episodes.note(
+                lambda: self.memory.episodes.note_episode(
                     episode_id,
                     summary=summary,
                     outcome=assessment.outcome.value,
@@ -212,7 +213,7 @@ class CognitiveLayer:
                 ),
                 False,
             )
-        await self.store.emit(
+        await self.memory.events.emit(
             "turn_completed",
             {
                 "frame": context.frame.frame_id,
@@ -233,9 +234,11 @@ class CognitiveLayer:
 
         Returns the episode ended now, or None when there was none open.
         """
-        ended = await _attempt("episode end", lambda: self.episodes.end_session(session_id), None)
+        ended = await _attempt(
+            "episode end", lambda: self.memory.episodes.end_session(session_id), None
+        )
         if ended is not None:
-            await self.store.emit(
+            await self.memory.events.emit(
                 "session_ended",
                 {"episode_id": ended.id, "outcome": ended.outcome},
                 session_id=session_id,
@@ -244,8 +247,8 @@ class CognitiveLayer:
 
     async def minimal_context(self, user_input: str, frame: FrameSpec, session_id: str) -> str:
         """The default context: identity, active censors, frame, working memory."""
-        censors = await self.store.active_censors()
-        working_memory = await self.store.working_memory(session_id)
+        censors = await self.memory.censors.active_censors()
+        working_memory = await self.memory.episodes.working_memory(session_id)
         return render_turn_context(self.identity_prompt, censors, frame, working_memory)
 
     async def _match_frame(self, user_input: str) -> tuple[FrameSelection, FrameSpec]:
@@ -258,7 +261,9 @@ class CognitiveLayer:
 
     async def _active_censors(self) -> list[str]:
         no_censors: list[str] = []
-        return await _attempt("censor recall", self.store.active_censor_triggers, no_censors)
+        return await _attempt(
+            "censor recall", self.memory.censors.active_censor_triggers, no_censors
+        )
 
     async def _count_frame(
         self, matched: asyncio.Task[tuple[FrameSelection, FrameSpec]]
@@ -297,7 +302,7 @@ class CognitiveLayer:
         async def update() -> None:
             await _attempt(
                 "working memory update",
-                lambda: self.store.update_working_memory(
+                lambda: self.memory.episodes.update_working_memory(
                     session_id, current_task=task, current_frame=frame.name
                 ),
                 None,
@@ -341,12 +346,12 @@ class CognitiveLayer:
             "stakes": frame.default_stakes or "low",
             "tags": [frame.name],
         }
-        return await self.store.start_deliberation(
+        return await self.memory.learning.start_deliberation(
             decision, description=plan, episode_id=episode_id, extra=extra
         )
 
     async def _learn(self, decision_id: str, assessment: Assessment, result: TurnResult) -> None:
-        decision = await self.store.decision(decision_id)
+        decision = await self.memory.learning.decision(decision_id)
         if decision is None:
             return
         success = assessment.outcome is EpisodeOutcome.SUCCESS
@@ -361,7 +366,7 @@ class CognitiveLayer:
     async def _finalize(self, decision_id: str, assessment: Assessment, result: TurnResult) -> None:
         success = assessment.outcome is EpisodeOutcome.SUCCESS
         failed = assessment.outcome is EpisodeOutcome.FAILURE
-        await self.decisions.move_by_id(
+        await self.memory.decisions.move_by_id(
             decision_id,
             DecisionStatus.DELIBERATING,
             DecisionStatus.FAILED if failed else DecisionStatus.DONE,

@@ -18,8 +18,8 @@ from types import MappingProxyType
 from cognition.schemas import DecisionContext
 from graph.models import DecisionType, Pattern, StepName
 from graph.models.learn import path_pattern_key, pattern_key
+from graph.models.paths import path_pattern
 from graph.settings import ThresholdSettings
-from graph.store.memory import path_pattern
 
 BASE_CONFIDENCE = 0.5
 WAIT_TIMEOUT_S = 300.0

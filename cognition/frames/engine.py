@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from cognition.frames.selection import FrameSelection
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES, score_frame, select_frame
 from graph.models.frame import FrameSpec
-from graph.store.frames import FrameStore
 from graph.store.memory import Memory
 
 log = logging.getLogger(__name__)
@@ -31,7 +30,7 @@ class FrameEngine:
 
     def __init__(self, memory: Memory, seeds: Sequence[FrameSpec] = SEED_FRAMES) -> None:
         self.memory = memory
-        self.store = FrameStore(memory)
+        self.store = memory.frames
         self.seeds = tuple(seeds)
         self._seeded = False
         self._cache: list[tuple[FrameSpec, str | None, int]] | None = None

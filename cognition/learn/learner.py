@@ -1,23 +1,23 @@
-"""Learn: what an outcome teaches (seed 000 section 5.2), censors, and episodes.
+"""Learn: what an outcome teaches (seed 000 section 5.2), and censors.
 
 ``OutcomeLearner`` counts an outcome in its pattern's statistics, stores the
 calibration data on the decision and writes seed 000's lessons.
 ``CensorBook`` turns lasting failures into censors: ``warn`` the first time,
-``block`` when the same thing goes wrong again. ``Episodes`` keeps one open
-episode per session, in the graph, so a restart finds it again.
+``block`` when the same thing goes wrong again. Episodes are the store's
+(:class:`graph.store.episodes.EpisodeStore`, ``memory.episodes``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
 
 from cognition.deliberate.confidence import MIN_PATTERN_SAMPLES
 from cognition.monitor import Assessment, FailureType
 from cognition.text import plain_text
-from graph.models import Censor, Decision, Episode, Lesson, Pattern, utc_now
+from graph.models import Censor, Decision, Lesson, Pattern, utc_now
 from graph.models.learn import path_pattern_key
-from graph.store.learning import LearningStore
+from graph.store.censors import CensorStore
+from graph.store.memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -108,8 +108,9 @@ class OutcomeLearner:
     investigation, a chain) asks. A dry run is recorded, never learned from.
     """
 
-    def __init__(self, store: LearningStore, *, dry_run: bool = False) -> None:
-        self.store = store
+    def __init__(self, memory: Memory, *, dry_run: bool = False) -> None:
+        self.learning = memory.learning
+        self.events = memory.events
         self.dry_run = dry_run
 
     async def learn(
@@ -128,7 +129,7 @@ class OutcomeLearner:
         """
         if self.dry_run:
             return []
-        first = await self.store.record_outcome(
+        first = await self.learning.record_outcome(
             decision.id,
             success=success,
             confidence=decision.confidence,
@@ -138,20 +139,20 @@ class OutcomeLearner:
             log.info("decision %s was learned from before (or is unknown)", decision.id)
             return []
         if decision.pattern_key:
-            await self.store.update_pattern(
+            await self.learning.update_pattern(
                 decision.pattern_key, success=success, confidence=decision.confidence
             )
             # And on this kind of path, which the next decision here consults first.
             here = path_pattern_key(decision.pattern_key, decision.path_pattern)
             if here is not None and decision.template is not None:
-                await self.store.update_pattern(
+                await self.learning.update_pattern(
                     here, success=success, confidence=decision.confidence
                 )
         lessons = draw_lessons(decision, success=success, error=error, failure_type=failure_type)
-        await self.store.record_lessons(lessons, execution_id=execution_id)
+        await self.learning.record_lessons(lessons, execution_id=execution_id)
         # The strategies the decision said it applied share its outcome (ACE's counters).
-        credited = await self.store.credit_heuristics(decision.id, success=success)
-        await self.store.emit(
+        credited = await self.learning.credit_heuristics(decision.id, success=success)
+        await self.events.emit(
             "outcome_learned",
             {
                 "decision_id": decision.id,
@@ -173,11 +174,13 @@ class OutcomeLearner:
         """
         if self.dry_run:
             return False
-        first = await self.store.record_outcome(decision_id, success=success, confidence=confidence)
+        first = await self.learning.record_outcome(
+            decision_id, success=success, confidence=confidence
+        )
         if first and pattern_key:
-            await self.store.update_pattern(pattern_key, success=success, confidence=confidence)
+            await self.learning.update_pattern(pattern_key, success=success, confidence=confidence)
         if first:
-            await self.store.credit_heuristics(decision_id, success=success)
+            await self.learning.credit_heuristics(decision_id, success=success)
         return first
 
     async def settle_chain(self, decision_id: str, *, success: bool) -> int:
@@ -185,7 +188,7 @@ class OutcomeLearner:
         if self.dry_run:
             return 0
         counted = 0
-        for row in await self.store.superseded_chain(decision_id):
+        for row in await self.learning.superseded_chain(decision_id):
             confidence = float(row["confidence"] or 0.0)
             if await self.count(row["id"], row["pattern_key"], confidence, success):
                 counted += 1
@@ -217,7 +220,7 @@ def works_here(record: Pattern | None) -> bool:
 class CensorBook:
     """Censors learned from failures: created at warn, fired (then block) on a repeat."""
 
-    def __init__(self, store: LearningStore) -> None:
+    def __init__(self, store: CensorStore) -> None:
         self.store = store
 
     async def record_failure(
@@ -271,53 +274,3 @@ class CensorBook:
             await self.record_failure(trigger, reason=reason, episode_id=episode_id)
             for trigger in censor_worthy(assessment)
         ]
-
-
-class Episodes:
-    """One open episode per session, kept in the graph (it survives a restart)."""
-
-    def __init__(self, store: LearningStore) -> None:
-        self.store = store
-
-    async def start(self, session_id: str) -> str:
-        """The id of the session's open episode, started if there is none."""
-        episode, created = await self.store.start_episode(session_id)
-        if created:
-            await self.store.emit(
-                "episode_started", {"episode_id": episode.id}, session_id=session_id
-            )
-        return episode.id
-
-    async def current(self, session_id: str) -> Episode | None:
-        """The session's open episode, or None."""
-        return await self.store.open_episode(session_id)
-
-    async def note(
-        self, episode_id: str, *, summary: str, outcome: str, lessons: Sequence[str] = ()
-    ) -> bool:
-        """Record one turn in an open episode; False when it has ended."""
-        return await self.store.note_episode(
-            episode_id, summary=summary, outcome=outcome, lessons=lessons
-        )
-
-    async def end(
-        self,
-        episode_id: str,
-        *,
-        outcome: str = "completed",
-        summary: str | None = None,
-        lessons: Sequence[str] | None = None,
-    ) -> Episode | None:
-        """End an episode; the episode when this call ended it, None when it had ended already.
-
-        ``summary`` and ``lessons`` left at None keep what its turns noted.
-        """
-        episode, ended = await self.store.end_episode(
-            episode_id, outcome=outcome, summary=summary, lessons=lessons
-        )
-        return episode if ended else None
-
-    async def end_session(self, session_id: str, *, outcome: str = "completed") -> Episode | None:
-        """End the session's open episode; None when it has none (so ending twice is harmless)."""
-        episode = await self.store.open_episode(session_id)
-        return None if episode is None else await self.end(episode.id, outcome=outcome)

@@ -32,8 +32,9 @@ from graph.models import (
 )
 from graph.models.learn import path_pattern_key
 from graph.models.observe import Category, Urgency
+from graph.store.censors import censor_trigger
 from graph.store.decisions import DecisionStore
-from graph.store.learning import censor_trigger
+from graph.store.memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ async def settle_outcome(
     decision: Decision,
     outcome: ActOutcome,
     primary: Observation | None,
-    decisions: DecisionStore,
+    memory: Memory,
     learner: OutcomeLearner,
     censors: CensorBook,
     *,
@@ -85,6 +86,7 @@ async def settle_outcome(
     template triggers on; its ``error_count`` grows along a chain of
     failures, so the template's ``max_error_count`` ends it.
     """
+    decisions = memory.decisions
     now = utc_now()
     if outcome.deferred_reason is not None:
         await decisions.move(
@@ -116,16 +118,14 @@ async def settle_outcome(
         # The record on this kind of path, this failure counted, says whether a
         # repeat is a wall (block) or the exception where the action works.
         here = path_pattern_key(decision.pattern_key or "", decision.path_pattern)
-        record = await learner.store.pattern(here) if here and decision.pattern_key else None
+        record = await memory.learning.pattern(here) if here and decision.pattern_key else None
         await censors.record_failure(
             censor_trigger(decision.template or "action", decision.path),
             reason=outcome.error,
             execution_id=outcome.execution_id,
             works_here=works_here(record),
         )
-    await decisions.memory.record_observations(
-        [task_failed(decision, outcome, primary, max_attempts)]
-    )
+    await memory.record_observations([task_failed(decision, outcome, primary, max_attempts)])
 
 
 def task_failed(

@@ -104,7 +104,7 @@ class BackgroundVectors:
                 self._again = True  # more is pending than one pass embeds
 
     async def _job_for(self, memory: Memory) -> VectorJob | None:
-        if self._job is not None and self._job.store.memory is memory:
+        if self._job is not None and self._job.store.graph is memory:
             return self._job
         job = VectorJob(memory, self.embeddings, self.settings, self.root, lookback=LOOKBACK)
         problem = await job.model_problem()

@@ -37,9 +37,10 @@ from cognition.text import CHARS_PER_TOKEN
 from graph.models import DecisionType, Episode, Fact, Lesson, Node, Observation, Procedure
 from graph.models.frame import ContextBudget, FrameSpec
 from graph.models.learn import path_pattern_key, pattern_key
+from graph.models.paths import path_pattern
 from graph.store.lucene import lucene_query
-from graph.store.memory import Memory, path_pattern
-from graph.store.recall import RecallRequest, RecallStore, SimilarDecision, TextHit
+from graph.store.memory import Memory
+from graph.store.recall import RecallRequest, SimilarDecision, TextHit
 
 N = TypeVar("N", bound=Node)
 TemplatesFor = Callable[[Observation, FileView | None], list[TemplateOption]]
@@ -113,7 +114,7 @@ class Recall:
         meaning: HybridRecall | None = None,
         read_files: bool = True,
     ) -> None:
-        self.store = RecallStore(memory)
+        self.store = memory.recall
         self.read_files = read_files
         self.meaning = meaning  # None: embeddings off, no "similar by meaning" section
         self.root = root

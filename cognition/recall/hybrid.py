@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from cognition.errors import LLMUnavailableError
+from graph.models.paths import path_pattern
 from graph.settings import EmbeddingSettings
-from graph.store.embeddings import EmbeddingStore, Space
+from graph.store.embeddings import Space
 from graph.store.lucene import agent_query, lucene_query
-from graph.store.memory import Memory, path_pattern
-from graph.store.recall import Hit, HybridHits, HybridRequest, RecallStore
+from graph.store.memory import Memory
+from graph.store.recall import Hit, HybridHits, HybridRequest
 
 if TYPE_CHECKING:
     # Types only: a Claude Code hook recalls without the embedding client or numpy loaded.
@@ -108,12 +109,12 @@ class HybridRecall:
     def __init__(
         self, memory: Memory, embeddings: Embeddings | None, settings: EmbeddingSettings
     ) -> None:
-        self.store = RecallStore(memory)
+        self.store = memory.recall
         self.embeddings = embeddings
         self.settings = settings
         self._space: Space | None = None
         self._space_read = -math.inf
-        self._vectors = EmbeddingStore(memory)
+        self._vectors = memory.embeddings
         self._mine: AgentVectors | None = None
         self._mine_read = -math.inf
 
@@ -136,7 +137,7 @@ class HybridRecall:
                 vector = await self.embeddings.query(query)
             except LLMUnavailableError as exc:
                 log.info("recall by meaning skipped: %s", exc)
-        words = agent_query(lucene_query([query]), self.store.memory.agent_id)
+        words = agent_query(lucene_query([query]), self.store.graph.agent_id)
         return await self.store.hybrid(
             await self.request(
                 query=words,

@@ -27,9 +27,10 @@ from cognition.schemas import DecisionContext
 from cognition.text import fence, plain_text
 from graph.errors import GraphError
 from graph.models import ReasonerKind, ReasoningStep, StepName
+from graph.models.paths import path_pattern
 from graph.store.lucene import lucene_query
-from graph.store.memory import Memory, path_pattern
-from graph.store.recall import Hit, RecallStore
+from graph.store.memory import Memory
+from graph.store.recall import Hit
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ class Investigator:
     async def investigate(self, questions: list[str], context: DecisionContext) -> Findings:
         """Run the questions as recall queries; answer them with the LLM when there is one."""
         primary = context.primary
-        row = await RecallStore(self.memory).investigation(
+        row = await self.memory.recall.investigation(
             lucene_query(questions), primary.path, window_s=TOGETHER_WINDOW_S, limit=LIMIT
         )
         shown = {d.id for d in context.past_decisions}

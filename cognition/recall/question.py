@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from cognition.recall.hybrid import ITEM_CHARS, HybridRecall, RecalledItem, fuse
 from cognition.recall.rank import above_floor, diversify, prefer_recent
 from cognition.text import estimate_tokens, plain_text
-from graph.store.recall import FileChanges, RecallStore
+from graph.store.recall import FileChanges
 
 MAX_QUESTION_CHARS = 2000  # the search needs the words, not a whole document
 # The fusion for a question, measured on conversations (bench.recall_quality --conversation):
@@ -61,7 +61,7 @@ class QuestionRecall:
 
     def __init__(self, hybrid: HybridRecall) -> None:
         self.hybrid = hybrid
-        self.store = RecallStore(hybrid.store.memory)
+        self.store = hybrid.store
 
     async def answer(
         self,

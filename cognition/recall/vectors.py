@@ -37,7 +37,6 @@ from graph.store.embeddings import (
     EMBEDDED_LABELS,
     EPOCH,
     INDEX_DIMENSIONS,
-    EmbeddingStore,
     Pending,
     VectorRow,
 )
@@ -77,7 +76,7 @@ class VectorJob:
     ) -> None:
         """``labels``: what to embed (a hook writes no File); ``since``: where each label's
         cursor starts; ``lookback``: each pass starts no later than that long before it."""
-        self.store = EmbeddingStore(memory)
+        self.store = memory.embeddings
         self.embeddings = embeddings
         self.settings = settings
         self.root = root
@@ -110,7 +109,7 @@ class VectorJob:
         if space.model is None or (space.model == model and space.dimensions in (None, dims)):
             return None
         return (
-            f"embeddings: the memory of agent {self.store.memory.agent_id!r} holds vectors of "
+            f"embeddings: the memory of agent {self.store.graph.agent_id!r} holds vectors of "
             f"model {space.model!r} ({space.dimensions} dimensions), but the settings ask for "
             f"model {model!r} ({dims} dimensions). Vectors of two models are never mixed: "
             "run `nous embeddings reembed` to replace them with the new model's, or set "

@@ -11,36 +11,36 @@ from __future__ import annotations
 from datetime import datetime
 
 from graph.models import DecisionStatus, Goal
+from graph.store.agent_graph import AgentGraph
 from graph.store.driver import Row
 from graph.store.mapping import to_properties
-from graph.store.memory import Memory
 
 
 class AdminStore:
     """A person's changes to one agent's memory."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     async def add_goal(self, goal: Goal) -> str:
         """Add a standing goal; return its id."""
-        await self.memory.write("admin/add_goal", goal=to_properties(goal))
+        await self.graph.write("admin/add_goal", goal=to_properties(goal))
         return goal.id
 
     async def complete_goal(self, goal_id: str, at: datetime) -> Row | None:
         """Mark a goal done (recall stops showing it)."""
-        return _first(await self.memory.write("admin/complete_goal", goal_id=goal_id, at=at))
+        return _first(await self.graph.write("admin/complete_goal", goal_id=goal_id, at=at))
 
     async def lift_censor(self, censor_id: str, note: str, at: datetime) -> Row | None:
         """Lift a censor: it stops blocking and warning, and stays in the graph."""
-        rows = await self.memory.write("admin/lift_censor", censor_id=censor_id, note=note, at=at)
+        rows = await self.graph.write("admin/lift_censor", censor_id=censor_id, note=note, at=at)
         return _first(rows)
 
     async def close_escalation(
         self, escalation_id: str, status: str, note: str, at: datetime, *, retry: bool
     ) -> Row | None:
         """Resolve or dismiss an escalation; with ``retry`` its decision is decided again."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "admin/close_escalation",
             escalation_id=escalation_id,
             status=status,
@@ -53,7 +53,7 @@ class AdminStore:
 
     async def retire_heuristic(self, heuristic_id: str, note: str, at: datetime) -> Row | None:
         """Retire a heuristic (pruned, never deleted): no prompt carries it any more."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "admin/retire_heuristic", heuristic_id=heuristic_id, note=note, at=at
         )
         return _first(rows)

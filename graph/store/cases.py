@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graph.models import Case, utc_now
+from graph.store.agent_graph import AgentGraph
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.mapping import from_properties, to_properties
-from graph.store.memory import Memory
 
 Vector = list[float]
 
@@ -30,19 +30,19 @@ class ScoredCase:
 class CaseStore:
     """One agent's cases."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     @property
     def agent_id(self) -> str:
         """The agent whose cases these are."""
-        return self.memory.agent_id
+        return self.graph.agent_id
 
     async def record(
         self, case: Case, *, from_id: str | None = None, episode_id: str | None = None
     ) -> str:
         """Write ``case``, FROM ``from_id`` (a trajectory or turn) and IN_EPISODE ``episode_id``."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "cases/record", case=to_properties(case), from_id=from_id, episode_id=episode_id
         )
         return str(rows[0]["id"])
@@ -52,14 +52,14 @@ class CaseStore:
         query = agent_query(lucene_query([text]), self.agent_id)
         if not query or limit <= 0:
             return []
-        rows = await self.memory.read("cases/search", query=query, domain=domain, limit=limit)
+        rows = await self.graph.read("cases/search", query=query, domain=domain, limit=limit)
         return [ScoredCase(self._case(r["case"]), float(r["score"])) for r in rows]
 
     async def active(
         self, domain: str | None = None, limit: int = 10_000
     ) -> list[tuple[Case, Vector | None]]:
         """The active cases (of ``domain``, or all), oldest first, each with its vector if any."""
-        rows = await self.memory.read("cases/active", domain=domain, limit=limit)
+        rows = await self.graph.read("cases/active", domain=domain, limit=limit)
         return [
             (self._case(r["case"]), [float(x) for x in r["embedding"]] if r["embedding"] else None)
             for r in rows
@@ -67,14 +67,14 @@ class CaseStore:
 
     async def undistilled(self, domain: str, limit: int = 200) -> list[Case]:
         """Active cases of ``domain`` with a lesson (an error) no heuristic came from yet."""
-        rows = await self.memory.read("cases/undistilled", domain=domain, limit=limit)
+        rows = await self.graph.read("cases/undistilled", domain=domain, limit=limit)
         return [self._case(r["case"]) for r in rows]
 
     async def link_distilled(self, heuristic_id: str, case_ids: Sequence[str]) -> int:
         """Record that ``heuristic_id`` was distilled from these cases."""
         if not case_ids:
             return 0
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "cases/distilled", heuristic_id=heuristic_id, ids=list(case_ids)
         )
         return int(rows[0]["linked"]) if rows else 0
@@ -83,7 +83,7 @@ class CaseStore:
         """Count one use of each case, helpful or harmful by the attempt's outcome."""
         if not case_ids:
             return 0
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "cases/credit", ids=list(dict.fromkeys(case_ids)), helpful=helpful, now=utc_now()
         )
         return int(rows[0]["credited"]) if rows else 0
@@ -91,11 +91,11 @@ class CaseStore:
     async def mark_shown(self, case_ids: Sequence[str], session_id: str) -> None:
         """Remember that ``session_id``'s next turn was shown these cases."""
         if case_ids:
-            await self.memory.write("cases/mark_shown", ids=list(case_ids), session_id=session_id)
+            await self.graph.write("cases/mark_shown", ids=list(case_ids), session_id=session_id)
 
     async def credit_session(self, session_id: str, *, helpful: bool) -> int:
         """Credit the cases ``session_id``'s turn was shown by its outcome; forget the mark."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "cases/credit_session", session_id=session_id, helpful=helpful, now=utc_now()
         )
         return int(rows[0]["credited"]) if rows else 0
@@ -104,21 +104,21 @@ class CaseStore:
         """Retire cases, each ``(id, reason)``; return the ids retired."""
         if not reasons:
             return []
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "cases/retire", rows=[{"id": i, "reason": r} for i, r in reasons], now=utc_now()
         )
         return [str(r["id"]) for r in rows]
 
     async def merge(self, keep_id: str, duplicate_id: str) -> bool:
         """Fold ``duplicate_id`` into ``keep_id``; whether it was done."""
-        rows = await self.memory.write("cases/merge", keep_id=keep_id, duplicate_id=duplicate_id)
+        rows = await self.graph.write("cases/merge", keep_id=keep_id, duplicate_id=duplicate_id)
         return bool(rows)
 
     async def reinforce(
         self, case_id: str, *, worked: str, failed_attempt: str, error: str
     ) -> None:
         """A new verified attempt repeats ``case_id``: it takes the newer solution."""
-        await self.memory.write(
+        await self.graph.write(
             "cases/reinforce", id=case_id, worked=worked, failed_attempt=failed_attempt,
             error=error,
         )  # fmt: skip

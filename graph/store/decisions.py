@@ -26,8 +26,8 @@ from graph.models import (
     utc_now,
 )
 from graph.settings import GoalSettings
+from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
-from graph.store.memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -84,30 +84,30 @@ def _advance(decision: Decision, to: DecisionStatus) -> None:
 class DecisionStore:
     """Decisions, executions and escalations of one agent."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     async def unprocessed_observations(self, limit: int) -> list[Observation]:
         """Observations no decision has considered yet: critical, urgent, the rest; oldest first."""
-        rows = await self.memory.read(
+        rows = await self.graph.read(
             "decide/unprocessed_observations", levels=[u.value for u in QUEUE_ORDER], limit=limit
         )
-        return [from_properties(Observation, r, agent_id=self.memory.agent_id) for r in rows]
+        return [from_properties(Observation, r, agent_id=self.graph.agent_id) for r in rows]
 
     async def observations_by_id(self, ids: Sequence[str]) -> list[Observation]:
         """Observations by id, oldest first."""
-        rows = await self.memory.read("decide/observations_by_id", ids=list(ids))
-        return [from_properties(Observation, r, agent_id=self.memory.agent_id) for r in rows]
+        rows = await self.graph.read("decide/observations_by_id", ids=list(ids))
+        return [from_properties(Observation, r, agent_id=self.graph.agent_id) for r in rows]
 
     async def waiting_decisions(self, now: datetime, paths: Sequence[str]) -> list[OpenDecision]:
         """Waiting or investigating decisions that are due, or about one of ``paths``."""
-        rows = await self.memory.read(
+        rows = await self.graph.read(
             "decide/waiting_decisions",
             now=now,
             paths=list(paths),
             statuses=[status.value for status in OPEN_FOR_FOLLOW_UP],
         )
-        agent_id = self.memory.agent_id
+        agent_id = self.graph.agent_id
         return [
             OpenDecision(
                 decision=from_properties(Decision, row["decision"], agent_id=agent_id),
@@ -144,7 +144,7 @@ class DecisionStore:
         template_row = None
         if template is not None:
             template_row = {"id": new_id(), **dict(template)}
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "decide/record_decision",
             decision=to_properties(decision),
             observation_ids=list(observation_ids),
@@ -168,7 +168,7 @@ class DecisionStore:
         """
         if decision is not None:
             _advance(decision, S.ACTING)
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "decide/start_execution",
             execution=to_properties(execution),
             decision_id=execution.decision_id,
@@ -180,7 +180,7 @@ class DecisionStore:
     async def finish_execution(self, execution_id: str, **result: Any) -> None:
         """Record how an execution ended."""
         result.setdefault("ended_at", utc_now())
-        await self.memory.write(
+        await self.graph.write(
             "decide/finish_execution",
             execution_id=execution_id,
             result=changes_as_properties(result),
@@ -205,7 +205,7 @@ class DecisionStore:
         await self._write(decision_id, changes)
 
     async def _write(self, decision_id: str, changes: dict[str, Any]) -> None:
-        await self.memory.write(
+        await self.graph.write(
             "decide/settle_decision",
             decision_id=decision_id,
             changes=changes_as_properties(changes),
@@ -220,7 +220,7 @@ class DecisionStore:
         """
         if decision is not None:
             _advance(decision, S.ESCALATED)
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "decide/record_escalation",
             escalation=to_properties(escalation),
             decision_id=escalation.decision_id,
@@ -244,4 +244,4 @@ class DecisionStore:
             for g in goals
         ]
         if rows:
-            await self.memory.write("decide/upsert_goals", rows=rows)
+            await self.graph.write("decide/upsert_goals", rows=rows)

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graph.settings_model import EMBEDDING_DIMENSIONS
-from graph.store.memory import Memory
+from graph.store.agent_graph import AgentGraph
 
 # What gets a vector: the text recall shows (cypher/schema/010_embeddings.cypher).
 EMBEDDED_LABELS = (
@@ -69,13 +69,13 @@ class EmbeddingStore:
 
     page = 5000  # vectors one vectors_since read returns at most (more than one write's batch)
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     async def pending(self, label: str, since: datetime, limit: int) -> list[Pending]:
         """Up to ``limit`` nodes of ``label`` that need a vector, oldest first from ``since``."""
         _check(label)
-        rows = await self.memory.read("embeddings/pending", label=label, since=since, limit=limit)
+        rows = await self.graph.read("embeddings/pending", label=label, since=since, limit=limit)
         return [
             Pending(
                 eid=r["eid"],
@@ -98,14 +98,14 @@ class EmbeddingStore:
         params = [
             {"eid": r.eid, "vector": r.vector, "hash": r.hash, "excerpt": r.excerpt} for r in rows
         ]
-        result = await self.memory.write(
+        result = await self.graph.write(
             "embeddings/write", label=label, model=model, dimensions=dimensions, rows=params
         )
         return int(result[0]["written"]) if result else 0
 
     async def space(self) -> Space:
         """The agent's embedding space, and how many vectors every agent holds together."""
-        [row] = await self.memory.read("embeddings/space")
+        [row] = await self.graph.read("embeddings/space")
         mine = row["mine"] or {}
         counts = {label: int(mine.get(f"count_{label}", 0) or 0) for label in EMBEDDED_LABELS}
         return Space(
@@ -118,26 +118,26 @@ class EmbeddingStore:
 
     async def vectors_since(self, model: str, since: datetime) -> list[dict[str, Any]]:
         """Up to ``page`` of the agent's vectors of ``model`` embedded at or after ``since``."""
-        return await self.memory.read(
+        return await self.graph.read(
             "embeddings/vectors_since", model=model, since=since, limit=self.page
         )
 
     async def status(self, model: str) -> list[dict[str, Any]]:
         """Coverage per label: nodes, nodes with text, vectors, vectors of ``model``, pending."""
-        return await self.memory.read("embeddings/status", model=model)
+        return await self.graph.read("embeddings/status", model=model)
 
     async def clear(self, *, chunk: int = 5000) -> int:
         """Remove every vector of the agent (in chunks); return how many nodes lost one."""
         total = 0
         while True:
-            [row] = await self.memory.write("embeddings/clear", limit=chunk)
+            [row] = await self.graph.write("embeddings/clear", limit=chunk)
             total += int(row["cleared"])
             if int(row["cleared"]) < chunk:
                 return total
 
     async def reset_space(self, model: str, dimensions: int) -> None:
         """Record ``model`` and ``dimensions`` as the agent's, with no vectors counted."""
-        await self.memory.write("embeddings/reset_space", model=model, dimensions=dimensions)
+        await self.graph.write("embeddings/reset_space", model=model, dimensions=dimensions)
 
 
 def utc(moment: datetime) -> datetime:

@@ -15,8 +15,9 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from graph.models import Episode, Fact, Procedure, WorkingMemory, new_id, utc_now
+from graph.store.agent_graph import AgentGraph
+from graph.store.events import event_properties
 from graph.store.mapping import from_properties, to_properties
-from graph.store.memory import Memory
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -29,41 +30,49 @@ def lessons_text(lessons: Sequence[str]) -> str:
 class EpisodeStore:
     """Episodes, working memory, facts and procedures of one agent."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     @property
     def agent_id(self) -> str:
         """The agent this store reads and writes for."""
-        return self.memory.agent_id
+        return self.graph.agent_id
 
     async def start_episode(self, session_id: str) -> tuple[Episode, bool]:
-        """The session's open episode, started if there is none; True when started now."""
+        """The session's open episode, started if there is none; True when started now.
+
+        An episode started now is recorded in the audit stream (``episode_started``) by
+        the same statement.
+        """
         now = utc_now()
         episode = Episode(agent_id=self.agent_id, session_id=session_id, started_at=now, at=now)
         properties = {**to_properties(episode), "lessons": [], "lessons_text": ""}
-        rows = await self.memory.write(
+        started = {"episode_id": episode.id}
+        rows = await self.graph.write(
             "learn/start_episode",
             session_id=session_id,
             episode={**properties, "open_session": session_id},
+            event=event_properties(
+                self.agent_id, "episode_started", started, session_id=session_id
+            ),
         )
         return from_properties(Episode, rows[0]["episode"]), bool(rows[0]["created"])
 
     async def open_episode(self, session_id: str) -> Episode | None:
         """The session's open episode, or None."""
-        rows = await self.memory.read("learn/open_episode", session_id=session_id)
+        rows = await self.graph.read("learn/open_episode", session_id=session_id)
         return from_properties(Episode, rows[0]["episode"]) if rows else None
 
     async def episode(self, episode_id: str) -> Episode | None:
         """One episode by id, open or ended, or None."""
-        rows = await self.memory.read("learn/episode_by_id", episode_id=episode_id)
+        rows = await self.graph.read("learn/episode_by_id", episode_id=episode_id)
         return from_properties(Episode, rows[0]["episode"]) if rows else None
 
     async def note_episode(
         self, episode_id: str, *, summary: str, outcome: str, lessons: Sequence[str] = ()
     ) -> bool:
         """Record one turn in an open episode; False when it has ended (or does not exist)."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/note_episode",
             episode_id=episode_id,
             summary=summary,
@@ -85,7 +94,7 @@ class EpisodeStore:
         ``summary`` and ``lessons`` left at None keep what its turns noted.
         Ending an ended episode changes nothing and returns False.
         """
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/end_episode",
             episode_id=episode_id,
             outcome=outcome,
@@ -98,6 +107,15 @@ class EpisodeStore:
             return None, False
         return from_properties(Episode, rows[0]["episode"]), bool(rows[0]["ended"])
 
+    async def end_session(self, session_id: str, *, outcome: str = "completed") -> Episode | None:
+        """End the session's open episode: the episode when this call ended it, None when the
+        session had none open (so ending twice is harmless)."""
+        episode = await self.open_episode(session_id)
+        if episode is None:
+            return None
+        ended_episode, ended = await self.end_episode(episode.id, outcome=outcome)
+        return ended_episode if ended else None
+
     async def update_working_memory(
         self,
         session_id: str,
@@ -107,7 +125,7 @@ class EpisodeStore:
         open_threads: Sequence[str] | None = None,
     ) -> WorkingMemory:
         """Set what a session is busy with (created on first use); None threads keeps them."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/upsert_working_memory",
             session_id=session_id,
             id=new_id(),
@@ -132,7 +150,7 @@ class EpisodeStore:
         ``lessons`` appended. Returns how many lessons the episode holds, None
         when it is not open.
         """
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/save_compaction",
             episode_id=episode_id,
             task=working_memory.current_task if working_memory else "",
@@ -146,33 +164,33 @@ class EpisodeStore:
 
     async def working_memory(self, session_id: str) -> WorkingMemory | None:
         """A session's working memory, or None before its first turn."""
-        rows = await self.memory.read("learn/working_memory", session_id=session_id)
+        rows = await self.graph.read("learn/working_memory", session_id=session_id)
         return from_properties(WorkingMemory, rows[0]["working_memory"]) if rows else None
 
     async def add_fact(self, fact: Fact, *, episode_id: str | None = None) -> str:
         """Write a fact, ``SUPPORTED_BY`` the episode it came from."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/add_fact", fact=to_properties(fact), episode_id=episode_id
         )
         return str(rows[0]["id"])
 
     async def remember_fact(self, fact: Fact, *, source: str) -> str:
         """Write a fact someone told the agent, with ``source``: where it came from."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/add_fact", fact={**to_properties(fact), "source": source}, episode_id=None
         )
         return str(rows[0]["id"])
 
     async def confirm_fact(self, fact_id: str, *, episode_id: str | None = None) -> int | None:
         """Count one more confirmation; return the count, or None when there is no such fact."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/confirm_fact", fact_id=fact_id, episode_id=episode_id, now=utc_now()
         )
         return int(rows[0]["confirmations"]) if rows else None
 
     async def add_procedure(self, procedure: Procedure, *, episode_id: str | None = None) -> str:
         """Write a procedure (confirmations 1), ``SUPPORTED_BY`` the episode it came from."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/add_procedure",
             procedure=_procedure_properties(procedure),
             episode_id=episode_id,
@@ -181,7 +199,7 @@ class EpisodeStore:
 
     async def remember_procedure(self, procedure: Procedure, *, source: str) -> str:
         """Write a procedure someone told the agent, with ``source``: where it came from."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/add_procedure",
             procedure={**_procedure_properties(procedure), "source": source},
             episode_id=None,
@@ -192,7 +210,7 @@ class EpisodeStore:
         self, procedure_id: str, *, episode_id: str | None = None
     ) -> int | None:
         """Count one more confirmation; return the count, or None when there is no such one."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "learn/confirm_procedure",
             procedure_id=procedure_id,
             episode_id=episode_id,

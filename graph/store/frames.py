@@ -14,8 +14,8 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from graph.models import FrameSpec, new_id, utc_now
+from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties, to_properties
-from graph.store.memory import Memory
 
 log = logging.getLogger(__name__)
 
@@ -32,20 +32,20 @@ class StoredFrame:
 class FrameStore:
     """One agent's ``Frame`` nodes."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     async def seed(self, specs: Sequence[FrameSpec]) -> int:
         """Make ``specs`` ``Frame`` nodes; frames that exist are left alone. Returns how many
         were created."""
         rows = [{**to_properties(s), "id": new_id(), "at": utc_now()} for s in specs]
-        written = await self.memory.write("learn/seed_frames", rows=rows)
+        written = await self.graph.write("learn/seed_frames", rows=rows)
         return sum(1 for r in written if r["created"])
 
     async def frames(self) -> list[StoredFrame]:
         """Every frame of the agent, highest priority first; broken ones skipped."""
         out = []
-        for row in await self.memory.read("learn/frames"):
+        for row in await self.graph.read("learn/frames"):
             properties = row["frame"]
             try:
                 title = properties.get("title") or properties.get("name")
@@ -60,5 +60,5 @@ class FrameStore:
 
     async def count_use(self, name: str, now: datetime | None = None) -> int | None:
         """Count one use of the frame ``name``; its usage count after, or None if it has none."""
-        rows = await self.memory.write("learn/frame_used", name=name, now=now or utc_now())
+        rows = await self.graph.write("learn/frame_used", name=name, now=now or utc_now())
         return int(rows[0]["usage_count"]) if rows else None

@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, Trajectory, new_id, utc_now
+from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties, to_properties
-from graph.store.memory import Memory
 
 # Crystallisation samples at most ten trajectories; more than this is never needed at once.
 MAX_UNDISTILLED = 1000
@@ -36,17 +36,17 @@ class PruneOrder:
 class HeuristicStore:
     """The heuristics and trajectories of one agent, as crystallisation and pruning need them."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     @property
     def agent_id(self) -> str:
         """The agent whose heuristics these are."""
-        return self.memory.agent_id
+        return self.graph.agent_id
 
     async def crystallizable_domains(self, min_count: int, domain: str | None = None) -> list[str]:
         """Domains with at least ``min_count`` successful, undistilled trajectories."""
-        rows = await self.memory.read(
+        rows = await self.graph.read(
             "rsi/crystallizable_domains", domain=domain, min_count=int(min_count)
         )
         return [str(r["domain"]) for r in rows]
@@ -55,7 +55,7 @@ class HeuristicStore:
         self, domain: str, limit: int = MAX_UNDISTILLED
     ) -> list[Trajectory]:
         """The domain's successful trajectories no heuristic came from yet, oldest first."""
-        rows = await self.memory.read("rsi/undistilled_trajectories", domain=domain, limit=limit)
+        rows = await self.graph.read("rsi/undistilled_trajectories", domain=domain, limit=limit)
         return [from_properties(Trajectory, r["trajectory"], agent_id=self.agent_id) for r in rows]
 
     async def active(self, domain: str | None = None) -> list[Heuristic]:
@@ -66,14 +66,12 @@ class HeuristicStore:
         self, status: HeuristicStatus, domain: str | None = None
     ) -> list[Heuristic]:
         """The heuristics in ``status`` (of one domain, or all), oldest first."""
-        rows = await self.memory.read(
-            "rsi/heuristics_by_status", status=status.value, domain=domain
-        )
+        rows = await self.graph.read("rsi/heuristics_by_status", status=status.value, domain=domain)
         return [from_properties(Heuristic, r["heuristic"], agent_id=self.agent_id) for r in rows]
 
     async def with_trials(self) -> list[dict[str, Any]]:
         """Every heuristic's properties, oldest first, each with ``trials`` (its trials' maps)."""
-        rows = await self.memory.read("rsi/heuristics_with_trials")
+        rows = await self.graph.read("rsi/heuristics_with_trials")
         return [{**dict(r["heuristic"]), "trials": [dict(t) for t in r["trials"]]} for r in rows]
 
     async def record_trial(
@@ -88,7 +86,7 @@ class HeuristicStore:
 
         Returns the heuristic's status afterwards, or None when it does not exist.
         """
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "rsi/record_trial",
             heuristic_id=trial.heuristic_id,
             trial=to_properties(trial),
@@ -102,7 +100,7 @@ class HeuristicStore:
         self, heuristic: Heuristic, trajectory_ids: Sequence[str], *, cycle_id: str | None = None
     ) -> int:
         """Write a new heuristic ``DISTILLED_FROM`` its trajectories; return how many it links."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "rsi/create_heuristic",
             heuristic=to_properties(heuristic),
             trajectory_ids=list(trajectory_ids),
@@ -112,7 +110,7 @@ class HeuristicStore:
 
     async def reinforce(self, heuristic_id: str, trajectory_ids: Sequence[str]) -> int | None:
         """One more confirmation of an active heuristic; its confirmations, or None if gone."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "rsi/reinforce_heuristic",
             heuristic_id=heuristic_id,
             trajectory_ids=list(trajectory_ids),
@@ -135,7 +133,7 @@ class HeuristicStore:
             return []
         at = now if now is not None else utc_now()
         run = {"id": run_id or new_id(), "agent_id": self.agent_id, "at": at, "kind": "prune"}
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "rsi/prune_heuristics",
             run=run,
             now=at,
@@ -147,19 +145,19 @@ class HeuristicStore:
         self, since: datetime | None = None, until: datetime | None = None
     ) -> dict[str, Any]:
         """The figures of one window (``rsi/report_window``), as plain data."""
-        rows = await self.memory.read(
+        rows = await self.graph.read(
             "rsi/report_window", since=_offset_utc(since), until=_offset_utc(until)
         )
         return dict(rows[0])
 
     async def recent_cycles(self, limit: int) -> list[dict[str, Any]]:
         """The latest RSI cycles' properties, newest first."""
-        rows = await self.memory.read("rsi/report_cycles", limit=limit)
+        rows = await self.graph.read("rsi/report_cycles", limit=limit)
         return [dict(r["cycle"]) for r in rows]
 
     async def all_heuristics(self) -> list[dict[str, Any]]:
         """Every heuristic with its usage and credit, active first."""
-        rows = await self.memory.read("rsi/report_heuristics")
+        rows = await self.graph.read("rsi/report_heuristics")
         return [dict(r["heuristic"]) for r in rows]
 
 

@@ -1,48 +1,62 @@
-"""The memory API that the rest of Nous calls: models in, models out.
+"""The memory that the rest of Nous calls: one agent's stores, built once, as attributes.
 
-One ``Memory`` per agent. It turns node models into query parameters and
-records into models; the Cypher itself lives in ``cypher/`` and runs through
-:class:`graph.store.driver.GraphDriver`. Queries without a domain method here are
-reached by name through :meth:`Memory.read` and :meth:`Memory.write`, which
-add the agent id to the parameters.
+One ``Memory`` per agent. It is an :class:`graph.store.agent_graph.AgentGraph`
+(queries by name with the agent id added, through :meth:`read` and
+:meth:`write`) and owns one store per concept, reached by name:
+``memory.decisions``, ``memory.learning``, ``memory.events``, … (graphiti's
+namespaces are the model). Callers use these instead of building stores.
+Observations and files, which every part writes, have their methods here.
+The Cypher itself lives in ``cypher/``.
 """
 
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from graph.models import FileRecord, Observation, ObservationType
-from graph.store.driver import GraphDriver, Row
+from graph.models.paths import file_id, path_pattern
+from graph.store.admin import AdminStore
+from graph.store.agent_graph import AgentGraph
+from graph.store.audit import AuditStore
+from graph.store.cases import CaseStore
+from graph.store.censors import CensorStore
+from graph.store.decisions import DecisionStore
+from graph.store.driver import GraphDriver
+from graph.store.embeddings import EmbeddingStore
+from graph.store.episodes import EpisodeStore
+from graph.store.events import EventStore
+from graph.store.frames import FrameStore
+from graph.store.heuristics import HeuristicStore
+from graph.store.learning import LearningStore
 from graph.store.mapping import from_properties
+from graph.store.recall import RecallStore
+from graph.store.recovery import RecoveryStore
+from graph.store.rsi import RSIStore
+from graph.store.turns import TurnStore
 
-_FILE_NAMESPACE = uuid.UUID("6f2b1c1e-6a53-4c4e-9a4e-2f1f0d6b9a10")
 
-
-class Memory:
-    """One agent's view of the graph."""
+class Memory(AgentGraph):
+    """One agent's view of the graph, and the one instance of each of its stores."""
 
     def __init__(self, driver: GraphDriver, agent_id: str) -> None:
-        self.driver = driver
-        self.agent_id = agent_id
-
-    async def read(self, name: str, /, **params: Any) -> list[Row]:
-        """Run a read query by name with this agent's id as ``$agent_id``."""
-        return await self.driver.read(name, agent_id=self.agent_id, **params)
-
-    async def write(self, name: str, /, **params: Any) -> list[Row]:
-        """Run a write query by name with this agent's id as ``$agent_id``."""
-        return await self.driver.write(name, agent_id=self.agent_id, **params)
-
-    async def write_rows(
-        self, name: str, rows: Sequence[Mapping[str, Any]], /, *, batch_size: int = 1000
-    ) -> list[Row]:
-        """Write rows through an ``UNWIND $rows`` query by name, chunk by chunk."""
-        return await self.driver.write_rows(
-            name, rows, batch_size=batch_size, agent_id=self.agent_id
-        )
+        super().__init__(driver, agent_id)
+        self.decisions = DecisionStore(self)
+        self.learning = LearningStore(self)
+        self.events = EventStore(self)
+        self.censors = CensorStore(self)
+        self.episodes = EpisodeStore(self)
+        self.recall = RecallStore(self)
+        self.embeddings = EmbeddingStore(self)
+        self.heuristics = HeuristicStore(self)
+        self.rsi = RSIStore(self)
+        self.turns = TurnStore(self)
+        self.frames = FrameStore(self)
+        self.audit = AuditStore(self)
+        self.admin = AdminStore(self)
+        self.recovery = RecoveryStore(self)
+        self.cases = CaseStore(self)
 
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000
@@ -77,15 +91,6 @@ class Memory:
         rows = await self.read("observe/observations_for_path", path=path, limit=limit)
         return [from_properties(Observation, r, agent_id=self.agent_id) for r in rows]
 
-    async def await_text_indexes(self) -> None:
-        """Wait until full-text recall sees everything committed so far.
-
-        The full-text indexes are eventually consistent (a write does not wait
-        for Lucene); tests and tools that write text and search it at once
-        call this in between.
-        """
-        await self.driver.read("admin/await_fulltext")
-
     async def forget(self, *, chunk: int = 10_000) -> int:
         """Delete every node of this agent (tests, and a person starting over)."""
         total = 0
@@ -95,21 +100,6 @@ class Memory:
             total += deleted
             if deleted == 0:
                 return total
-
-
-def file_id(agent_id: str, path: str) -> str:
-    """A stable id for a ``File`` node, so every writer MERGEs the same node."""
-    return str(uuid.uuid5(_FILE_NAMESPACE, f"{agent_id}\0{path}"))
-
-
-def path_pattern(path: str | None) -> str | None:
-    """The folder and extension of a path, as recall groups files (``docs/*.md``)."""
-    if not path:
-        return None
-    folder, _, name = path.rpartition("/")
-    stem, dot, ext = name.rpartition(".")
-    suffix = f"*.{ext}" if dot and stem else "*"
-    return f"{folder}/{suffix}" if folder else suffix
 
 
 def observation_row(o: Observation) -> dict[str, Any]:

@@ -26,8 +26,9 @@ from graph.models import (
     Procedure,
     WorkingMemory,
 )
+from graph.models.paths import path_pattern
+from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties
-from graph.store.memory import Memory, path_pattern
 
 N = TypeVar("N", bound=Node)
 
@@ -164,13 +165,13 @@ LIMITS = ("decisions", "patterns", "goals", "censors", "facts", "procedures", "e
 class RecallStore:
     """The recall queries of one agent, typed."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     async def recall(self, request: RecallRequest) -> RecalledMemory:
         """Every recall query at once, in one round trip (``recall/context``)."""
         limits = {f"{name}_limit": max(int(request.limits.get(name, 0)), 0) for name in LIMITS}
-        rows = await self.memory.read(
+        rows = await self.graph.read(
             "recall/context",
             path=request.path,
             category=request.category,
@@ -198,7 +199,7 @@ class RecallStore:
 
     async def hybrid(self, request: HybridRequest) -> HybridHits:
         """Words, meaning and graph proximity in one round trip (``recall/hybrid``)."""
-        [row] = await self.memory.read(
+        [row] = await self.graph.read(
             "recall/hybrid",
             query=request.query,
             vector=list(request.vector) if request.vector is not None else None,
@@ -225,7 +226,7 @@ class RecallStore:
         """What recently changed in each of ``paths`` and by whom (``recall/file_changes``)."""
         if not paths:
             return []
-        rows = await self.memory.read("recall/file_changes", paths=list(paths), limit=limit)
+        rows = await self.graph.read("recall/file_changes", paths=list(paths), limit=limit)
         return [
             FileChanges(
                 path=str(r["path"]),
@@ -254,7 +255,7 @@ class RecallStore:
         changed within ``window_s`` of it) and ``outcomes`` (per decision type
         and template on the same path pattern).
         """
-        [row] = await self.memory.read(
+        [row] = await self.graph.read(
             "recall/investigate",
             query=query,
             path=path,
@@ -274,7 +275,7 @@ class RecallStore:
         return self._as(WorkingMemory, row) if row else None
 
     def _as(self, model: type[N], row: Mapping[str, Any]) -> N:
-        return from_properties(model, row, agent_id=self.memory.agent_id)
+        return from_properties(model, row, agent_id=self.graph.agent_id)
 
 
 def _hit(row: Mapping[str, Any]) -> Hit:

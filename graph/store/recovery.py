@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from graph.models import Decision, Execution
+from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties
-from graph.store.memory import Memory
 
 
 @dataclass(frozen=True)
@@ -27,13 +27,13 @@ class Unfinished:
 class RecoveryStore:
     """Reads for reconciliation at start, for one agent."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     async def unfinished_executions(self) -> list[Unfinished]:
         """Executions with no end, oldest first, each with its decision."""
-        rows = await self.memory.read("decide/unfinished_executions")
-        agent = self.memory.agent_id
+        rows = await self.graph.read("decide/unfinished_executions")
+        agent = self.graph.agent_id
         return [
             Unfinished(
                 from_properties(Execution, r["execution"], agent_id=agent),
@@ -44,10 +44,10 @@ class RecoveryStore:
 
     async def open_daemon_episodes(self, session_id: str) -> list[str]:
         """Ids of the open episodes of earlier daemon runs (not ``session_id``'s)."""
-        rows = await self.memory.read("decide/open_daemon_episodes", session_id=session_id)
+        rows = await self.graph.read("decide/open_daemon_episodes", session_id=session_id)
         return [str(r["id"]) for r in rows]
 
     async def actions_since(self, since: datetime) -> list[datetime]:
         """When each action started after ``since``, oldest first."""
-        rows = await self.memory.read("decide/actions_since", since=since)
+        rows = await self.graph.read("decide/actions_since", since=since)
         return [r["started"] for r in rows]

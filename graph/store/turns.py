@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from graph.models import Censor, Turn, utc_now
+from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties, to_properties
-from graph.store.memory import Memory
 
 GATE_LIMIT = 5
 
@@ -22,8 +22,8 @@ GATE_LIMIT = 5
 class TurnStore:
     """The Claude Code turns of one agent, and what its hooks look up."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
 
     async def open_turn(self, turn: Turn, event: Mapping[str, Any] | None = None) -> str:
         """Write ``turn`` as the session's open turn (an earlier open one is abandoned).
@@ -33,7 +33,7 @@ class TurnStore:
         """
         properties = to_properties(turn)
         properties.pop("agent_id", None)
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "chat/open_turn",
             turn=properties,
             episode_id=turn.episode_id,
@@ -45,12 +45,12 @@ class TurnStore:
 
     async def open_turn_of(self, session_id: str) -> Turn | None:
         """The session's open turn, or None."""
-        rows = await self.memory.read("chat/open_turn_of_session", session_id=session_id)
+        rows = await self.graph.read("chat/open_turn_of_session", session_id=session_id)
         return self._turn(rows[0]["turn"]) if rows else None
 
     async def latest_turn_of(self, session_id: str) -> Turn | None:
         """The session's latest turn, open or closed, or None."""
-        rows = await self.memory.read("chat/latest_turn_of_session", session_id=session_id)
+        rows = await self.graph.read("chat/latest_turn_of_session", session_id=session_id)
         return self._turn(rows[0]["turn"]) if rows else None
 
     async def record_tool_result(
@@ -62,7 +62,7 @@ class TurnStore:
         one is dropped (an error only when all kept are errors) and counted.
         A result with an ``error`` is a failed call.
         """
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "chat/record_tool_result",
             session_id=session_id,
             result=json.dumps(dict(result), sort_keys=True, default=str),
@@ -75,7 +75,7 @@ class TurnStore:
         self, turn_id: str, *, response: str, outcome: str, surprise: float
     ) -> bool:
         """Close an open turn with what came of it; False when it was not open."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "chat/close_turn",
             turn_id=turn_id,
             response=response,
@@ -87,28 +87,28 @@ class TurnStore:
 
     async def close_session_turns(self, session_id: str) -> int:
         """Mark the session's turns still open as abandoned; how many."""
-        rows = await self.memory.write(
+        rows = await self.graph.write(
             "chat/close_session_turns", session_id=session_id, now=utc_now()
         )
         return int(rows[0]["closed"]) if rows else 0
 
     async def session_turns(self, session_id: str, limit: int = 200) -> list[Turn]:
         """A session's turns, oldest first."""
-        rows = await self.memory.read("chat/session_turns", session_id=session_id, limit=limit)
+        rows = await self.graph.read("chat/session_turns", session_id=session_id, limit=limit)
         return [self._turn(r["turn"]) for r in rows]
 
     async def turns_for_decision(self, decision_id: str) -> list[Turn]:
         """The turns a decision was opened for (``nous why``)."""
-        rows = await self.memory.read("chat/turns_for_decision", decision_id=decision_id)
+        rows = await self.graph.read("chat/turns_for_decision", decision_id=decision_id)
         return [self._turn(r["turn"]) for r in rows]
 
     async def censors_for_call(self, call_key: str, limit: int = GATE_LIMIT) -> list[Censor]:
         """Active censors learned from the tool call with this key, block first."""
-        rows = await self.memory.read("chat/censors_for_call", call_key=call_key, limit=limit)
+        rows = await self.graph.read("chat/censors_for_call", call_key=call_key, limit=limit)
         return [from_properties(Censor, r["censor"]) for r in rows]
 
     def _turn(self, properties: Mapping[str, Any]) -> Turn:
-        return from_properties(Turn, dict(properties), agent_id=self.memory.agent_id)
+        return from_properties(Turn, dict(properties), agent_id=self.graph.agent_id)
 
 
 def tool_results(turn: Turn) -> list[dict[str, Any]]:

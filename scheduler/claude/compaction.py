@@ -25,11 +25,11 @@ async def keep_before_compaction(
     layer: CognitiveLayer, turns: TurnStore, session_id: str
 ) -> HookAnswer:
     """Save the session's state on its episode; the answer says what Nous keeps for the model."""
-    episode = await layer.episodes.current(session_id)
+    episode = await layer.memory.episodes.open_episode(session_id)
     if episode is None:
         return NOTHING  # no prompt yet: nothing of this session to keep
     working, turn = await asyncio.gather(
-        layer.store.working_memory(session_id), turns.latest_turn_of(session_id)
+        layer.memory.episodes.working_memory(session_id), turns.latest_turn_of(session_id)
     )
     # The decision is open while its turn is; a closed turn's is settled.
     decision_id = turn.decision_id if turn is not None and turn.status == "open" else None
@@ -38,7 +38,7 @@ async def keep_before_compaction(
         for r in (tool_results(turn) if turn is not None else [])
         if r.get("censor_trigger")
     ]
-    lessons = await layer.store.save_compaction(
+    lessons = await layer.memory.episodes.save_compaction(
         episode.id, working, decision_id=decision_id, lessons=learned
     )
     if lessons is None:

@@ -16,7 +16,6 @@ from mcp.server.fastmcp.exceptions import ToolError
 
 from cognition.text import plain_text
 from graph.models import Fact, Procedure
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 
 Kind = Literal["fact", "procedure"]
@@ -64,13 +63,12 @@ def told(
 
 async def keep(memory: Memory, node: Fact | Procedure, source: str) -> str:
     """Write ``node`` with its source, record the event, and return its id."""
-    store = LearningStore(memory)
     if isinstance(node, Fact):
-        node_id = await store.remember_fact(node, source=source)
+        node_id = await memory.episodes.remember_fact(node, source=source)
     else:
-        node_id = await store.remember_procedure(node, source=source)
+        node_id = await memory.episodes.remember_procedure(node, source=source)
     kind = type(node).__name__.lower()
-    await store.emit(f"{kind}_remembered", {f"{kind}_id": node_id, "source": source})
+    await memory.events.emit(f"{kind}_remembered", {f"{kind}_id": node_id, "source": source})
     # Full-text indexes are eventually consistent: the client's next recall should find it.
     await memory.await_text_indexes()
     return node_id

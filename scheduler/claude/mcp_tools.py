@@ -28,9 +28,6 @@ from cognition.recall.question import QuestionRecall
 from graph.errors import GraphError, PathOutsideRootError
 from graph.models import Fact
 from graph.settings import Settings
-from graph.store.audit import AuditStore
-from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.watch.files import check_relative_path
 from rsi.strategies import render_strategies
@@ -111,7 +108,7 @@ class NousTools:
         return self._answer(heading, body, "recalled memory", note)
 
     def _recall_for(self, memory: Memory) -> QuestionRecall:
-        if self._recall is None or self._recall.store.memory is not memory:
+        if self._recall is None or self._recall.store.graph is not memory:
             hybrid = HybridRecall(memory, self.embeddings, self.settings.embeddings)
             self._recall = QuestionRecall(hybrid)
         elif self.vectors is not None and self.vectors.written != self._meaning_written:
@@ -133,9 +130,7 @@ class NousTools:
         # As `nous why` reads it, with the project root as the current folder: a client's
         # relative paths are the project's.
         tried = path_candidates(target, self.root, self.root)
-        story = await self._with_memory(
-            lambda memory: AuditStore(memory).decision_story(target, tried)
-        )
+        story = await self._with_memory(lambda memory: memory.audit.decision_story(target, tried))
         if story is None:
             where = f"tried {', '.join(tried)}" if tried else "a path outside the watched root"
             raise ToolError(
@@ -149,7 +144,7 @@ class NousTools:
     async def censors(self) -> str:
         """The active censors, block first: what the agent will not do (again)."""
         found = await self._with_memory(
-            lambda memory: LearningStore(memory).active_censors(self.settings.mcp.list_limit)
+            lambda memory: memory.censors.active_censors(self.settings.mcp.list_limit)
         )
         rows = [censor_line(c) for c in found]
         title = f"Active censors of agent {self.gate.agent_id}, block first"
@@ -157,7 +152,7 @@ class NousTools:
 
     async def strategies(self) -> str:
         """The learned strategies every prompt of the agent carries, by domain."""
-        heuristics = await self._with_memory(lambda memory: HeuristicStore(memory).active())
+        heuristics = await self._with_memory(lambda memory: memory.heuristics.active())
         rendered = render_strategies(heuristics, self.settings.rsi.max_strategy_tokens)
         shown = len(rendered.shown_ids)
         heading = f"Strategies agent {self.gate.agent_id} carries ({shown} shown):"
@@ -166,7 +161,7 @@ class NousTools:
     async def escalations(self) -> str:
         """The escalations that wait for a person, newest first."""
         found = await self._with_memory(
-            lambda memory: AuditStore(memory).open_escalations(self.settings.mcp.list_limit)
+            lambda memory: memory.audit.open_escalations(self.settings.mcp.list_limit)
         )
         note = "A person closes one with `nous escalations resolve ID --note TEXT`."
         title = f"Open escalations of agent {self.gate.agent_id}"
@@ -176,7 +171,7 @@ class NousTools:
     async def goals(self) -> str:
         """The agent's goals, open ones first, most important first."""
         found = await self._with_memory(
-            lambda memory: AuditStore(memory).goals(self.settings.mcp.list_limit)
+            lambda memory: memory.audit.goals(self.settings.mcp.list_limit)
         )
         title = f"Goals of agent {self.gate.agent_id}"
         return self._listing(title, [goal_line(g) for g in found], "No goals.")

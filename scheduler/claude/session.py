@@ -74,7 +74,7 @@ class ClaudeSession:
         audit: AuditStore,
         settings: ClaudeSettings,
     ) -> None:
-        self.calls = ToolCalls(layer.store, layer.censors)
+        self.calls = ToolCalls(layer.memory.learning, layer.censors)
         self.layer = layer
         self.turns = turns
         self.heuristics = heuristics
@@ -101,9 +101,9 @@ class ClaudeSession:
 
     async def session_start(self, payload: HookInput) -> HookAnswer:
         """Start the episode; the answer: strategies, censors (block first), open escalations."""
-        await self.layer.episodes.start(payload.session_id)
+        await self.layer.memory.episodes.start_episode(payload.session_id)
         strategies = await self.heuristics.active()
-        censors = await self.layer.store.active_censors()
+        censors = await self.layer.memory.censors.active_censors()
         escalations = await self.audit.open_escalations(ESCALATION_LIMIT)
         sections = [
             ("Strategies Nous has learned", [f"- {h.content}" for h in strategies]),
@@ -132,14 +132,14 @@ class ClaudeSession:
         """
         context = await self.layer.prepare_turn(payload.session_id, payload.prompt)
         turn = Turn(
-            agent_id=self.turns.memory.agent_id,
+            agent_id=self.turns.graph.agent_id,
             session_id=payload.session_id,
             prompt=clip(payload.prompt, _PROMPT_CHARS),
             frame=context.frame.frame_id,
             decision_id=context.decision_id,
             episode_id=context.episode_id,
         )
-        event = self.layer.store.event_properties(
+        event = self.layer.memory.events.event_properties(
             "turn_started", turn_started(context), session_id=payload.session_id
         )
         await self.turns.open_turn(turn, event)
@@ -157,7 +157,7 @@ class ClaudeSession:
             return NOTHING
         blocking = next((c for c in censors if c.severity == "block"), None)
         if blocking is not None:
-            await self.layer.store.emit(
+            await self.layer.memory.events.emit(
                 "censor_denied_tool",
                 {"censor_id": blocking.id, "tool": payload.tool_name},
                 session_id=payload.session_id,

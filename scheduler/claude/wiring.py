@@ -16,11 +16,8 @@ from cognition.chat.layer import CognitiveLayer
 from cognition.frames.engine import FrameEngine
 from graph.server.address import local_uri
 from graph.settings import Settings
-from graph.store.audit import AuditStore
 from graph.store.driver import GraphDriver
-from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
-from graph.store.turns import TurnStore
 from scheduler.claude.prompt_recall import PromptRecall
 from scheduler.claude.session import ClaudeSession
 
@@ -50,6 +47,4 @@ def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSessi
         context_builder=PromptRecall(memory, root),
         cases=SessionCases(memory, settings.cases),
     )
-    return ClaudeSession(
-        layer, TurnStore(memory), HeuristicStore(memory), AuditStore(memory), settings.claude
-    )
+    return ClaudeSession(layer, memory.turns, memory.heuristics, memory.audit, settings.claude)

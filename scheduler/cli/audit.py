@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from graph.errors import QueryNotFoundError
-from graph.store.audit import AREA, AuditStore
+from graph.store.audit import AREA
 from graph.store.memory import Memory
 from graph.store.queries import QueryLibrary
 from scheduler.cli.common import (
@@ -86,7 +86,7 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).audit(args.name, args.params)
+    rows = await memory.audit.audit(args.name, args.params)
     columns = list(rows[0]) if rows else []
     return show(args, rows, table(rows, columns, empty="no rows"))
 

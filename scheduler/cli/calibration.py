@@ -12,7 +12,6 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
-from graph.store.audit import AuditStore
 from graph.store.memory import Memory
 from scheduler.cli.common import common_options, show, table, with_memory
 
@@ -50,7 +49,7 @@ def verdict(row: Mapping[str, Any]) -> str:
 
 
 async def _calibration(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).calibration()
+    rows = await memory.audit.calibration()
     report = [
         {
             "bucket": f"{row['lower']:.1f}-{row['upper']:.1f}",

@@ -6,9 +6,6 @@ import argparse
 from typing import Any
 
 from graph.models import utc_now
-from graph.store.admin import AdminStore
-from graph.store.audit import AuditStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli.common import CommandError, common_options, show, table, with_memory
 
@@ -35,7 +32,7 @@ def register(commands: Any) -> None:
 
 
 async def _list(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).censors(LIST_LIMIT)
+    rows = await memory.audit.censors(LIST_LIMIT)
     columns = ["id", "status", "severity", "fire_count", "trigger_pattern", "reason"]
     return show(args, rows, table(rows, columns, empty="no censors"))
 
@@ -43,8 +40,8 @@ async def _list(args: argparse.Namespace, memory: Memory) -> int:
 async def _lift(args: argparse.Namespace, memory: Memory) -> int:
     if not args.note.strip():
         raise CommandError("--note: say why the censor may be lifted", 2)
-    row = await AdminStore(memory).lift_censor(args.id, args.note, utc_now())
+    row = await memory.admin.lift_censor(args.id, args.note, utc_now())
     if row is None:
         raise CommandError(f"no censor {args.id!r} for agent {memory.agent_id!r}")
-    await LearningStore(memory).emit("censor_lifted", {"censor_id": args.id, "note": args.note})
+    await memory.events.emit("censor_lifted", {"censor_id": args.id, "note": args.note})
     return show(args, row, f"censor {args.id} lifted: {row['trigger_pattern']} no longer blocks")

@@ -9,8 +9,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from graph.store.audit import AuditStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.engine import RSIEngine
 from rsi.errors import RSIError
@@ -45,7 +43,7 @@ def register(commands: Any) -> None:
 
 
 async def _list_desires(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).desires(LIST_LIMIT)
+    rows = await memory.audit.desires(LIST_LIMIT)
     columns = ["id", "status", "origin", "domain", "score", "description"]
     return show(args, rows, table(rows, columns, empty=f"no desires {NONE_YET}"))
 
@@ -62,7 +60,7 @@ async def _add_desire(args: argparse.Namespace, memory: Memory) -> int:
         )
     except RSIError as exc:
         raise CommandError(f"--domain: {exc}", 2) from None
-    await LearningStore(memory).emit("desire_added", {"desire_id": desire_id, "origin": "external"})
+    await memory.events.emit("desire_added", {"desire_id": desire_id, "origin": "external"})
     return show(args, {"id": desire_id}, f"desire {desire_id} added (external, verified): {text}")
 
 
@@ -74,9 +72,7 @@ async def _clarify(args: argparse.Namespace, memory: Memory) -> int:
         desire = await engine.clarify(args.id, args.domain.strip())
     except RSIError as exc:
         raise CommandError(str(exc), 2) from None
-    await LearningStore(memory).emit(
-        "desire_clarified", {"desire_id": args.id, "domain": desire.domain}
-    )
+    await memory.events.emit("desire_clarified", {"desire_id": args.id, "domain": desire.domain})
     row = {"id": desire.id, "status": desire.status, "domain": desire.domain}
     return show(args, row, f"desire {args.id} verified in domain {desire.domain!r}")
 

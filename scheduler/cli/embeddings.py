@@ -17,7 +17,6 @@ from typing import Any
 from cognition.embeddings import EMBEDDED_MODEL, Embeddings, build_embeddings
 from cognition.llm import LLMClient
 from cognition.recall.vectors import ModelChangedError, VectorJob
-from graph.store.embeddings import EmbeddingStore
 from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
 from scheduler.cli.common import EXIT_USAGE, CommandError, common_options, show, table, with_memory
@@ -46,7 +45,7 @@ def register(commands: Any) -> None:
 
 async def _status(args: argparse.Namespace, memory: Memory) -> int:
     settings = args.settings.embeddings
-    store = EmbeddingStore(memory)
+    store = memory.embeddings
     space = await store.space()
     model = _model_name(args)
     rows = await store.status(model)

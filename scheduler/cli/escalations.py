@@ -6,9 +6,6 @@ import argparse
 from typing import Any
 
 from graph.models import utc_now
-from graph.store.admin import AdminStore
-from graph.store.audit import AuditStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli.common import (
     CommandError,
@@ -51,7 +48,7 @@ def register(commands: Any) -> None:
 
 
 async def _list(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).open_escalations(LIST_LIMIT)
+    rows = await memory.audit.open_escalations(LIST_LIMIT)
     text = table(
         rows,
         ["id", "at", "priority", "path", "reason"],
@@ -61,7 +58,7 @@ async def _list(args: argparse.Namespace, memory: Memory) -> int:
 
 
 async def _show(args: argparse.Namespace, memory: Memory) -> int:
-    row = await AuditStore(memory).escalation(args.id)
+    row = await memory.audit.escalation(args.id)
     if row is None:
         raise CommandError(f"no escalation {args.id!r} for agent {memory.agent_id!r}")
     e = row["escalation"]
@@ -88,16 +85,16 @@ async def _show(args: argparse.Namespace, memory: Memory) -> int:
 async def _resolve(args: argparse.Namespace, memory: Memory) -> int:
     if not args.note.strip():
         raise CommandError("--note: say what was done (it is kept with the escalation)", 2)
-    row = await AdminStore(memory).close_escalation(
+    row = await memory.admin.close_escalation(
         args.id, args.status, args.note, utc_now(), retry=bool(args.retry)
     )
     if row is None:
         raise CommandError(f"no escalation {args.id!r} for agent {memory.agent_id!r}")
     event = f"escalation_{args.status}"
     data = {"escalation_id": args.id, "decision_id": row["decision_id"], "note": args.note}
-    await LearningStore(memory).emit(event, data)
+    await memory.events.emit(event, data)
     if args.retry:
-        await LearningStore(memory).emit("decision_retry_requested", data)
+        await memory.events.emit("decision_retry_requested", data)
     text = f"escalation {args.id} {args.status}"
     if args.retry:
         text += (

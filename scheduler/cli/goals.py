@@ -6,9 +6,6 @@ import argparse
 from typing import Any
 
 from graph.models import Goal, utc_now
-from graph.store.admin import AdminStore
-from graph.store.audit import AuditStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli.common import CommandError, common_options, show, table, with_memory
 
@@ -37,7 +34,7 @@ def register(commands: Any) -> None:
 
 
 async def _list(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).goals(LIST_LIMIT)
+    rows = await memory.audit.goals(LIST_LIMIT)
     columns = ["id", "priority", "completed_at", "description"]
     return show(args, rows, table(rows, columns, empty="no goals"))
 
@@ -47,14 +44,14 @@ async def _add(args: argparse.Namespace, memory: Memory) -> int:
     if not text:
         raise CommandError("goals add: the goal's text is empty", 2)
     goal = Goal(agent_id=memory.agent_id, description=text, priority=args.priority)
-    await AdminStore(memory).add_goal(goal)
-    await LearningStore(memory).emit("goal_added", {"goal_id": goal.id, "description": text})
+    await memory.admin.add_goal(goal)
+    await memory.events.emit("goal_added", {"goal_id": goal.id, "description": text})
     return show(args, {"id": goal.id}, f"goal {goal.id} added ({args.priority}): {text}")
 
 
 async def _done(args: argparse.Namespace, memory: Memory) -> int:
-    row = await AdminStore(memory).complete_goal(args.id, utc_now())
+    row = await memory.admin.complete_goal(args.id, utc_now())
     if row is None:
         raise CommandError(f"no goal {args.id!r} for agent {memory.agent_id!r}")
-    await LearningStore(memory).emit("goal_completed", {"goal_id": args.id})
+    await memory.events.emit("goal_completed", {"goal_id": args.id})
     return show(args, row, f"goal {args.id} done: {row['description']}")

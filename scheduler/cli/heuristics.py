@@ -12,10 +12,6 @@ from typing import Any
 
 from graph.models import utc_now
 from graph.settings import state_dir
-from graph.store.admin import AdminStore
-from graph.store.audit import AuditStore
-from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.strategies import StrategyBook
 from scheduler.cli.common import CommandError, common_options, show, table, with_memory
@@ -46,14 +42,14 @@ def register(commands: Any) -> None:
 
 
 async def _list_heuristics(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await AuditStore(memory).heuristics(LIST_LIMIT)
+    rows = await memory.audit.heuristics(LIST_LIMIT)
     columns = ["id", "status", "domain", "usage_count", "trajectories", "content"]
     empty = "no heuristics (distilled from successful practice by self-improvement)"
     return show(args, rows, table(rows, columns, empty=empty))
 
 
 async def _show_heuristic(args: argparse.Namespace, memory: Memory) -> int:
-    row = await AuditStore(memory).heuristic(args.id)
+    row = await memory.audit.heuristic(args.id)
     if row is None:
         raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
     h, trajectories = row["heuristic"], row["trajectories"]
@@ -88,14 +84,14 @@ def _trial_row(trial: dict[str, Any]) -> dict[str, Any]:
 async def _retire(args: argparse.Namespace, memory: Memory) -> int:
     if not args.note.strip():
         raise CommandError("--note: say why the heuristic is retired", 2)
-    row = await AdminStore(memory).retire_heuristic(args.id, args.note, utc_now())
+    row = await memory.admin.retire_heuristic(args.id, args.note, utc_now())
     if row is None:
         raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
-    await LearningStore(memory).emit("heuristic_retired", {"heuristic_id": args.id})
+    await memory.events.emit("heuristic_retired", {"heuristic_id": args.id})
     # The strategies files follow the active set now, not at the daemon's next request.
     settings = args.settings
     root = settings.watch.root.expanduser().resolve()
     await StrategyBook(
-        HeuristicStore(memory), settings.rsi.max_strategy_tokens, state_dir(root)
+        memory.heuristics, settings.rsi.max_strategy_tokens, state_dir(root)
     ).refresh()
     return show(args, row, f"heuristic {args.id} retired (pruned; kept in the graph)")

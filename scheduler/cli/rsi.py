@@ -18,7 +18,6 @@ from typing import Any
 
 from graph.errors import GraphError
 from graph.settings import Settings, child_environment
-from graph.store.heuristics import HeuristicStore
 from rsi.errors import RSIError
 from rsi.prune import format_prune
 from rsi.report import build_report, format_report
@@ -121,7 +120,7 @@ async def _prune(args: argparse.Namespace, parts: Connected) -> int:
 
 
 async def _report(args: argparse.Namespace, parts: Connected) -> int:
-    report = await build_report(HeuristicStore(parts.memory), cycles=max(0, args.cycles))
+    report = await build_report(parts.memory.heuristics, cycles=max(0, args.cycles))
     if args.json:
         print(json.dumps(report.as_json(), indent=2, sort_keys=True))
     else:

@@ -20,7 +20,6 @@ from typing import Any
 from cognition.llm import LLMClient
 from graph.errors import GraphError
 from graph.settings import Settings, child_environment
-from graph.store.audit import AuditStore
 from graph.store.memory import Memory
 from rsi.confine import describe as describe_sandbox
 from scheduler.cli.common import (
@@ -96,7 +95,7 @@ async def llm_state(settings: Settings) -> dict[str, Any]:
 
 
 async def _from_graph(memory: Memory, settings: Settings) -> dict[str, Any]:
-    audit = AuditStore(memory)
+    audit = memory.audit
     ops = await read_operations(memory)
     counts = await audit.memory_counts()
     return {
@@ -115,7 +114,7 @@ async def _from_graph(memory: Memory, settings: Settings) -> dict[str, Any]:
 
 async def daemon_state(memory: Memory) -> dict[str, Any]:
     """``{"running": bool | None, "since", "pid", "host", "how"}`` from the daemon's events."""
-    audit = AuditStore(memory)
+    audit = memory.audit
     started = await audit.latest_events("daemon_started", 1)
     if not started:
         return {"running": False, "how": "this agent's daemon has never run"}

@@ -16,9 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from graph.store.audit import AuditStore
 from graph.store.memory import Memory
-from graph.store.turns import TurnStore, tool_results
+from graph.store.turns import tool_results
 from scheduler.cli.common import CommandError, cell, common_options, show, with_memory
 
 BLOCKED = "blocked by censor:"
@@ -61,7 +60,7 @@ def path_candidates(target: str, root: Path, cwd: Path) -> list[str]:
 async def _why(args: argparse.Namespace, memory: Memory) -> int:
     root = args.settings.watch.root.expanduser().resolve()  # --root, when given
     tried = path_candidates(args.target, root, Path.cwd())
-    found = await AuditStore(memory).decision_story(args.target, tried)
+    found = await memory.audit.decision_story(args.target, tried)
     if found is None:
         where = f" (tried {', '.join(tried)} under {root})" if tried else f" inside {root}"
         if not tried:
@@ -76,7 +75,7 @@ async def _why(args: argparse.Namespace, memory: Memory) -> int:
             **turn.model_dump(exclude={"tool_results", "tool_failed"}),
             "tool_results": tool_results(turn),
         }
-        for turn in await TurnStore(memory).turns_for_decision(found["decision"]["id"])
+        for turn in await memory.turns.turns_for_decision(found["decision"]["id"])
     ]
     return show(args, found, render(found))
 

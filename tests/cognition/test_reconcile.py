@@ -13,15 +13,13 @@ from cognition.act.actor import Actor
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
 from cognition.act.templates import load_templates
-from cognition.learn.learner import CensorBook, Episodes, OutcomeLearner
+from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.monitor import Monitor
 from cognition.reconcile import LoopParts, Reconciler
 from graph.models import ActionTarget, Decision, DecisionType, Execution, ReasoningStep
 from graph.settings import BudgetSettings
 from graph.store.decisions import DecisionStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
-from graph.store.recovery import RecoveryStore
 
 SHIPPED = Path(__file__).resolve().parents[2] / "cognition" / "act" / "templates.yaml"
 
@@ -61,20 +59,17 @@ def _reconciler(
     memory: Memory, tmp_path: Path, *, repeatable: bool, session: str
 ) -> tuple[Reconciler, ActionBudget]:
     decisions = DecisionStore(memory)
-    store = LearningStore(memory)
     budget = ActionBudget(BudgetSettings(actions_per_hour=5))
     actor = Actor(decisions, {}, budget, ActiveExecutions(grace_s=1.0), tmp_path, Monitor())
     parts = LoopParts(
-        decisions=decisions,
+        memory=memory,
         actor=actor,
         templates=load_templates(_templates(tmp_path, repeatable=repeatable)),
-        learner=OutcomeLearner(store),
-        censors=CensorBook(store),
+        learner=OutcomeLearner(memory),
+        censors=CensorBook(memory.censors),
         retry_after=timedelta(seconds=60),
     )
-    reconciler = Reconciler(
-        RecoveryStore(memory), store, Episodes(store), budget, parts, session_id=session
-    )
+    reconciler = Reconciler(memory, budget, parts, session_id=session)
     return reconciler, budget
 
 
@@ -83,13 +78,12 @@ async def test_a_template_that_is_not_repeatable_is_escalated(
 ) -> None:
     decisions = DecisionStore(memory)
     decision_id, execution_id = await _interrupted_action(memory, decisions)
-    store = LearningStore(memory)
     # An earlier daemon run whose episode was never ended, and a chat session's episode.
-    await store.emit("daemon_started", {}, session_id="old-run")
-    old_episode = await Episodes(store).start("old-run")
-    chat_episode = await Episodes(store).start("chat-session")
-    await store.emit("daemon_started", {}, session_id="this-run")
-    await Episodes(store).start("this-run")
+    await memory.events.emit("daemon_started", {}, session_id="old-run")
+    old_episode = (await memory.episodes.start_episode("old-run"))[0].id
+    chat_episode = (await memory.episodes.start_episode("chat-session"))[0].id
+    await memory.events.emit("daemon_started", {}, session_id="this-run")
+    await memory.episodes.start_episode("this-run")
 
     reconciler, budget = _reconciler(memory, tmp_path, repeatable=False, session="this-run")
     result = await reconciler.reconcile()
@@ -105,9 +99,9 @@ async def test_a_template_that_is_not_repeatable_is_escalated(
     )
     [escalation] = await memory.read("audit/escalations_for_decision", decision_id=decision_id)
     assert "not repeatable" in str(escalation)
-    ended = await store.episode(old_episode)
+    ended = await memory.episodes.episode(old_episode)
     assert ended is not None and ended.outcome == "interrupted"
-    chat = await store.episode(chat_episode)
+    chat = await memory.episodes.episode(chat_episode)
     assert chat is not None and chat.ended_at is None
     # Nothing is left to reconcile a second time.
     again = await reconciler.reconcile()

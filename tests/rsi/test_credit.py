@@ -12,7 +12,6 @@ from cognition.carried import applied_strategies
 from cognition.learn.learner import OutcomeLearner
 from graph.models import new_id
 from graph.server.finder import Neo4jEndpoint
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from tests.scheduler.test_loop import STEP_REPLIES, _rig
 from tests.support.graph_checks import open_checks
@@ -117,11 +116,10 @@ async def test_credit_moves_by_outcome_and_never_for_a_dry_run(
     memory: Memory, seed: Seeder, neo4j_endpoint: Neo4jEndpoint
 ) -> None:
     [h] = await seed.nodes("heuristics", {"domain": "code", "content": "c", "status": "active"})
-    store = LearningStore(memory)
-    learner = OutcomeLearner(store)
+    learner = OutcomeLearner(memory)
     decisions = []
     for n in range(4):
-        decision = await store.decision(await seed.decision(f"notes/{n}.md", minutes=n))
+        decision = await memory.learning.decision(await seed.decision(f"notes/{n}.md", minutes=n))
         assert decision is not None
         await seed.nodes("applied", {"decision_id": decision.id, "heuristic_id": h})
         decisions.append(decision)
@@ -141,7 +139,7 @@ async def test_credit_moves_by_outcome_and_never_for_a_dry_run(
 
     [counters] = (await _heuristics(neo4j_endpoint, memory)).values()
     assert (counters["helpful"], counters["harmful"], counters["applied"]) == (1, 1, 4)
-    events = await store.events("outcome_learned")
+    events = await memory.events.events("outcome_learned")
     assert sorted(e.data["heuristics_credited"] for e in events) == [0, 0, 1, 1]
 
 
@@ -149,7 +147,7 @@ async def test_a_wait_or_investigate_outcome_credits_what_it_applied_once(
     memory: Memory, seed: Seeder, neo4j_endpoint: Neo4jEndpoint
 ) -> None:
     [h] = await seed.nodes("heuristics", {"domain": "code", "content": "c", "status": "active"})
-    learner = OutcomeLearner(LearningStore(memory))
+    learner = OutcomeLearner(memory)
     waited = await seed.decision("notes/w.md", minutes=1)
     await seed.nodes("applied", {"decision_id": waited, "heuristic_id": h})
 

@@ -14,7 +14,6 @@ from graph.models import HeuristicStatus, Trajectory
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.crystallize import Crystallizer, JudgementReply, stratified_sample, trajectory_text
 from rsi.strategies import StrategyBook
@@ -53,7 +52,7 @@ async def _trajectories(seed: Seeder, n: int, *, domain: str = "code", start: in
 def _crystallizer(memory: Memory, llm: LLMClient | None, book: StrategyBook) -> Crystallizer:
     return Crystallizer(
         HeuristicStore(memory),
-        LearningStore(memory),
+        memory.events,
         llm,
         RSISettings(),
         system_prompt=book.text,
@@ -97,7 +96,7 @@ async def test_a_domain_at_the_threshold_gets_one_heuristic_from_its_sample(
     assert (heuristic["usage_count"], heuristic["helpful"], heuristic["harmful"]) == (0, 0, 0)
     assert sorted(r["id"] for r in linked) == sorted(expected)
     assert row["produced_by"] == [cycle]
-    events = await LearningStore(memory).events("rsi_heuristic_crystallized")
+    events = await memory.events.events("rsi_heuristic_crystallized")
     assert [e.data["heuristic_id"] for e in events] == [result.heuristic_id]
 
     principle_request, check_request = stub.chat_requests
@@ -211,7 +210,7 @@ async def test_a_vague_principle_is_refused_by_the_actionable_check(
     assert await HeuristicStore(memory).active() == []
     # The trajectories stay undistilled: later practice may yield a better principle.
     assert len(await HeuristicStore(memory).undistilled_trajectories("code")) == 5
-    [event] = await LearningStore(memory).events("rsi_heuristic_refused")
+    [event] = await memory.events.events("rsi_heuristic_refused")
     assert event.data["principle"] == "Think carefully about your code."
 
 
@@ -240,7 +239,7 @@ async def test_without_a_model_nothing_is_crystallised_and_it_says_so(
 
     assert (result.outcome, result.reason) == ("skipped", "no model: crystallisation needs an LLM")
     assert await HeuristicStore(memory).active() == []
-    [event] = await LearningStore(memory).events("rsi_crystallize_skipped")
+    [event] = await memory.events.events("rsi_crystallize_skipped")
     assert event.data["domain"] == "code"
 
 

@@ -7,7 +7,6 @@ import pytest
 from cognition.llm import LLMClient
 from graph.models import DesireStatus, RSICycle
 from graph.settings import RSISettings
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.rsi import RSIStore
 from rsi.engine import RSIEngine, select
@@ -28,12 +27,11 @@ def engine(memory: Memory, llm: LLMClient | None, **hooks: object) -> RSIEngine:
 
 
 async def event_types(memory: Memory) -> dict[str, int]:
-    store = LearningStore(memory)
     names = [
         "rsi_cycle_start", "rsi_cycle_end", "rsi_desire_verified", "rsi_desire_rejected",
         "rsi_practice_start", "rsi_practice_success", "rsi_practice_failure",
     ]  # fmt: skip
-    return {name: len(await store.events(name)) for name in names}
+    return {name: len(await memory.events.events(name)) for name in names}
 
 
 async def test_a_full_cycle_with_a_model(
@@ -124,7 +122,7 @@ async def test_a_full_cycle_with_a_model(
     assert events["rsi_desire_verified"] == 1 and events["rsi_desire_rejected"] == 1
     assert events["rsi_practice_start"] == 2
     assert events["rsi_practice_success"] == events["rsi_practice_failure"] == 1
-    end = (await LearningStore(memory).events("rsi_cycle_end"))[0]
+    end = (await memory.events.events("rsi_cycle_end"))[0]
     assert loads(end.data)["cycle_id"] == second.id
 
 

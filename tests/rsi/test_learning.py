@@ -15,7 +15,6 @@ from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, Trajectory
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.rsi import RSIStore
 from rsi import problems
@@ -226,7 +225,7 @@ async def test_a_candidate_becomes_active_or_rejected_by_its_paired_trial(
     book = StrategyBook(store, 2000)
     assert principle not in await book.text()
     trials = HeuristicTrials(
-        store, LearningStore(memory), llm, _settings(), root=tmp_path, on_change=book.refresh
+        store, memory.events, llm, _settings(), root=tmp_path, on_change=book.refresh
     )
 
     [tried] = await trials.run()
@@ -268,7 +267,7 @@ async def test_a_trial_with_failed_requests_is_inconclusive_and_changes_nothing(
     )
     stub.default = Reply.error(500)
     trials = HeuristicTrials(
-        HeuristicStore(memory), LearningStore(memory), llm, _settings(trial_problems=1)
+        HeuristicStore(memory), memory.events, llm, _settings(trial_problems=1)
     )
     [tried] = await trials.run()
     assert tried.status == "candidate"

@@ -11,7 +11,6 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import CaseSettings, RSISettings
 from graph.store.cases import CaseStore
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi import practice as practice_module
 from rsi import problems
@@ -141,7 +140,7 @@ async def test_a_principle_is_crystallized_from_cases_that_share_what_they_teach
 
     stub.default = answer
     store = HeuristicStore(memory)
-    crystallizer = Crystallizer(store, LearningStore(memory), llm, RSISettings(), cases=bank)
+    crystallizer = Crystallizer(store, memory.events, llm, RSISettings(), cases=bank)
     report = await crystallizer.run()
     assert report.crystallized == 1
     asked = user_text(next(r for r in stub.chat_requests if r.step == "rsi_crystallize"))
@@ -165,7 +164,7 @@ async def test_a_trial_keeps_its_verified_passes_as_cases(
     stub.default = ModelScript()
     settings = RSISettings(trial_problems=2, practice_timeout_s=30)
     trials = HeuristicTrials(
-        HeuristicStore(memory), LearningStore(memory), llm, settings, root=tmp_path, cases=bank
+        HeuristicStore(memory), memory.events, llm, settings, root=tmp_path, cases=bank
     )
     [tried] = await trials.run()
     assert tried.status == "rejected"  # solved alike with and without it: no win

@@ -15,7 +15,6 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.driver import GraphDriver
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.queries import QueryLibrary
 from rsi.prune import Pruner, age_days, choose_prunes
@@ -170,7 +169,7 @@ async def _prune_in_graph(endpoint: Neo4jEndpoint, case: Case) -> None:
         await _seed(fixtures, case)
         before = await _state(fixtures)
         store = HeuristicStore(memory)
-        pruner = Pruner(store, LearningStore(memory), case.settings)
+        pruner = Pruner(store, memory.events, case.settings)
 
         report = await pruner.run(now=NOW)
 

@@ -13,7 +13,6 @@ from graph.models import Heuristic
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.prune import Pruner
 from rsi.strategies import CONSTITUTION, StrategyBook, load_constitution, render_strategies
@@ -117,7 +116,7 @@ async def test_the_prompt_is_identical_until_the_set_changes_and_the_files_follo
     again = await book.prompt()
     assert again == changed and (state / "strategies.json").stat().st_mtime_ns == stamp
 
-    pruner = Pruner(store, LearningStore(memory), RSISettings(), on_change=book.refresh)
+    pruner = Pruner(store, memory.events, RSISettings(), on_change=book.refresh)
     assert (await pruner.run()).pruned_ids == [unused]
     after = book.current
     assert after.strategy_ids == (kept,) and after.version == 3

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli import main
 from tests.support.daemon import QUICK_AND_DRY
@@ -205,7 +204,6 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
     # The demo's own four files are decided on first (two of them act). The drop is
     # in no running execution's working set, so it is a person's change even while
     # one runs; it comes after them so that its lessons are its own.
-    store = LearningStore(memory)
 
     async def demo_actions_done() -> bool:
         rows = await memory.read("audit/recent_decisions", limit=50)
@@ -218,7 +216,7 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
     async def learned_from_the_drop() -> bool:
         rows = await memory.read("audit/recent_decisions", limit=50)
         ids = [r["id"] for r in rows if r["path"] == "_intake/dropped.md"]
-        return bool(ids) and bool(await store.lessons_for(ids[0]))
+        return bool(ids) and bool(await memory.learning.lessons_for(ids[0]))
 
     await eventually(learned_from_the_drop, "a lesson from the drop", timeout_s=60)
     assert daemon.stop() == 0
@@ -232,9 +230,9 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
     executions = await memory.read("audit/executions_for_decision", decision_id=decision["id"])
     assert [e["failure_type"] for e in executions] == ["permission_error"] * 3
     assert {"permission_failure", "confidence_too_high"} <= {
-        lesson.type for lesson in await store.lessons_for(decision["id"])
+        lesson.type for lesson in await memory.learning.lessons_for(decision["id"])
     }
-    pattern = await store.pattern("intake:file_created:act:process_intake")
+    pattern = await memory.learning.pattern("intake:file_created:act:process_intake")
     assert pattern is not None and pattern.total >= 1 and pattern.successes == 0
     # The stand-in's edit (knowledge/filed.md) was observed as its own, and no
     # decision ever considered it.

@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 
 from graph.models import Fact, Observation, ObservationType, Urgency, new_id, utc_now
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from tests.scheduler.test_loop import STEP_REPLIES, Rig, _rig, _wait_rig, configure
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
@@ -74,10 +73,9 @@ async def test_twenty_dry_run_successes_leave_live_confidence_where_a_clean_memo
         await dry.observe()
         report = await dry.tick_and_act()
         assert len(report.outcomes) == 20 and all(o.success for o in report.outcomes)
-        store = LearningStore(memory)
-        pattern = await store.pattern(INTAKE_PATTERN)
+        pattern = await memory.learning.pattern(INTAKE_PATTERN)
         assert pattern is None or pattern.total == 0
-        assert await store.lessons_for(report.decisions[0].id) == []
+        assert await memory.learning.lessons_for(report.decisions[0].id) == []
         executions = await dry.rows(
             "audit/executions_for_decision", decision_id=report.decisions[0].id
         )
@@ -165,7 +163,7 @@ async def test_investigation_asks_its_questions_and_redecides_on_what_it_found(
 ) -> None:
     # Found only by the questions ("caused", "still failing"), not by the observation's text.
     fact = "Still failing since the mount moved; caused by a full disk."
-    await LearningStore(rig.memory).add_fact(Fact(agent_id=rig.memory.agent_id, content=fact))
+    await rig.memory.episodes.add_fact(Fact(agent_id=rig.memory.agent_id, content=fact))
     await rig.memory.await_text_indexes()
     failure = Observation(
         agent_id=rig.memory.agent_id,
@@ -241,7 +239,7 @@ async def test_a_run_that_changes_nothing_fails_validation_retries_then_escalate
     executions = await rig.rows("audit/executions_for_decision", decision_id=decision.id)
     assert [e["validation_passed"] for e in executions] == [False, False, False]
     assert {e["failure_type"] for e in executions} == {"validation_failure"}
-    pattern = await LearningStore(rig.memory).pattern(INTAKE_PATTERN)
+    pattern = await rig.memory.learning.pattern(INTAKE_PATTERN)
     assert pattern is not None and (pattern.total, pattern.successes) == (1, 0)
 
 
@@ -293,12 +291,11 @@ async def test_wait_and_investigate_count_in_their_patterns(tmp_path: Path, memo
         assert (first.type.value, wait.type.value, wait.status) == ("wait", "wait", "waiting")
         await rig.runtime.loop.decisions.settle(wait.id, wait_until=utc_now())
         assert (await rig.runtime.loop.tick()).decisions == []  # nothing new: closed
-        store = LearningStore(rig.memory)
         # The closed WAIT (a modification) and the one it superseded (a creation): waiting
         # was right each time.
         assert first.pattern_key != wait.pattern_key
         for key in (first.pattern_key, wait.pattern_key):
-            pattern = await store.pattern(key or "")
+            pattern = await rig.memory.learning.pattern(key or "")
             assert pattern is not None and (pattern.total, pattern.successes) == (1, 1), key
 
 
@@ -373,7 +370,7 @@ async def test_with_an_llm_the_questions_are_answered_from_the_findings(
         return Reply.json(replies[request.step or ""])
 
     fact = "The admins moved the mount last week."
-    await LearningStore(memory).add_fact(Fact(agent_id=memory.agent_id, content=fact))
+    await memory.episodes.add_fact(Fact(agent_id=memory.agent_id, content=fact))
     await memory.await_text_indexes()
     with LLMStub(default=answer) as stub:
         # Stepwise: the stub answers each step by its name.

@@ -20,7 +20,6 @@ import pytest
 
 from graph.models import Observation, ObservationType, utc_now
 from graph.settings import WatchSettings
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.recall import RecallRequest, RecallStore
 from graph.watch.watcher import FileWatcher
@@ -98,7 +97,7 @@ async def test_intake_file_goes_all_the_way_to_pattern_and_outcome(rig: Rig) -> 
         "EXECUTED_AS": 1,
         "IN_EPISODE": 1,
     }
-    pattern = await LearningStore(rig.memory).pattern(decision.pattern_key or "")
+    pattern = await rig.memory.learning.pattern(decision.pattern_key or "")
     assert pattern is not None and (pattern.total, pattern.successes) == (1, 1)
     # The stand-in ran with the execution's id as its session id, without CLAUDECODE.
     [run] = [json.loads(line) for line in rig.log.read_text().splitlines()]
@@ -157,10 +156,9 @@ async def test_a_lasting_failure_retries_then_escalates_with_lessons_and_a_censo
     assert {e["failure_type"] for e in executions} == {"permission_error"}
     [escalation] = await rig.rows("audit/escalations_for_decision", decision_id=decision.id)
     assert "permission" in escalation["message"].lower()
-    store = LearningStore(rig.memory)
-    lessons = {lesson.type for lesson in await store.lessons_for(decision.id)}
+    lessons = {lesson.type for lesson in await rig.memory.learning.lessons_for(decision.id)}
     assert "permission_failure" in lessons
-    censors = await store.active_censors()
+    censors = await rig.memory.censors.active_censors()
     assert [c.trigger_pattern for c in censors] == ["process_intake on _intake/*.md"]
 
 

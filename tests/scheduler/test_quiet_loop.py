@@ -18,7 +18,6 @@ import pytest
 
 from graph.models import Observation, ObservationType, utc_now
 from graph.store.audit import AuditStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.cli.why import render as render_why
 from scheduler.jobs import StatusLine
@@ -67,9 +66,8 @@ async def _an_hour_passes(rig: Rig) -> None:
 
 
 async def _nothing_learned(memory: Memory, *keys: str | None) -> None:
-    store = LearningStore(memory)
     for key in keys:
-        pattern = await store.pattern(key or "")
+        pattern = await memory.learning.pattern(key or "")
         assert pattern is None or pattern.total == 0, (key, pattern)
     buckets = await AuditStore(memory).calibration()
     assert sum(int(b["count"]) for b in buckets) == 0, buckets

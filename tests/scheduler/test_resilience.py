@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 
 from graph.server.finder import Neo4jEndpoint
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.watch.oddnames import odd_name_observation
 from tests.conftest import IN_CI
@@ -101,9 +100,10 @@ async def test_a_kill_mid_action_is_retried_at_the_next_start(
     assert (new["attempt"], new["retry_of_attempt"]) == (2, 1)
     node = await checks.node(decision["id"])
     assert node is not None and node["status"] == "done"
-    store = LearningStore(memory)
-    assert [e.data["verdict"] for e in await store.events("reconciled_execution")] == ["retry"]
-    assert len(await store.events("reconciled_episode")) == 1
+    assert [e.data["verdict"] for e in await memory.events.events("reconciled_execution")] == [
+        "retry"
+    ]
+    assert len(await memory.events.events("reconciled_episode")) == 1
     # The killed run's action counts against the second run's hour.
     assert "1 action(s) in the last hour" in second.output()
 

@@ -22,7 +22,6 @@ from cognition.schemas import DecisionContext, Deliberation, RenderedContext
 from cognition.sense.classify import ObservationClassifier
 from graph.models import DecisionType, Observation, ObservationType
 from graph.settings import SenseSettings, ThresholdSettings
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 
 DECISION_FRAME = next(frame for frame in SEED_FRAMES if frame.name == "decision")
@@ -71,6 +70,6 @@ async def planned(
     deliberation = await RulesReasoner(ThresholdSettings()).deliberate(context, _RENDERED)
     if acting:
         deliberation = deliberation.model_copy(update={"decision_type": DecisionType.ACT})
-    action, deliberation = await plan(deliberation, context, templates, LearningStore(memory))
+    action, deliberation = await plan(deliberation, context, templates, memory.censors)
     names = [t.name for t in applicable_templates(observation, templates)]
     return action, deliberation, names

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from graph.models import Decision, DecisionStatus, DecisionType, new_id, utc_now
+from graph.models.paths import path_pattern
 from graph.server.finder import Neo4jEndpoint
 from graph.store.decisions import INITIAL, TRANSITIONS, DecisionStore
 from graph.store.driver import GraphDriver
-from graph.store.memory import Memory, path_pattern
+from graph.store.memory import Memory
 from graph.store.queries import QueryLibrary
 
 SUPPORT_CYPHER = Path(__file__).resolve().parent / "cypher"
@@ -73,14 +74,14 @@ class Seeder:
         decision_id = await self.decisions.record_decision(decision, [], observation_ids=[])
         if decision.status != status:
             await self.decisions.move(decision, status)
-        await self.decisions.memory.await_text_indexes()  # full-text is eventually consistent
+        await self.memory.await_text_indexes()  # full-text is eventually consistent
         return decision_id
 
     async def nodes(self, kind: str, *rows: dict[str, Any]) -> list[str]:
         """Create fixture nodes of one kind (``"facts"``, ``"censors"`` …); id and at default."""
         full = [{"id": new_id(), "at": utc_now(), **row} for row in rows]
         result = await self.fixtures.write(f"seed/{kind}", rows=full)
-        await self.decisions.memory.await_text_indexes()  # full-text is eventually consistent
+        await self.memory.await_text_indexes()  # full-text is eventually consistent
         return [str(r["id"]) for r in result]
 
 

@@ -26,9 +26,8 @@ from graph.models import (
     StepName,
     utc_now,
 )
+from graph.models.paths import path_pattern
 from graph.store.decisions import DecisionStore
-from graph.store.learning import LearningStore
-from graph.store.memory import path_pattern
 from tests.support.recall_seed import Seeder
 
 PATH = "knowledge/notes.md"
@@ -51,7 +50,7 @@ async def write_story(seeder: Seeder) -> Story:
     """Write the story for the seeder's agent; return its ids."""
     memory = seeder.memory
     agent = memory.agent_id
-    decisions, learning = DecisionStore(memory), LearningStore(memory)
+    decisions, learning = DecisionStore(memory), memory.learning
     past_id = await seeder.decision(PATH, outcome_success=True, outcome="indexed", minutes=-60)
     [heuristic_id] = await seeder.nodes(
         "heuristics",
@@ -141,7 +140,7 @@ async def write_story(seeder: Seeder) -> Story:
         reason="rate limited",
         fire_count=1,
     )
-    await learning.create_censor(censor, learned_from=first.id)
+    await memory.censors.create_censor(censor, learned_from=first.id)
     lesson = Lesson(
         agent_id=agent,
         decision_id=decision_id,

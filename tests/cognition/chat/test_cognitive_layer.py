@@ -19,7 +19,6 @@ from graph.models.frame import FrameSpec
 from graph.server.finder import Neo4jEndpoint
 from graph.store.decisions import DecisionStore
 from graph.store.driver import GraphDriver
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from tests.support.graph_checks import GraphChecks, open_checks
 
@@ -32,17 +31,16 @@ PERMISSION = ToolResult(
 @pytest.fixture
 async def layer(memory: Memory) -> CognitiveLayer:
     # Pre-seeded through the product's write paths, for a realistic context.
-    store = LearningStore(memory)
-    episode, _ = await store.start_episode("earlier-session")
-    await store.add_fact(
+    episode, _ = await memory.episodes.start_episode("earlier-session")
+    await memory.episodes.add_fact(
         Fact(agent_id=memory.agent_id, content="Redis runs on :6379"), episode_id=episode.id
     )
-    await store.add_procedure(
+    await memory.episodes.add_procedure(
         Procedure(agent_id=memory.agent_id, name="deploy", domain="ops", core_patterns=["tag"]),
         episode_id=episode.id,
     )
-    await store.end_episode(episode.id, outcome="completed", summary="set up Redis")
-    await store.create_censor(
+    await memory.episodes.end_episode(episode.id, outcome="completed", summary="set up Redis")
+    await memory.censors.create_censor(
         Censor(
             agent_id=memory.agent_id,
             trigger_pattern="Avoid force-pushing to main",
@@ -53,7 +51,7 @@ async def layer(memory: Memory) -> CognitiveLayer:
         past = Decision(agent_id=memory.agent_id, type=DecisionType.ACT, confidence=confidence)
         await DecisionStore(memory).record_decision(past, [], observation_ids=[])
     return CognitiveLayer(
-        memory, FrameEngine(memory), OutcomeLearner(store), identity_prompt=IDENTITY
+        memory, FrameEngine(memory), OutcomeLearner(memory), identity_prompt=IDENTITY
     )
 
 
@@ -103,7 +101,7 @@ async def test_pre_turn_no_deliberation_conversation(layer: CognitiveLayer) -> N
 
 async def test_pre_turn_starts_episode(layer: CognitiveLayer) -> None:
     context = await layer.pre_turn("s-1", "hello")
-    episode = await layer.store.open_episode("s-1")
+    episode = await layer.memory.episodes.open_episode("s-1")
     assert episode is not None and episode.id == context.episode_id
 
 
@@ -116,7 +114,7 @@ async def test_pre_turn_reuses_episode(layer: CognitiveLayer) -> None:
 
 async def test_pre_turn_updates_working_memory(layer: CognitiveLayer) -> None:
     await layer.pre_turn("s-1", "fix the login bug")
-    memory = await layer.store.working_memory("s-1")
+    memory = await layer.memory.episodes.working_memory("s-1")
     assert memory is not None
     assert (memory.current_task, memory.current_frame) == ("fix the login bug", "debug")
 
@@ -136,7 +134,7 @@ async def test_post_turn_finalizes_deliberation(layer: CognitiveLayer) -> None:
     context = await layer.pre_turn("s-1", "should we use Redis?")
     assert context.decision_id is not None
     await layer.post_turn("s-1", TurnResult(response_text="Yes: it fits the cache."), context)
-    decision = await layer.store.decision(context.decision_id)
+    decision = await layer.memory.learning.decision(context.decision_id)
     assert decision is not None
     assert (decision.status, decision.confidence) == ("done", 0.8)
     assert decision.outcome == "success" and decision.outcome_success is True
@@ -168,7 +166,7 @@ async def test_post_turn_no_finalize_without_decision(
     context = await layer.pre_turn("s-1", "hello")
     await layer.post_turn("s-1", TurnResult(response_text="Hi"), context)
     assert (await checks.counts())["Decision"] == before
-    assert await layer.store.events("outcome_learned") == []
+    assert await layer.memory.events.events("outcome_learned") == []
 
 
 async def test_post_turn_creates_censor_on_failure(layer: CognitiveLayer) -> None:
@@ -176,14 +174,14 @@ async def test_post_turn_creates_censor_on_failure(layer: CognitiveLayer) -> Non
     result = TurnResult(response_text="I wrote the config.", tool_results=[PERMISSION])
     assessment = await layer.post_turn("s-1", result, context)
     assert assessment.surprise_level == 0.3
-    censor = await layer.store.censor_by_trigger(assessment.censor_candidates[0])
+    censor = await layer.memory.censors.censor_by_trigger(assessment.censor_candidates[0])
     assert censor is not None and censor.severity == "warn"
 
 
 async def test_post_turn_emits_event(layer: CognitiveLayer) -> None:
     context = await layer.pre_turn("s-1", "should we use Redis?")
     await layer.post_turn("s-1", TurnResult(response_text="Yes."), context)
-    [event] = await layer.store.events("turn_completed")
+    [event] = await layer.memory.events.events("turn_completed")
     assert event.data == {
         "frame": "decision",
         "surprise_level": 0.0,
@@ -192,14 +190,14 @@ async def test_post_turn_emits_event(layer: CognitiveLayer) -> None:
         "outcome": "success",
         "censors": [],
     }
-    assert len(await layer.store.events("turn_started")) == 1
+    assert len(await layer.memory.events.events("turn_started")) == 1
 
 
 async def test_post_turn_notes_the_turn_in_the_episode(layer: CognitiveLayer) -> None:
     # Seed 004's monitor.learn episode outcomes, kept per turn until the session ends.
     context = await layer.pre_turn("s-1", "hello")
     await layer.post_turn("s-1", TurnResult(response_text="Hi there"), context)
-    episode = await layer.store.episode(context.episode_id or "")
+    episode = await layer.memory.episodes.episode(context.episode_id or "")
     assert episode is not None and episode.summary == "conversation: Hi there"
     await layer.post_turn("s-1", TurnResult(response_text="", error="boom"), context)
     result = TurnResult(response_text="ok", tool_results=[PERMISSION])
@@ -216,13 +214,13 @@ async def test_end_session_closes_episode(layer: CognitiveLayer) -> None:
     ended = await layer.end_session("s-1")
     assert ended is not None and ended.id == context.episode_id
     assert ended.outcome == "completed" and ended.ended_at is not None
-    assert await layer.store.open_episode("s-1") is None
+    assert await layer.memory.episodes.open_episode("s-1") is None
 
 
 async def test_end_session_emits_event(layer: CognitiveLayer) -> None:
     context = await layer.pre_turn("s-1", "hello")
     await layer.end_session("s-1")
-    [event] = await layer.store.events("session_ended")
+    [event] = await layer.memory.events.events("session_ended")
     assert event.data == {"episode_id": context.episode_id, "outcome": "completed"}
 
 
@@ -231,7 +229,7 @@ async def test_end_session_idempotent(layer: CognitiveLayer) -> None:
     assert await layer.end_session("s-1") is not None
     assert await layer.end_session("s-1") is None
     assert await layer.end_session("never-started") is None
-    assert len(await layer.store.events("session_ended")) == 1
+    assert len(await layer.memory.events.events("session_ended")) == 1
 
 
 # --- full loop ----------------------------------------------------------------------
@@ -246,9 +244,9 @@ async def test_full_loop_decision(layer: CognitiveLayer) -> None:
     assert assessment.surprise_level == 0.0
     ended = await layer.end_session("s-1")
     assert ended is not None and ended.outcome == "completed"
-    pattern = await layer.store.pattern(chat_pattern_key(context.frame.spec()))
+    pattern = await layer.memory.learning.pattern(chat_pattern_key(context.frame.spec()))
     assert pattern is not None and (pattern.total, pattern.successes) == (1, 1)
-    assert [e.type for e in await layer.store.events("session_ended")] == ["session_ended"]
+    assert [e.type for e in await layer.memory.events.events("session_ended")] == ["session_ended"]
 
 
 async def test_full_loop_with_error(layer: CognitiveLayer) -> None:
@@ -257,15 +255,15 @@ async def test_full_loop_with_error(layer: CognitiveLayer) -> None:
     result = TurnResult(response_text="I could not write it.", tool_results=[PERMISSION])
     assessment = await layer.post_turn("s-1", result, context)
     [trigger] = assessment.censor_candidates
-    censor = await layer.store.censor_by_trigger(trigger)
+    censor = await layer.memory.censors.censor_by_trigger(trigger)
     assert censor is not None and censor.severity == "warn"
-    [lesson] = await layer.store.lessons_for(context.decision_id)
+    [lesson] = await layer.memory.learning.lessons_for(context.decision_id)
     assert lesson.type == "permission_failure"
     # The next turn sees the censor; the same error again makes it block.
     again = await layer.pre_turn("s-1", "create the hosts entry again")
     assert trigger in again.active_censors
     await layer.post_turn("s-1", result, again)
-    blocked = await layer.store.censor_by_trigger(trigger)
+    blocked = await layer.memory.censors.censor_by_trigger(trigger)
     assert blocked is not None and blocked.id == censor.id and blocked.severity == "block"
     assert f"- **BLOCK:** {trigger}" in (await layer.pre_turn("s-1", "hi")).system_prompt
     await layer.end_session("s-1")
@@ -355,7 +353,9 @@ async def test_a_step_that_fails_leaves_the_others_their_results(
     # the frame, episode, decision, censors and a builder that does not read it run beside.
     hostile = cast(list[str], [1, 2])
     with pytest.raises(ValidationError):  # written, then refused on the way back
-        await layer.store.update_working_memory("s-1", current_task="x", open_threads=hostile)
+        await layer.memory.episodes.update_working_memory(
+            "s-1", current_task="x", open_threads=hostile
+        )
 
     async def build(user_input: str, frame: FrameSpec, session_id: str) -> str:
         return f"recalled for {frame.name}"
@@ -369,7 +369,7 @@ async def test_a_step_that_fails_leaves_the_others_their_results(
     assert (context.frame.frame_id, context.frame.usage_count) == ("task", 1)
     assert context.decision_id is not None and context.episode_id is not None
     assert context.active_censors == ["Avoid force-pushing to main"]
-    started = await layer.store.events("turn_started")
+    started = await layer.memory.events.events("turn_started")
     assert [e.data["decision_id"] for e in started] == [context.decision_id]
 
 

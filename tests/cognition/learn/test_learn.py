@@ -8,7 +8,6 @@ import pytest
 
 from cognition.learn.learner import (
     CensorBook,
-    Episodes,
     OutcomeLearner,
     censor_worthy,
     draw_lessons,
@@ -16,18 +15,13 @@ from cognition.learn.learner import (
 )
 from cognition.monitor import ToolError, assess
 from graph.models import ActionTarget, Decision, DecisionType, Execution, Pattern
+from graph.models.paths import path_pattern
 from graph.server.finder import Neo4jEndpoint
 from graph.store.decisions import DecisionStore
-from graph.store.learning import LearningStore
-from graph.store.memory import Memory, path_pattern
+from graph.store.memory import Memory
 from tests.support.graph_checks import GraphChecks, open_checks
 
 KEY = "execution:process_failed:act:run_tests"
-
-
-@pytest.fixture
-def store(memory: Memory) -> LearningStore:
-    return LearningStore(memory)
 
 
 @pytest.fixture
@@ -118,73 +112,67 @@ def test_lesson_adjustments_and_reasons_follow_the_seed() -> None:
 
 
 async def test_learn_updates_pattern_calibration_and_lessons(
-    memory: Memory, store: LearningStore, checks: GraphChecks
+    memory: Memory, checks: GraphChecks
 ) -> None:
-    learner = OutcomeLearner(store)
+    learner = OutcomeLearner(memory)
     decision = await _decision(memory, confidence=0.9)
     lessons = await learner.learn(
         decision, success=False, error="Permission denied: /etc/hosts", execution_id="x-1"
     )
     assert [lesson.type for lesson in lessons] == ["confidence_too_high", "permission_failure"]
-    assert [lesson.id for lesson in await store.lessons_for(decision.id)] == [
+    assert [lesson.id for lesson in await memory.learning.lessons_for(decision.id)] == [
         lesson.id for lesson in lessons
     ]
     for lesson in lessons:
         assert await checks.outgoing(lesson.id) == {("LEARNED_FROM", "Decision", decision.id)}
-    pattern = await store.pattern(KEY)
+    pattern = await memory.learning.pattern(KEY)
     assert pattern is not None
     assert (pattern.total, pattern.successes) == (1, 0)
     assert pattern.avg_confidence == pytest.approx(0.9)
-    buckets = {b.bucket: b for b in await store.calibration()}
+    buckets = {b.bucket: b for b in await memory.learning.calibration()}
     assert (buckets[9].count, buckets[9].success_rate) == (1, 0.0)
-    [event] = await store.events("outcome_learned")
+    [event] = await memory.events.events("outcome_learned")
     assert event.data["decision_id"] == decision.id
     assert event.data["lessons"] == ["confidence_too_high", "permission_failure"]
 
 
-async def test_learning_twice_from_one_decision_counts_once(
-    memory: Memory, store: LearningStore
-) -> None:
-    learner = OutcomeLearner(store)
+async def test_learning_twice_from_one_decision_counts_once(memory: Memory) -> None:
+    learner = OutcomeLearner(memory)
     decision = await _decision(memory, confidence=0.3)
     assert len(await learner.learn(decision, success=True)) == 1
     assert await learner.learn(decision, success=True) == []
-    pattern = await store.pattern(KEY)
+    pattern = await memory.learning.pattern(KEY)
     assert pattern is not None and (pattern.total, pattern.successes) == (1, 1)
-    assert len(await store.lessons_for(decision.id)) == 1
+    assert len(await memory.learning.lessons_for(decision.id)) == 1
 
 
-async def test_patterns_accumulate_over_decisions(memory: Memory, store: LearningStore) -> None:
-    learner = OutcomeLearner(store)
+async def test_patterns_accumulate_over_decisions(memory: Memory) -> None:
+    learner = OutcomeLearner(memory)
     for confidence, success in [(0.6, True), (0.7, False), (0.8, True)]:
         await learner.learn(await _decision(memory, confidence), success=success)
-    pattern = await store.pattern(KEY)
+    pattern = await memory.learning.pattern(KEY)
     assert pattern is not None
     assert (pattern.total, pattern.successes) == (3, 2)
     assert pattern.avg_confidence == pytest.approx(0.7)
     assert pattern.success_rate == pytest.approx(2 / 3)
 
 
-async def test_a_decision_without_a_pattern_still_teaches(
-    memory: Memory, store: LearningStore
-) -> None:
+async def test_a_decision_without_a_pattern_still_teaches(memory: Memory) -> None:
     decision = await _decision(memory, confidence=0.2, pattern_key=None)
-    [lesson] = await OutcomeLearner(store).learn(decision, success=True)
+    [lesson] = await OutcomeLearner(memory).learn(decision, success=True)
     assert lesson.type == "confidence_too_low" and lesson.pattern_key is None
 
 
 # --- CensorBook -----------------------------------------------------------------
 
 
-async def test_a_lasting_failure_warns_then_blocks(
-    memory: Memory, store: LearningStore, checks: GraphChecks
-) -> None:
+async def test_a_lasting_failure_warns_then_blocks(memory: Memory, checks: GraphChecks) -> None:
     decision = await _decision(memory, confidence=0.7)
     execution = Execution(
         agent_id=memory.agent_id, decision_id=decision.id, target=ActionTarget.DRY_RUN
     )
     execution_id = await DecisionStore(memory).start_execution(execution)
-    book = CensorBook(store)
+    book = CensorBook(memory.censors)
     first = await book.record_failure(
         "run_tests on tests/*.py",
         reason="SyntaxError\x1b[0m in conftest",
@@ -199,9 +187,9 @@ async def test_a_lasting_failure_warns_then_blocks(
     assert [c.id for c in await book.store.active_censors()] == [first.id]
 
 
-async def test_censors_from_an_assessed_turn(store: LearningStore, checks: GraphChecks) -> None:
-    episode_id = await Episodes(store).start("s-1")
-    book = CensorBook(store)
+async def test_censors_from_an_assessed_turn(memory: Memory, checks: GraphChecks) -> None:
+    episode_id = (await memory.episodes.start_episode("s-1"))[0].id
+    book = CensorBook(memory.censors)
     tool_error = ToolError("Permission denied", "Write", {"path": "/etc/hosts"})
     # A tool error alone (surprise 0.3) files a censor: the layer's tests win (see censor_worthy).
     low = assess("", [tool_error], None)
@@ -225,49 +213,52 @@ async def test_censors_from_an_assessed_turn(store: LearningStore, checks: Graph
 # --- Episodes -----------------------------------------------------------------------
 
 
-async def test_episodes_survive_a_restart(memory: Memory, store: LearningStore) -> None:
-    episode_id = await Episodes(store).start("s-1")
+async def test_episodes_survive_a_restart(memory: Memory) -> None:
+    episode, _ = await memory.episodes.start_episode("s-1")
     # A new process: new objects over the same graph find the same open episode.
-    restarted = Episodes(LearningStore(memory))
-    assert await restarted.start("s-1") == episode_id
-    current = await restarted.current("s-1")
-    assert current is not None and current.id == episode_id
-    assert len(await store.events("episode_started")) == 1
+    restarted = Memory(memory.driver, memory.agent_id).episodes
+    again, created = await restarted.start_episode("s-1")
+    assert again.id == episode.id and not created
+    current = await restarted.open_episode("s-1")
+    assert current is not None and current.id == episode.id
+    [started] = await memory.events.events("episode_started")
+    assert started.data == {"episode_id": episode.id}
 
 
-async def test_ending_an_episode_twice_is_harmless(store: LearningStore) -> None:
-    episodes = Episodes(store)
-    episode_id = await episodes.start("s-1")
-    await episodes.note(episode_id, summary="task: done", outcome="success", lessons=["l1"])
-    ended = await episodes.end(episode_id, summary="daemon stopped")
-    assert ended is not None and ended.id == episode_id
+async def test_ending_an_episode_twice_is_harmless(memory: Memory) -> None:
+    episodes = memory.episodes
+    episode_id = (await episodes.start_episode("s-1"))[0].id
+    await episodes.note_episode(episode_id, summary="task: done", outcome="success", lessons=["l1"])
+    ended, first = await episodes.end_episode(
+        episode_id, outcome="completed", summary="daemon stopped"
+    )
+    assert first and ended is not None and ended.id == episode_id
     assert (ended.outcome, ended.summary, ended.lessons) == ("completed", "daemon stopped", ["l1"])
-    assert await episodes.end(episode_id, outcome="failure") is None
-    assert await episodes.end("no-such-episode") is None
-    assert await episodes.current("s-1") is None
-    assert not await episodes.note(episode_id, summary="late", outcome="success")
+    assert not (await episodes.end_episode(episode_id, outcome="failure"))[1]
+    assert (await episodes.end_episode("no-such-episode", outcome="completed"))[1] is False
+    assert await episodes.open_episode("s-1") is None
+    assert not await episodes.note_episode(episode_id, summary="late", outcome="success")
 
 
-async def test_ending_a_session_ends_its_open_episode(store: LearningStore) -> None:
-    episodes = Episodes(store)
-    episode_id = await episodes.start("s-1")
+async def test_ending_a_session_ends_its_open_episode(memory: Memory) -> None:
+    episodes = memory.episodes
+    episode_id = (await episodes.start_episode("s-1"))[0].id
     ended = await episodes.end_session("s-1")
     assert ended is not None and (ended.id, ended.outcome) == (episode_id, "completed")
     assert await episodes.end_session("s-1") is None
-    assert await episodes.start("s-1") != episode_id
+    assert (await episodes.start_episode("s-1"))[0].id != episode_id
 
 
-async def test_an_outcome_counts_on_its_kind_of_path_too(
-    memory: Memory, store: LearningStore
-) -> None:
-    learner = OutcomeLearner(store)
+async def test_an_outcome_counts_on_its_kind_of_path_too(memory: Memory) -> None:
+    learner = OutcomeLearner(memory)
     for path, success in [("tests/a.py", True), ("tests/b.py", True), ("docs/c.md", False)]:
         decision = await _decision(memory, 0.7)
         decision.path, decision.path_pattern = path, path_pattern(path)
         await learner.learn(decision, success=success)
 
     everywhere, tests, docs = [
-        await store.pattern(key) for key in (KEY, f"{KEY} on tests/*.py", f"{KEY} on docs/*.md")
+        await memory.learning.pattern(key)
+        for key in (KEY, f"{KEY} on tests/*.py", f"{KEY} on docs/*.md")
     ]
     assert everywhere is not None and (everywhere.total, everywhere.successes) == (3, 2)
     assert tests is not None and (tests.total, tests.successes) == (2, 2)
@@ -290,9 +281,9 @@ def test_works_here_needs_a_record_mostly_of_success(
 
 
 async def test_a_repeat_where_the_action_mostly_works_stays_a_warning(
-    store: LearningStore,
+    memory: Memory,
 ) -> None:
-    book = CensorBook(store)
+    book = CensorBook(memory.censors)
     trigger = "run_tests on tests/*.py"
     first = await book.record_failure(trigger, reason="flaky fixture", works_here=True)
     again = await book.record_failure(trigger, reason="flaky fixture", works_here=True)

@@ -7,7 +7,8 @@ from datetime import timedelta
 from pathlib import Path
 
 from graph.models import Category, Observation, ObservationType, Urgency, utc_now
-from graph.store.memory import Memory, path_pattern
+from graph.models.paths import path_pattern
+from graph.store.memory import Memory
 
 
 def _obs(memory: Memory, kind: ObservationType, path: str, **extra: object) -> Observation:

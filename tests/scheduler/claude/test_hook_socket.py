@@ -18,7 +18,6 @@ import pytest
 from graph.models import DecisionStatus
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import load_settings
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.turns import TurnStore
 from scheduler.claude import hook_socket
@@ -83,7 +82,7 @@ async def test_the_daemon_answers_the_hook(
     assert OUTCOME in context
     # The Turn and pre_turn's turn_started event, written together, name the same episode.
     [turn] = await TurnStore(memory).session_turns(SESSION)
-    [started] = await LearningStore(memory).events("turn_started")
+    [started] = await memory.events.events("turn_started")
     assert started.data == {
         "frame": turn.frame, "decision_id": turn.decision_id, "episode_id": turn.episode_id
     }  # fmt: skip
@@ -114,7 +113,7 @@ async def test_the_running_daemon_answers_for_its_root(
     code, _out, err = await _hook(project, "SessionStart", {"source": "startup"})
     assert code == 0, err
     # The hook process could not reach Neo4j: the episode is the daemon's doing.
-    assert await LearningStore(memory).open_episode(SESSION) is not None
+    assert await memory.episodes.open_episode(SESSION) is not None
     assert daemon.stop() == 0
     assert not socket_path(project).exists()
 

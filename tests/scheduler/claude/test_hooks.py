@@ -19,7 +19,6 @@ from graph.models import DecisionStatus, Escalation
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import Settings, load_settings
 from graph.store.decisions import DecisionStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.claude.hook_client import run_hook
 from scheduler.claude.prompt_recall import mentioned_path
@@ -203,7 +202,7 @@ async def test_session_start_carries_strategies_censors_block_first_and_escalati
     assert "Read the test before the code" in context
     assert context.index("BLOCK: blocked thing") < context.index("WARN: warned thing")
     assert "[high] needs a person (notes/a.md)" in context
-    assert await LearningStore(memory).open_episode(SESSION) is not None, "the episode started"
+    assert await memory.episodes.open_episode(SESSION) is not None, "the episode started"
 
 
 def test_a_prompt_names_only_files_inside_the_project(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from graph.server.finder import Neo4jEndpoint
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from scheduler.claude.events import MCP_TOOLS
 from tests.scheduler.claude.mcp_client import TOOLS
@@ -31,7 +30,7 @@ async def test_a_call_that_mostly_works_stays_a_warning(
         await session.hook(
             "PostToolUseFailure", tool_name="Bash", tool_input=CALL, error="make: *** flaky"
         )
-    [censor] = await LearningStore(memory).active_censors()
+    [censor] = await memory.censors.active_censors()
     assert (censor.severity, censor.fire_count) == ("warn", 2)
     answer = await session.hook("PreToolUse", tool_name="Bash", tool_input=CALL)
     assert "additionalContext" in answer and "permissionDecision" not in answer
@@ -44,17 +43,17 @@ async def test_a_transient_failure_makes_no_censor_and_two_others_block_at_once(
     await session.hook(
         "PostToolUseFailure", tool_name="Bash", tool_input=CALL, error="connection reset by peer"
     )
-    assert await LearningStore(memory).active_censors() == []
+    assert await memory.censors.active_censors() == []
     for _ in range(2):
         await session.hook(
             "PostToolUseFailure", tool_name="Bash", tool_input=CALL, error="No rule to make target"
         )
-    [censor] = await LearningStore(memory).active_censors()
+    [censor] = await memory.censors.active_censors()
     assert censor.severity == "block", "blocked before the turn's Stop"
     denied = await session.hook("PreToolUse", tool_name="Bash", tool_input=CALL)
     assert '"permissionDecision": "deny"' in denied
     await session.hook("Stop", last_assistant_message="Gave up.")
-    [after] = await LearningStore(memory).active_censors()
+    [after] = await memory.censors.active_censors()
     assert after.fire_count == censor.fire_count, "Stop does not count the failures again"
 
 

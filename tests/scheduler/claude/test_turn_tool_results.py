@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from graph.settings import load_settings
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.turns import tool_results
 from scheduler.claude.payload import HookInput
@@ -65,5 +64,5 @@ async def test_a_long_turn_keeps_its_error_and_stop_learns_from_it(
 
     await session.answer("Stop", HookInput(session_id=SESSION, last_assistant_message="done"))
     assert await session.turns.open_turn_of(SESSION) is None
-    triggers = [c.trigger_pattern for c in await LearningStore(memory).active_censors()]
+    triggers = [c.trigger_pattern for c in await memory.censors.active_censors()]
     assert any("missing-config.yaml" in t for t in triggers), triggers

@@ -9,7 +9,6 @@ import pytest
 
 from graph.models import Decision, DecisionType, Escalation, Observation, ObservationType
 from graph.store.decisions import DecisionStore
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.recall import RecallRequest, RecallStore
 from tests.scheduler.cli.conftest import Nous
@@ -70,9 +69,10 @@ async def test_an_escalation_is_logged_listed_shown_and_resolved_with_retry(
     assert decision[0]["decision"]["status"] == "retry_requested"
     unprocessed = await DecisionStore(memory).unprocessed_observations(limit=10)
     assert [o.id for o in unprocessed] == [obs_id]
-    store = LearningStore(memory)
-    assert [e.data["note"] for e in await store.events("escalation_resolved")] == ["renamed it"]
-    assert len(await store.events("decision_retry_requested")) == 1
+    assert [e.data["note"] for e in await memory.events.events("escalation_resolved")] == [
+        "renamed it"
+    ]
+    assert len(await memory.events.events("decision_retry_requested")) == 1
     assert "no open escalations" in (await nous("escalations")).out
 
 
@@ -86,7 +86,7 @@ async def test_dismiss_and_what_is_wrong(nous: Nous, memory: Memory, seeder: See
     # Dismissing does not hand the decision back.
     decision = await memory.read("audit/decision", decision_id=decision_id)
     assert decision[0]["decision"]["status"] == "escalated"
-    assert len(await LearningStore(memory).events("escalation_dismissed")) == 1
+    assert len(await memory.events.events("escalation_dismissed")) == 1
 
     missing = await nous("escalations", "show", "NOPE")
     assert missing.code == 1 and "no escalation 'NOPE'" in missing.err
@@ -108,19 +108,18 @@ async def test_a_lifted_censor_stops_blocking_and_stays(
             "fire_count": 2,
         },
     )
-    store = LearningStore(memory)
-    assert (await store.censor_by_trigger(trigger)) is not None
+    assert (await memory.censors.censor_by_trigger(trigger)) is not None
     listed = await nous("censors")
     assert censor_id in listed.out and "block" in listed.out
 
     lifted = await nous("censors", "lift", censor_id, "--note", "permissions fixed")
     assert lifted.code == 0, lifted.err
     # check_censor looks the censor up by trigger: a lifted one no longer blocks.
-    assert await store.censor_by_trigger(trigger) is None
-    assert await store.active_censors() == []
+    assert await memory.censors.censor_by_trigger(trigger) is None
+    assert await memory.censors.active_censors() == []
     rows = await memory.read("audit/censors", limit=10)
     assert [(r["id"], r["status"]) for r in rows] == [(censor_id, "lifted")]
-    assert len(await store.events("censor_lifted")) == 1
+    assert len(await memory.events.events("censor_lifted")) == 1
     assert (await nous("censors", "lift", "NOPE", "--note", "x")).code == 1
 
 

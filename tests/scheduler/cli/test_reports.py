@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from graph.models import DecisionType
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.queries import QueryLibrary
 from scheduler.cli.why import path_candidates
@@ -22,11 +21,10 @@ async def test_calibration_reports_each_bucket_and_its_verdict(
 ) -> None:
     empty = await nous("calibration")
     assert empty.code == 0 and "no decision has been learned from yet" in empty.out
-    store = LearningStore(memory)
     # Four decisions at confidence 0.85 of which one succeeded: confidence over-promises.
     for n, success in enumerate((True, False, False, False)):
         decision_id = await seeder.decision(f"k/{n}.md", confidence=0.85, minutes=n)
-        await store.record_outcome(decision_id, success=success, confidence=0.85)
+        await memory.learning.record_outcome(decision_id, success=success, confidence=0.85)
     report = await nous("calibration", "--json")
     rows = {r["bucket"]: r for r in json.loads(report.out)}
     assert rows["0.8-0.9"]["decisions"] == 4

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from rsi.confine import describe as describe_sandbox
 from scheduler.cli.status import render as render_status
@@ -118,7 +117,7 @@ async def test_a_daemon_that_died_without_stopping_is_not_running(
     sleeper = subprocess.Popen([sys.executable, "-c", "pass"])
     sleeper.wait()
     data = {"root": "/x", "pid": sleeper.pid, "host": socket.gethostname()}
-    await LearningStore(memory).emit("daemon_started", data, session_id="s-1")
+    await memory.events.emit("daemon_started", data, session_id="s-1")
     status = await nous("status", "--json")
     daemon = json.loads(status.out)["daemon"]
     assert daemon["running"] is False

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from tests.support.anthropic_stub import AnthropicStub, ModelTurn
 from tests.support.claude_cli import run_claude
@@ -26,14 +25,13 @@ async def test_a_command_that_failed_twice_is_denied_by_its_block_censor(
     model: AnthropicStub,
     memory: Memory,
 ) -> None:
-    store = LearningStore(memory)
     log = hooked / "tries.log"
 
     _attempt(model)
     first = run_claude(claude_bin, hooked, cli_env, "Show me the config")
     assert first.code == 0, first.stderr
     assert log.read_text().count("attempt") == 1
-    censors = await store.active_censors()
+    censors = await memory.censors.active_censors()
     assert [c.severity for c in censors] == ["warn"], "the first failure leaves a warn censor"
     assert COMMAND in censors[0].trigger_pattern
 
@@ -44,7 +42,7 @@ async def test_a_command_that_failed_twice_is_denied_by_its_block_censor(
     assert log.read_text().count("attempt") == 2, "a warn censor never denies"
     warned = model.conversation[before + 1 :]
     assert warned and "a Nous censor warns about this call" in warned[0].text()
-    censors = await store.active_censors()
+    censors = await memory.censors.active_censors()
     assert [c.severity for c in censors] == ["block"], "the same failure again blocks"
     assert censors[0].fire_count == 2
 
@@ -61,4 +59,4 @@ async def test_a_command_that_failed_twice_is_denied_by_its_block_censor(
     denial = str(results[-1].get("content"))
     assert f"Nous censor {censors[0].id} blocks this call" in denial
     assert censors[0].reason in denial
-    assert [c.severity for c in await store.active_censors()] == ["block"]
+    assert [c.severity for c in await memory.censors.active_censors()] == ["block"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from tests.support.anthropic_stub import AnthropicStub, ModelTurn
 from tests.support.claude_cli import run_claude
@@ -41,7 +40,6 @@ async def test_a_loop_inside_one_turn_is_stopped_at_the_third_call(
     memory: Memory,
 ) -> None:
     assert OTHER[:40] == COMMAND[:40] and OTHER != COMMAND
-    store = LearningStore(memory)
     tries = hooked / "tries.log"
     (hooked / "release").mkdir()
 
@@ -67,7 +65,9 @@ async def test_a_loop_inside_one_turn_is_stopped_at_the_third_call(
     assert tries.read_text().count("attempt") == 3
 
     censors = [
-        c for c in await store.active_censors() if "missing-credentials" in c.trigger_pattern
+        c
+        for c in await memory.censors.active_censors()
+        if "missing-credentials" in c.trigger_pattern
     ]
     assert [c.severity for c in censors] == ["block"], "two failures in one turn make a block"
     assert COMMAND in censors[0].trigger_pattern, "the whole command, not 40 characters"

@@ -9,7 +9,6 @@ from pathlib import Path
 from cognition.frames.spec import SEED_FRAMES
 from cognition.recall.gather import Recall
 from graph.models import Observation, ObservationType
-from graph.store.learning import LearningStore
 from graph.store.memory import Memory
 from graph.store.turns import TurnStore, tool_results
 from tests.support.anthropic_stub import AnthropicStub, ModelTurn
@@ -34,24 +33,23 @@ async def test_the_session_is_in_the_graph_and_nous_why_tells_it(
 
     assert run.code == 0, run.stderr
     assert target.read_text() == "hello\n"
-    store = LearningStore(memory)
-    assert await store.open_episode(run.session_id) is None, "SessionEnd ends the episode"
+    assert await memory.episodes.open_episode(run.session_id) is None, "SessionEnd ends the episode"
     turns = await TurnStore(memory).session_turns(run.session_id)
     assert len(turns) == 1
     turn = turns[0]
     assert turn.status == "closed" and turn.frame == "task" and turn.outcome == "partial"
     assert turn.prompt == "Create the file hello.txt"
     assert turn.decision_id is not None and turn.episode_id is not None
-    episode = await store.episode(turn.episode_id)
+    episode = await memory.episodes.episode(turn.episode_id)
     assert episode is not None and episode.ended_at is not None
     assert episode.outcome == "completed"
     results = tool_results(turn)
     assert [r["tool_name"] for r in results] == ["Write", "Bash"]
     assert results[0]["error"] is None
     assert "No such file" in results[1]["error"]
-    decision = await store.decision(turn.decision_id)
+    decision = await memory.learning.decision(turn.decision_id)
     assert decision is not None and decision.outcome == "partial"
-    censors = await store.active_censors()
+    censors = await memory.censors.active_censors()
     assert len(censors) == 1 and "cat nope.txt" in censors[0].trigger_pattern
     # One memory: the daemon's own recall, deciding about a file, sees the session's censor.
     recall = Recall(memory, hooked, lambda _o, _f: [])
