@@ -19,8 +19,8 @@ import pytest
 COGNITION = Path(__file__).resolve().parents[2] / "cognition"
 STAGES = ("sense", "frames", "recall", "context", "deliberate", "act", "monitor", "learn")
 SHARED = {"errors", "schemas", "text", "llm", "llm_format", "llm_pacing", "llm_reply"}
-SHARED |= {"llm_state", "llm_health", "embeddings", "carried"}
-RUNNERS = {"loop", "follow_up", "reconcile", "chat"}
+SHARED |= {"llm_state", "llm_health", "embeddings", "carried", "cases", "code_reply"}
+RUNNERS = {"loop", "worklist", "follow_up", "reconcile", "chat"}
 OUTSIDE = ("scheduler", "rsi", "bench", "tests")  # cognition sits below these
 
 
