@@ -168,6 +168,9 @@ def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) ->
             if parent.is_relative_to(tmp) and parent != tmp:
                 argv += ["--perms", "0755", "--dir", str(parent)]
         argv += ["--ro-bind", str(kept), str(kept)]
+    for hidden in _hidden_in_tmp():
+        # Bound back with the interpreter above: hide it again (HumanEval's data in a venv).
+        argv += ["--perms", "0555", "--size", "4096", "--tmpfs", str(hidden)]
     if as_root:
         # No user namespace: nobody inside is nobody outside, so root's files stay
         # root's; setpriv needs these two capabilities for its drop, and loses them by it.
@@ -199,6 +202,29 @@ def unshare_mount(unshare: str, as_root: bool) -> list[str]:
         "--mount-proc",
         "/bin/sh",
         "-c",
-        _UNSHARE_SCRIPT + binds + _unshare_hide(_interpreter()) + _UNSHARE_RUN,
+        _UNSHARE_SCRIPT
+        + binds
+        + _unshare_hide(_interpreter())
+        + _unshare_hide_in_stage(tmp)
+        + _UNSHARE_RUN,
         "nous-practice",
     ]
+
+
+def _hidden_in_tmp() -> list[Path]:
+    """Hidden folders inside an interpreter folder that lies under ``/tmp`` (bound back whole)."""
+    kept = interpreter_in_tmp()
+    return [
+        folder
+        for folder, _ in _hiding(_interpreter())
+        if any(folder.is_relative_to(k) and folder != k for k in kept)
+    ]
+
+
+def _unshare_hide_in_stage(tmp: Path) -> str:
+    """The script lines that hide :func:`_hidden_in_tmp` in the new ``/tmp`` being staged."""
+    return "".join(
+        "mount -t tmpfs -o size=4k,mode=0555 nous-hidden "
+        f'"$stage"/{shlex.quote(str(folder.relative_to(tmp)))}\n'
+        for folder in _hidden_in_tmp()
+    )
