@@ -7,5 +7,4 @@
 CREATE CONSTRAINT case_id IF NOT EXISTS FOR (n:Case) REQUIRE n.id IS UNIQUE;
 CREATE INDEX case_agent_status IF NOT EXISTS FOR (n:Case) ON (n.agent_id, n.status);
 CREATE INDEX case_agent_at IF NOT EXISTS FOR (n:Case) ON (n.agent_id, n.at);
-CREATE FULLTEXT INDEX case_words IF NOT EXISTS FOR (n:Case) ON EACH [n.agent_id, n.task, n.error, n.worked, n.domain]
-  OPTIONS {indexConfig: {`fulltext.eventually_consistent`: true}};
+CREATE FULLTEXT INDEX case_words IF NOT EXISTS FOR (n:Case) ON EACH [n.agent_id, n.task, n.error, n.worked, n.domain];

@@ -45,8 +45,10 @@ async def test_recall_keys_are_indexed(driver: GraphDriver) -> None:
     fulltext = {r["name"]: r["options"] for r in objects if r["type"] == "FULLTEXT"}
     assert {"fact_text", "procedure_text", "episode_text", "heuristic_text"} <= set(fulltext)
     # Updated in the background: a write does not wait for Lucene (migration 007).
+    # case_words is the one exception: the case bank looks for a repeat right after a write.
     for name, options in fulltext.items():
-        assert options["indexConfig"]["fulltext.eventually_consistent"] is True, name
+        if name != "case_words":
+            assert options["indexConfig"]["fulltext.eventually_consistent"] is True, name
 
 
 def test_statements_split_on_line_end_semicolons() -> None:
