@@ -75,15 +75,19 @@ async def run_lessons(
     practice = library.split("practice")
     result = LessonsResult(settings.llm.model, library.name, len(practice), [t.id for t in held])
     agent = LessonAgent(llm, library, settings)
-    result.arms["memoryless"] = await agent.memoryless(driver, held)
+    result.arms["memoryless"] = _done("memoryless", await agent.memoryless(driver, held))
     async with fresh_memory(driver, f"bench-lessons-{new_id().lower()}") as memory:
-        await agent.run(memory, practice, learn=True)
+        _done("practice", await agent.run(memory, practice, learn=True))
         result.cases_after_practice = await agent.case_count(memory)
-        result.arms["nous"] = await agent.run(memory, held, learn=False)
+        result.arms["nous"] = _done("nous", await agent.run(memory, held, learn=False))
         rng = random.Random(seed)
-        result.arms["random"] = await agent.run(memory, held, learn=False, draw=rng)
+        result.arms["random"] = _done(
+            "random", await agent.run(memory, held, learn=False, draw=rng)
+        )
         if online:
-            result.arms["nous online"] = await agent.run(memory, held, learn=True)
+            result.arms["nous online"] = _done(
+                "nous online", await agent.run(memory, held, learn=True)
+            )
     result.model = agent.model or result.model
     for other in ("memoryless", "random"):
         test = mcnemar_exact(result.arms["nous"].first, result.arms[other].first)

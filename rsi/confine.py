@@ -8,10 +8,14 @@ Four layers, each used where it works:
 - **network and PID namespaces**: no interface is up, so no socket reaches
   anything; the PID namespace's init dies with the run, so a child that
   starts its own session still dies with it;
-- **an unprivileged user** (``setpriv`` to ``nobody``) when Nous runs as root:
-  ``RLIMIT_NPROC`` does not bind root, so without this a fork bomb would not
-  be held; as ``nobody`` the child can also read nothing private of ours and
-  no other process's environment;
+- **an unprivileged user** (``setpriv``) when Nous runs as root: a user id of
+  the run's own, drawn from a range no account uses (``nobody`` where the
+  kernel maps no such id). ``RLIMIT_NPROC`` does not bind root, so without a
+  drop a fork bomb would not be held; and since the limit counts every process
+  of the user across the machine, a user shared by all runs (``nobody``) makes
+  two sandboxes at once, from two daemons or one daemon and a test suite, fail
+  each other's ``fork()``. The child can read nothing private of ours and no
+  other process's environment, nor signal another run;
 - **resource limits** (:func:`limit_resources`, run in the child before exec):
   CPU seconds, 1 GiB of address space, 10 MB files, open files, processes.
 
@@ -23,10 +27,12 @@ works is used, and a machine that offers no mount namespace is said loudly.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import os
 import resource
+import secrets
 import shutil
 import subprocess
 import sys
@@ -40,6 +46,10 @@ from rsi import mounts
 log = logging.getLogger(__name__)
 
 NOBODY = 65534
+# A run's own user and group id are drawn from here (above any account or subordinate id
+# range in common use; below 2**31, which some tools read as signed).
+RUN_IDS_FIRST = 1_800_000_000
+RUN_IDS_COUNT = 100_000_000
 ADDRESS_SPACE_BYTES = 1 << 30
 FILE_SIZE_BYTES = 10 * 1000 * 1000
 OPEN_FILES = 64
@@ -58,8 +68,14 @@ class Confinement:
     as_root: bool
     namespaces: tuple[str, ...]  # without a mount namespace: the unshare prefix, if any
     network_isolated: bool
-    drops_to_nobody: bool
+    drops_user: bool
     note: str
+    # Each run as a user of its own (else every run as nobody); probed like the rest.
+    own_user: bool = False
+
+    def run_user(self) -> int:
+        """The user (and group) id one run is to have: a fresh one, or nobody."""
+        return RUN_IDS_FIRST + secrets.randbelow(RUN_IDS_COUNT) if self.own_user else NOBODY
 
     @property
     def private_tmp(self) -> bool:
@@ -70,9 +86,12 @@ class Confinement:
         """Where the run's files are, as the run sees them."""
         return mounts.WORK_DIR if self.private_tmp else folder
 
-    def argv(self, folder: Path, names: Sequence[str], command: Sequence[str]) -> list[str]:
-        """The command line for ``command`` (paths under :meth:`work_dir`), run in ``folder``."""
-        drop = _drop() if self.drops_to_nobody else []
+    def argv(
+        self, folder: Path, names: Sequence[str], command: Sequence[str], user: int = NOBODY
+    ) -> list[str]:
+        """The command line for ``command`` (paths under :meth:`work_dir`), run in ``folder``
+        as ``user`` when this way drops the user."""
+        drop = _drop(user) if self.drops_user else []
         if self.mount == mounts.BUBBLEWRAP:
             prefix = mounts.bubblewrap(self.tool, self.as_root, folder, names)
         elif self.mount == mounts.UNSHARE:
@@ -95,14 +114,15 @@ def limit_resources(cpu_seconds: int, processes: int) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-def process_limit(drops_to_nobody: bool) -> int:
+def process_limit(drops_user: bool) -> int:
     """``RLIMIT_NPROC`` for the child.
 
-    The limit counts every process of the child's real user. As ``nobody`` that
-    is the sandbox alone; running as our own user, it must leave room for the
-    processes that user already has, or pytest itself could not start.
+    The limit counts every process of the child's real user. As a user of its
+    own that is the run alone (as ``nobody``, every run on the machine); running
+    as our own user, it must leave room for the processes that user already has,
+    or pytest itself could not start.
     """
-    if drops_to_nobody:
+    if drops_user:
         return PROCESSES
     return _processes_of(os.getuid()) + PROCESSES
 
@@ -151,15 +171,23 @@ def candidates() -> list[Confinement]:
         log.warning("practice sandbox: running as root without setpriv; code would run as root")
     candidates: list[Confinement] = []
     if bwrap and (drops or not as_root):
-        candidates.append(_candidate(mounts.BUBBLEWRAP, bwrap, as_root, (), drops))
+        candidates += _users(_candidate(mounts.BUBBLEWRAP, bwrap, as_root, (), drops))
     if unshare and (drops or not as_root):
-        candidates.append(_candidate(mounts.UNSHARE, unshare, as_root, (), drops))
+        candidates += _users(_candidate(mounts.UNSHARE, unshare, as_root, (), drops))
         user = () if as_root else ("--user", "--map-root-user")
         ns = (unshare, *user, "--net", "--pid", "--fork", "--kill-child")
-        candidates.append(_candidate(NO_MOUNT, "", as_root, ns, drops))
+        candidates += _users(_candidate(NO_MOUNT, "", as_root, ns, drops))
     if drops:
-        candidates.append(_candidate(NO_MOUNT, "", as_root, (), drops))
+        candidates += _users(_candidate(NO_MOUNT, "", as_root, (), drops))
     return candidates
+
+
+def _users(way: Confinement) -> list[Confinement]:
+    """A way that drops the user: first with a user per run, then as nobody."""
+    if not way.drops_user:
+        return [way]
+    own = way.note.replace(f"user {NOBODY}", "a user of its own per run")
+    return [dataclasses.replace(way, own_user=True, note=own), way]
 
 
 def _candidate(
@@ -178,9 +206,9 @@ def _candidate(
     return Confinement(mount, tool, as_root, namespaces, isolated, drops, ", ".join(parts))
 
 
-def _drop() -> list[str]:
+def _drop(user: int) -> list[str]:
     setpriv = shutil.which("setpriv") or "setpriv"
-    return [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+    return [setpriv, f"--reuid={user}", f"--regid={user}", "--clear-groups"]
 
 
 def works(candidate: Confinement) -> bool:
@@ -188,9 +216,9 @@ def works(candidate: Confinement) -> bool:
     its packages are readable by the sandbox's user), write its working folder, and,
     with a mount namespace, see only its files there and write nothing elsewhere.
 
-    Whether we may hand the folder to ``nobody`` is decided by trying: a root without
-    CAP_CHOWN (or CAP_SETUID, which ``setpriv`` needs) makes the candidate not work,
-    it does not raise."""
+    Whether we may hand the folder to the run's user is decided by trying: a root
+    without CAP_CHOWN (or CAP_SETUID, which ``setpriv`` needs), or a kernel that maps
+    no such user id, makes the candidate not work, it does not raise."""
     try:
         folder = Path(tempfile.mkdtemp(prefix="nous-probe-"))
     except OSError as exc:
@@ -207,9 +235,10 @@ def works(candidate: Confinement) -> bool:
 
 def _probe(candidate: Confinement, folder: Path) -> bool:
     (folder / "probe.py").write_text(_PROBE, encoding="utf-8")
-    if candidate.drops_to_nobody:
-        folder.chmod(0o711)  # still passable for us (cwd) once nobody's
-        hand_to_nobody([folder / "probe.py", folder])  # the folder last: we could not reach in
+    user = candidate.run_user()
+    if candidate.drops_user:
+        folder.chmod(0o711)  # still passable for us (cwd) once the run's user owns it
+        hand_to([folder / "probe.py", folder], user)  # the folder last: we could not reach in
     outside = [str(p) for p in (Path.home(), Path.cwd(), Path("/var/tmp"), Path("/dev/shm"))]  # noqa: S108
     script = str(candidate.work_dir(folder) / "probe.py")
     # The interpreter's own folders under /tmp, if any, are the other names /tmp may hold.
@@ -228,7 +257,7 @@ def _probe(candidate: Confinement, folder: Path) -> bool:
     ]
     try:
         done = subprocess.run(
-            candidate.argv(folder, ["probe.py"], command),
+            candidate.argv(folder, ["probe.py"], command, user),
             cwd=folder,
             capture_output=True,
             timeout=_PROBE_TIMEOUT_S,
@@ -241,19 +270,20 @@ def _probe(candidate: Confinement, folder: Path) -> bool:
     return done.returncode == 0
 
 
-def hand_to_nobody(paths: Sequence[Path]) -> None:
-    """Give ``paths`` to ``nobody``, in order (a folder after what is inside it: a root
-    without CAP_DAC_OVERRIDE cannot reach into a folder it has given away).
+def hand_to(paths: Sequence[Path], user: int) -> None:
+    """Give ``paths`` to ``user`` (and the group of that id), in order (a folder after
+    what is inside it: a root without CAP_DAC_OVERRIDE cannot reach into a folder it has
+    given away).
 
     Raises :class:`PermissionError` where we may not (no CAP_CHOWN)."""
     for path in paths:
-        os.chown(path, NOBODY, NOBODY)
+        os.chown(path, user, user)
 
 
 def remove_folder(folder: Path) -> None:
     """Remove a probe's or a run's folder; never raises, leaves at worst a warning.
 
-    What ``nobody`` owns there, a root without CAP_DAC_OVERRIDE can neither list nor
+    What the run's user owns there, a root without CAP_DAC_OVERRIDE can neither list nor
     empty: it is taken back first (chown needs only CAP_CHOWN), top down."""
     shutil.rmtree(folder, ignore_errors=True)
     if not folder.exists():

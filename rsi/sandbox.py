@@ -50,10 +50,9 @@ from pathlib import Path
 from cognition.text import clip
 from rsi.checks import Checks, checks_module, verdict
 from rsi.confine import (
-    NOBODY,
     Confinement,
     confinement,
-    hand_to_nobody,
+    hand_to,
     limit_resources,
     process_limit,
     remove_folder,
@@ -216,20 +215,21 @@ async def _confined(
         # not open nobody's file for writing afterwards.
         fd = os.open(report, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
         fds = [fd, *_unseen_file(folder, unseen)]
+        user = conf.run_user()
         try:
-            if conf.drops_to_nobody:
+            if conf.drops_user:
                 try:
                     # The folder stays ours (we write the output there and remove it),
-                    # only passable; nobody owns its inputs and the report (pytest
-                    # reopens /dev/fd/N, which checks the file's owner).
+                    # only passable; the run's user owns its inputs and the report
+                    # (pytest reopens /dev/fd/N, which checks the file's owner).
                     folder.chmod(0o711)
-                    hand_to_nobody([*inputs.iterdir(), inputs, report])
+                    hand_to([*inputs.iterdir(), inputs, report], user)
                 except OSError as exc:
-                    refused = f"cannot hand the practice folder to user {NOBODY}: {exc}"
+                    refused = f"cannot hand the practice folder to user {user}: {exc}"
                     log.warning("practice run not started: %s", refused)
                     return _Ended("", "", False, False, refused)
             work = conf.work_dir(inputs)
-            argv = conf.argv(inputs, sorted(files), command(work, fds))
+            argv = conf.argv(inputs, sorted(files), command(work, fds), user)
             timed_out, code = await _run(
                 argv, inputs, folder / OUTPUT_FILE, _environment(work), fds, timeout_s, conf
             )
@@ -293,7 +293,7 @@ async def _run(
 ) -> tuple[bool, int | None]:
     """(timed out, exit code) of ``argv`` run in ``cwd``, inheriting ``fds``."""
     cpu = max(1, math.ceil(timeout_s))
-    nproc = process_limit(conf.drops_to_nobody)
+    nproc = process_limit(conf.drops_user)
     # Output goes to a file, not a pipe: a child that outlives the run (where no PID
     # namespace ends it) cannot hold us waiting for the end of a pipe.
     with open(output_file, "wb") as output:  # noqa: ASYNC230 (a local, empty file)

@@ -35,7 +35,7 @@ print(json.dumps({"ways": ways, "describe": confine.describe()}))
 _RUN_AS_NOBODY = """
 import asyncio, json
 from rsi import confine, sandbox
-dropping = [c for c in confine.candidates() if c.drops_to_nobody]
+dropping = [c for c in confine.candidates() if c.drops_user]
 sandbox.confinement = lambda: dropping[-1]  # as if the probe had chosen it
 tests = "from solution import *\\n\\ndef test_add():\\n    assert add(2, 3) == 5\\n"
 result = asyncio.run(sandbox.run_tests(tests, "def add(x, y):\\n    return x + y\\n", timeout_s=20))

@@ -152,16 +152,42 @@ async def test_a_fork_bomb_is_held_and_cleaned_up() -> None:
     task = asyncio.create_task(run_tests(escape_test(body), SOLUTION, timeout_s=4))
     peak = 0
     while not task.done():
-        if conf.drops_to_nobody:
-            # The bomb's own processes (named by it): other sandboxes running as nobody on
-            # the same machine share the limit, so they only ever leave the bomb fewer.
+        if conf.drops_user:
+            # The bomb's own processes (named by it): where runs share a user (nobody),
+            # other sandboxes on the machine share the limit and only leave the bomb fewer.
             peak = max(peak, len(processes_with(marker)))
         await asyncio.sleep(0.1)
     result = task.result()
     assert result.tests_passed == 0 and result.killed and result.timed_out
-    if conf.drops_to_nobody:
+    if conf.drops_user:
         assert 0 < peak <= PROCESSES
     await assert_none_left(marker)
+
+
+async def test_sandboxes_at_once_do_not_share_a_process_limit() -> None:
+    """Three runs at once, each holding 20 processes: 60 in all, over one run's limit of 32.
+    A user per run keeps each run's count its own (nobody for all made forks fail)."""
+    conf = confinement()
+    if not (conf.drops_user and conf.own_user):
+        pytest.skip(f"runs here do not get a user of their own: {conf.note}")
+    body = (
+        "import os, time\n"
+        "kids = []\n"
+        "for _ in range(19):\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        time.sleep(3)\n"
+        "        os._exit(0)\n"
+        "    kids.append(pid)\n"
+        "for pid in kids:\n"
+        "    os.waitpid(pid, 0)\n"
+        "assert len(kids) == 19"
+    )
+    results = await asyncio.gather(
+        *(run_tests(escape_test(body), SOLUTION, timeout_s=30) for _ in range(3))
+    )
+    assert [r.error for r in results] == [None, None, None]
+    assert [r.tests_passed for r in results] == [1, 1, 1]
 
 
 async def test_allocating_four_gib_fails() -> None:
