@@ -39,8 +39,7 @@ import random
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,52 +51,19 @@ from bench.transfer_practice import (
     format_practice,
     practise_cycles,
 )
+from bench.transfer_prompts import passes, plain_prompt, system_prompt, task_prompt
+from bench.transfer_report import ARMS, TransferResult, client_errors, format_result
+from bench.transfer_strategies import StrategySet, split_strategies, strategies_from_file
 from cognition.cases import CaseBank, worked_examples
 from cognition.code_reply import extract_code
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
-from cognition.text import fence
 from graph.models import Heuristic, new_id
 from graph.settings import Settings, load_settings
 from graph.store.cases import CaseStore
 from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
 from rsi.problems import HELD_OUT_IDS, Problem, held_out, human_eval
-from rsi.sandbox import run_problem
-from rsi.strategies import carried_prompt, set_signature
-
-ARMS = ("plain", "none", "cases", "random cases", "principles")
-CHECK_TIMEOUT_S = 10.0
-
-
-@dataclass
-class StrategySet:
-    """The learned strategies, their control, and which version of the set they are."""
-
-    learned: list[Heuristic]
-    control: list[Heuristic]
-    control_kind: str
-    version: str
-
-
-@dataclass
-class TransferResult:
-    """pass@1 per arm, the per-problem outcomes, and each arm's paired test against ``none``."""
-
-    model: str
-    base_url: str
-    strategy_version: str
-    strategies: int
-    control_kind: str
-    problems: list[str]
-    passed: dict[str, list[bool]] = field(default_factory=dict)
-    pass_at_1: dict[str, float] = field(default_factory=dict)
-    mcnemar: dict[str, dict[str, float]] = field(default_factory=dict)
-    errors: dict[str, int] = field(default_factory=dict)
-    unusable: dict[str, int] = field(default_factory=dict)  # replies that held no code
-    prompt_tokens: dict[str, int] = field(default_factory=dict)
-    cases_shown: dict[str, int] = field(default_factory=dict)
-    case_bank: int = 0  # active cases the agent held
 
 
 def held_out_tasks(limit: int | None = None, size: int = len(HELD_OUT_IDS)) -> list[Problem]:
@@ -105,91 +71,6 @@ def held_out_tasks(limit: int | None = None, size: int = len(HELD_OUT_IDS)) -> l
     split = held_out(size)
     tasks = [p for p in human_eval() if p.source in split]
     return tasks[:limit] if limit else tasks
-
-
-def strategies_from_file(path: Path, domain: str, seed: int) -> StrategySet:
-    """The strategy set of a ``strategies.json`` Nous wrote."""
-    document = json.loads(path.read_text(encoding="utf-8"))
-    heuristics = [
-        Heuristic(
-            agent_id="file",
-            id=str(h.get("id") or n),
-            domain=str(h["domain"]),
-            content=str(h["content"]),
-            at=_aware(datetime.fromisoformat(h["added_at"])),
-        )
-        for n, h in enumerate(document.get("heuristics", []))
-    ]
-    return split_strategies(heuristics, domain, seed, version=f"v{document.get('version', '?')}")
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def split_strategies(
-    heuristics: Sequence[Heuristic], domain: str, seed: int, *, version: str | None = None
-) -> StrategySet:
-    """The learned strategies of ``domain`` and a control of the same size."""
-    learned = [h for h in heuristics if h.domain == domain]
-    others = [h for h in heuristics if h.domain != domain]
-    rng = random.Random(seed)
-    if len(others) >= len(learned):
-        control, kind = rng.sample(others, len(learned)), "other domains"
-    else:
-        control, kind = [_shuffled(h, rng) for h in learned], "shuffled words"
-    return StrategySet(learned, control, kind, version or f"set {set_signature(heuristics)[:12]}")
-
-
-def _shuffled(h: Heuristic, rng: random.Random) -> Heuristic:
-    words = h.content.split()
-    rng.shuffle(words)
-    return h.model_copy(update={"content": " ".join(words)})
-
-
-def system_prompt(strategies: Sequence[Heuristic], max_tokens: int) -> str:
-    """The constitution and the arm's strategies, as the agent's requests carry them."""
-    return carried_prompt(strategies, max_tokens).text
-
-
-def plain_prompt(task: Problem) -> str:
-    """The problem in a model's own plain form: the stub in a code block, nothing else."""
-    return f"Complete the following Python function:\n```python\n{task.spec.rstrip()}\n```"
-
-
-def task_prompt(task: Problem, examples: str = "") -> str:
-    """The user message for one problem, worked examples (already fenced) first."""
-    shown = f"{examples}\n\n" if examples else ""
-    return (
-        f"{shown}{fence(task.spec, 'a Python function to complete')}\n\n"
-        f"Write the complete Python function `{task.entry_point}` (its signature, body and any "
-        "imports it needs) so that it does what the docstring says. Reply with the code in one "
-        "```python block."
-    )
-
-
-def solution_module(task: Problem, reply: str) -> str:
-    """The reply as the module the tests import: the longest code block, a bare body completed
-    with the signature, after the problem's prompt (its imports and helpers)."""
-    code = extract_code(reply, signature=task.spec, entry_point=task.entry_point)
-    if f"def {task.entry_point}" not in code:
-        return task.spec + _indented(code)  # a body without its signature, as HumanEval's are
-    return task.module(code)
-
-
-def _indented(code: str) -> str:
-    lines = code.splitlines()
-    if lines and not lines[0].startswith((" ", "\t")):
-        return "".join(f"    {line}\n" for line in lines)
-    return code
-
-
-async def passes(task: Problem, reply: str, timeout_s: float = CHECK_TIMEOUT_S) -> bool:
-    """Whether the reply's code passes every one of the task's tests in the practice sandbox."""
-    if not extract_code(reply, signature=task.spec, entry_point=task.entry_point):
-        return False
-    result = await run_problem(task, solution_module(task, reply), timeout_s=timeout_s)
-    return result.success
 
 
 @dataclass
@@ -201,17 +82,30 @@ class ArmRun:
     cases: str = ""  # "", "similar" or "random"
 
 
-def arm_runs(settings: Settings, strategies: StrategySet) -> list[ArmRun]:
-    """The five arms, in :data:`ARMS` order."""
+def arm_runs(
+    settings: Settings, strategies: StrategySet, arms: Sequence[str] = ARMS
+) -> list[ArmRun]:
+    """The arms named in ``arms`` (all five by default), in :data:`ARMS` order."""
     tokens = settings.rsi.max_strategy_tokens
     bare = system_prompt([], tokens)
-    return [
+    every = [
         ArmRun("plain", None),
         ArmRun("none", bare),
         ArmRun("cases", bare, "similar"),
         ArmRun("random cases", bare, "random"),
         ArmRun("principles", system_prompt(strategies.learned, tokens)),
     ]
+    return [arm for arm in every if arm.name in arms]
+
+
+def chosen_arms(text: str) -> tuple[str, ...]:
+    """``--arms`` read: names from :data:`ARMS`, comma-separated; ``none`` (every test's
+    reference) is always run. Raises ValueError naming an unknown arm."""
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = sorted(names - set(ARMS))
+    if unknown:
+        raise ValueError(f"unknown arm(s) {', '.join(unknown)}; the arms are {', '.join(ARMS)}")
+    return tuple(arm for arm in ARMS if arm in names or arm == "none")
 
 
 async def _examples(
@@ -257,8 +151,10 @@ async def run_transfer(
     *,
     seed: int = 3,
     domain: str = "code",
+    arms: Sequence[str] = ARMS,
 ) -> TransferResult:
-    """Ask every task in every arm and check each answer; the case bank is only read."""
+    """Ask every task in every arm (of ``arms``) and check each answer; the case bank is
+    only read."""
     result = TransferResult(
         model=settings.llm.model,
         base_url=settings.llm.base_url,
@@ -269,7 +165,7 @@ async def run_transfer(
         case_bank=len(await cases.store.active(domain)) if cases is not None else 0,
     )
     rng = random.Random(seed)
-    for arm in arm_runs(settings, strategies):
+    for arm in arm_runs(settings, strategies, arms):
         outcomes = []
         for task in tasks:
             examples, shown = await _examples(arm, task, cases, rng, domain)
@@ -277,7 +173,13 @@ async def run_transfer(
             outcomes.append(await _ask(llm, arm, task, examples, result))
         result.passed[arm.name] = outcomes
         result.pass_at_1[arm.name] = round(sum(outcomes) / len(outcomes), 4) if outcomes else 0.0
-    for other in ("plain", "cases", "random cases", "principles"):
+        # A run with a small local model takes an hour or more: say each arm as it ends.
+        print(
+            f"bench.transfer: {arm.name}: {sum(outcomes)}/{len(outcomes)}",
+            file=sys.stderr,
+            flush=True,
+        )
+    for other in (arm for arm in ARMS if arm != "none" and arm in result.passed):
         test = mcnemar_exact(result.passed[other], result.passed["none"])
         result.mcnemar[f"{other} vs none"] = {
             f"{other} only": test.only_a,
@@ -285,43 +187,6 @@ async def run_transfer(
             "p_value": test.p_value,
         }
     return result
-
-
-def format_result(result: TransferResult) -> str:
-    """The figures as text."""
-    n = len(result.problems)
-    lines = [
-        f"transfer on {n} held-out HumanEval problems; model {result.model} at {result.base_url}",
-        f"principles: {result.strategies} learned ({result.strategy_version}); "
-        f"case bank: {result.case_bank} active cases",
-    ]
-    for arm in ARMS:
-        passed = sum(result.passed[arm])
-        errors, unusable = result.errors.get(arm, 0), result.unusable.get(arm, 0)
-        note = f"; {errors} requests failed, counted as failures" if errors else ""
-        note += f"; {unusable} replies held no usable code" if unusable else ""
-        note += f"; {result.cases_shown[arm]} cases shown" if result.cases_shown.get(arm) else ""
-        tokens = result.prompt_tokens.get(arm, 0) / n if n else 0.0
-        lines.append(
-            f"  pass@1 {arm:<12} {result.pass_at_1[arm]:.3f} ({passed}/{n}); "
-            f"{tokens:.0f} prompt tokens per problem{note}"
-        )
-    for name, test in result.mcnemar.items():
-        counts = ", ".join(f"{k} {int(v)}" for k, v in test.items() if k != "p_value")
-        lines.append(f"  McNemar {name}: {counts}, exact p = {test['p_value']:.4g}")
-    if result.pass_at_1.get("plain"):
-        ratio = result.pass_at_1["none"] / result.pass_at_1["plain"]
-        lines.append(f"  none / plain: {ratio:.2f} (target >= 0.95)")
-    return "\n".join(lines)
-
-
-def client_errors(practice: Practice | None, result: TransferResult) -> int:
-    """Requests that failed at the client: in the arms, the trials and the cycles."""
-    errors = sum(result.errors.values())
-    if practice is not None:
-        errors += sum(int(t.get("errors") or 0) for h in practice.heuristics for t in h["trials"])
-        errors += sum(1 for c in practice.cycles if c.error and "LLM" in c.error)
-    return errors
 
 
 async def _measure(
@@ -333,7 +198,9 @@ async def _measure(
     if args.strategies is not None:
         strategies = strategies_from_file(args.strategies, args.domain, args.seed)
         _print_learned(strategies, None, args.json)
-        result = await run_transfer(llm, settings, strategies, tasks, seed=args.seed)
+        result = await run_transfer(
+            llm, settings, strategies, tasks, seed=args.seed, arms=args.arms
+        )
         return result, None
     async with connected(settings) as (_, driver):
         if not (args.practice_cycles or args.bootstrap_practice):
@@ -344,7 +211,14 @@ async def _measure(
             _print_learned(strategies, None, args.json)
             bank = CaseBank(CaseStore(memory), settings.cases)
             result = await run_transfer(
-                llm, settings, strategies, tasks, bank, seed=args.seed, domain=args.domain
+                llm,
+                settings,
+                strategies,
+                tasks,
+                bank,
+                seed=args.seed,
+                domain=args.domain,
+                arms=args.arms,
             )
             return result, None
         memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
@@ -353,7 +227,14 @@ async def _measure(
             _print_learned(strategies, practice, args.json)
             bank = CaseBank(CaseStore(memory), settings.cases)
             result = await run_transfer(
-                llm, settings, strategies, tasks, bank, seed=args.seed, domain=args.domain
+                llm,
+                settings,
+                strategies,
+                tasks,
+                bank,
+                seed=args.seed,
+                domain=args.domain,
+                arms=args.arms,
             )
         finally:
             if not args.keep_agent:
@@ -474,8 +355,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--keep-agent", action="store_true", help="keep the practice agent's graph afterwards"
     )
+    parser.add_argument(
+        "--arms",
+        type=_arms,
+        default=ARMS,
+        help=f"comma-separated arms to run (default: all; none is always run): {', '.join(ARMS)}",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     return asyncio.run(_main(parser.parse_args(argv)))
+
+
+def _arms(text: str) -> tuple[str, ...]:
+    try:
+        return chosen_arms(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 if __name__ == "__main__":

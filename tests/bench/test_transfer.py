@@ -7,21 +7,16 @@ import json
 import re
 import time
 from collections.abc import AsyncIterator
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
 from bench.stats import binomial_two_sided, mcnemar_exact
-from bench.transfer import (
-    ARMS,
-    format_result,
-    held_out_tasks,
-    main,
-    passes,
-    run_transfer,
-    split_strategies,
-)
+from bench.transfer import held_out_tasks, main, run_transfer
+from bench.transfer_prompts import passes
+from bench.transfer_report import ARMS, format_result
+from bench.transfer_strategies import split_strategies
 from cognition.cases import CaseBank
 from cognition.llm import LLMClient
 from graph.models import CaseSource
@@ -155,8 +150,28 @@ def test_the_command_reads_a_strategies_file_and_any_endpoint(tmp_path: Path) ->
     assert result["problems"] == ["HumanEval/4", "HumanEval/12"]
 
 
+def test_arms_chosen_run_alone_with_none_as_the_reference(tmp_path: Path) -> None:
+    empty = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
+    strategies = tmp_path / "strategies.json"
+    strategies.write_text(json.dumps({"version": 1, "heuristics": []}))
+    out = io.StringIO()
+    with LLMStub(default=answer, model="stub-coder") as stub, redirect_stdout(out):
+        code = main(
+            ["--config", str(empty), "--strategies", str(strategies), "--base-url",
+             stub.base_url, "--limit", "2", "--arms", "plain", "--json"]
+        )  # fmt: skip
+        steps = {r.step for r in stub.chat_requests}
+    assert code == 0 and steps == {"transfer_plain", "transfer_none"}
+    result = json.loads(out.getvalue())
+    assert set(result["pass_at_1"]) == {"plain", "none"}
+    assert set(result["mcnemar"]) == {"plain vs none"}
+    with pytest.raises(SystemExit) as refused, redirect_stderr(io.StringIO()) as err:
+        main(["--arms", "plain,cases,principals"])
+    assert refused.value.code == 2 and "unknown arm(s) principals" in err.getvalue()
+
+
 def test_a_task_without_its_signature_gets_the_prompt_prepended() -> None:
-    from bench.transfer import solution_module
+    from bench.transfer_prompts import solution_module
 
     task = Problem("HumanEval/x", "def f(a):\n    '''doc'''\n", "f")
     assert solution_module(task, "    return a\n").count("def f(a):") == 1
@@ -169,7 +184,7 @@ def test_a_task_without_its_signature_gets_the_prompt_prepended() -> None:
 
 
 async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
-    from bench.transfer import StrategySet, format_result
+    from bench.transfer_strategies import StrategySet
 
     tasks = held_out_tasks(2)
     with LLMStub(default=Reply.error(500)) as stub:
@@ -182,7 +197,7 @@ async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
 
 
 async def test_a_reply_without_code_is_counted_and_reported() -> None:
-    from bench.transfer import StrategySet, format_result
+    from bench.transfer_strategies import StrategySet
 
     tasks = held_out_tasks(2)
     with LLMStub(default=Reply.json({"answer": "no code here"})) as stub:
