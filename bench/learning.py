@@ -1,6 +1,6 @@
 """The decision loop's learning curve: does Nous act better for what it has learned?
 
-    python -m bench.learning [--observations 300] [--block 50] [--seed 20]
+    python -m bench.learning [--observations 300] [--block 50] [--seed 20] [--base-url URL]
 
 A stream of intake notes in two folders, alternating at random (seeded):
 ``_intake/reports/`` and ``_intake/notes/``. The same template
@@ -10,7 +10,8 @@ succeeds on a note 90 % of the time; the stand-in Claude Code CLI
 observation's outcome is drawn once and is the same for both runs.
 
 The stream is run twice in the same process, on the daemon's own
-``build_loop`` (rules reasoner, live executors):
+``build_loop`` (live executors; the rules reasoner, or with ``--base-url`` the
+model at that OpenAI-compatible endpoint, for both runs):
 
 - **Nous**: one agent for the whole stream, so its pattern statistics,
   lessons and censors carry from one observation to the next;
@@ -258,16 +259,27 @@ def report(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: in
     return all(ok for ok, _ in checks)
 
 
-async def run(count: int, size: int, seed: int) -> bool:
-    """Both runs over the same stream; the report."""
-    settings = bench_settings()
-    settings.reasoner = "rules"
+def learning_settings(settings: Settings, base_url: str | None = None) -> Settings:
+    """``settings`` made the bench's: live executors (the stand-in CLI), no action budget,
+    and the rules reasoner, or with ``base_url`` the model there (``reasoner: llm``)."""
+    settings.reasoner = "llm" if base_url else "rules"
+    if base_url:
+        settings.llm.base_url = base_url
     settings.executors.dry_run = False
     settings.executors.claude_binary = str(STAND_IN)
     settings.budget.actions_per_hour = 1_000_000
+    return settings
+
+
+async def run(count: int, size: int, seed: int, base_url: str | None = None) -> bool:
+    """Both runs over the same stream; the report. With ``base_url``, the model there
+    reasons for both runs; else the rules."""
+    settings = learning_settings(bench_settings(), base_url)
     items = stream(count, seed)
     async with connected(settings) as (endpoint, driver):
         print(f"neo4j: {endpoint.describe()}")
+        reasoner = f"the model at {settings.llm.base_url}" if base_url else "the rules"
+        print(f"reasoner: {reasoner}", flush=True)
         with tempfile.TemporaryDirectory(prefix="nous-learning-") as tmp:
             runner = Runner(settings, driver, Path(tmp) / "nous", items)
             started = time.perf_counter()
@@ -286,12 +298,16 @@ def main() -> None:
     parser.add_argument("--observations", type=int, default=300)
     parser.add_argument("--block", type=int, default=50)
     parser.add_argument("--seed", type=int, default=20)
+    parser.add_argument(
+        "--base-url",
+        help="an OpenAI-compatible endpoint whose model reasons (default: the rules reasoner)",
+    )
     args = parser.parse_args()
     # Every escalation is logged at WARNING; the table is what this bench shows.
     logging.basicConfig(level=logging.ERROR)
     if args.observations < TAIL:
         parser.error(f"--observations must be at least {TAIL}")
-    asyncio.run(run(args.observations, args.block, args.seed))
+    asyncio.run(run(args.observations, args.block, args.seed, args.base_url))
 
 
 if __name__ == "__main__":

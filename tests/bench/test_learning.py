@@ -14,12 +14,17 @@ from bench.learning import (
     FAILURE,
     GOOD,
     STAND_IN,
+    Runner,
     Tally,
     blocks,
+    learning_settings,
     report,
     stand_in_script,
     stream,
 )
+from graph.settings import load_settings
+from graph.store.driver import GraphDriver
+from tests.support.llm_stub import LLMStub
 
 
 def test_the_stream_is_seeded_and_fails_by_folder() -> None:
@@ -91,3 +96,21 @@ def test_the_report_compares_the_last_hundred_with_the_baseline() -> None:
     idle = [Tally(waits=1) for _ in items]
     with redirect_stdout(io.StringIO()):
         assert report(items, idle, baseline, 50) is False
+
+
+async def test_with_an_endpoint_the_model_reasons_the_decisions(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    # --base-url: the loop's deliberation asks the model there, not only the rules.
+    empty = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
+    items = stream(2, seed=3)
+    with LLMStub() as stub:
+        settings = learning_settings(load_settings(empty), stub.base_url)
+        runner = Runner(settings, driver, tmp_path, items)
+        memory, runtime = await runner.open(f"test-learning-{tmp_path.name}")
+        try:
+            await runner.decide(memory, runtime, items[0])
+        finally:
+            await runner.close(memory, runtime)
+        asked = len(stub.chat_requests)
+    assert settings.reasoner == "llm" and asked >= 1
