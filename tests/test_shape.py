@@ -27,13 +27,10 @@ KNOWN_LONG: set[str] = {
     "cognition/act/render.py:fill",
     "cognition/act/executors/process.py:run_process",
     "cognition/deliberate/replies.py:build_deliberation",
-    "rsi/practise_step.py:practise",
     "scheduler/compose.py:build_loop",
     "scheduler/app.py:_run",
 }
-KNOWN_CIRCLES: set[frozenset[str]] = {
-    frozenset({"rsi.engine", "rsi.practise_step"}),
-}
+KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
 def _modules() -> dict[str, Path]:
