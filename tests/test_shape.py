@@ -25,7 +25,6 @@ KNOWN_LONG: set[str] = {
     "cognition/recall/gather.py:build",
     "cognition/act/render.py:fill",
     "cognition/act/executors/process.py:run_process",
-    "cognition/deliberate/replies.py:build_deliberation",
     "scheduler/compose.py:build_loop",
     "scheduler/app.py:_run",
 }
