@@ -96,7 +96,7 @@ async def _attempt(
             shown=carried.strategy_ids,
         )
         return await consistency.practise(desire, level)
-    # Problems practised lately are not drawn again, whatever their domain.
+    # Problems practiced lately are not drawn again, whatever their domain.
     recent = await parts.store.recent_trajectories(None, RECENT_PROBLEMS)
     seen = Recent(
         sources=frozenset(t.problem_source for t in recent if t.problem_source != "generated"),
