@@ -1,13 +1,14 @@
 """The client the reasoner thinks through: any OpenAI-compatible endpoint.
 
 :class:`LLMClient` asks for JSON, validates it with a pydantic model, and gives
-an invalid reply exactly one repair attempt. A reply that is still unusable
-comes back as an :class:`LLMReply` with ``value=None`` and ``error`` set; it
-never raises. An endpoint that cannot be reached (refused, 5xx, 429) raises
-:class:`LLMUnavailableError` and starts a backoff (:mod:`cognition.llm_health`),
-during which :meth:`LLMClient.healthy` answers ``False`` and
-:meth:`LLMClient.complete_json` raises at once, both without network I/O, so
-the rules reasoner takes over without every step waiting out a timeout.
+an invalid reply exactly one repair attempt (:mod:`cognition.llm_repair`). A
+reply that is still unusable comes back as an :class:`LLMReply` with
+``value=None`` and ``error`` set; it never raises. An endpoint that cannot be
+reached (refused, 5xx, 429) raises :class:`LLMUnavailableError` and starts a
+backoff (:mod:`cognition.llm_health`), during which :meth:`LLMClient.healthy`
+answers ``False`` and :meth:`LLMClient.complete_json` raises at once, both
+without network I/O, so the rules reasoner takes over without every step
+waiting out a timeout.
 
 A slow model is a normal model: each request's timeout follows its prompt
 and ``max_tokens`` (:func:`cognition.llm_pacing.request_timeout`), and a
@@ -52,16 +53,9 @@ from cognition.llm_format import (
 )
 from cognition.llm_health import HEALTH_TIMEOUT_S, EndpointHealth
 from cognition.llm_pacing import Priority, RequestPacer, request_timeout
-from cognition.llm_reply import (
-    LLMReply,
-    TextReply,
-    describe_error,
-    parse_reply,
-    repair_prompt,
-    reply_parts,
-)
+from cognition.llm_repair import RequestRejected, ask_json
+from cognition.llm_reply import LLMReply, TextReply, describe_error, reply_parts
 from cognition.llm_state import LLMState
-from graph.models import new_id
 from graph.settings import LLMSettings
 
 __all__ = ["LLMClient", "LLMReply", "LLMState", "TextReply"]
@@ -76,10 +70,6 @@ _PROBE_MAX_TOKENS = 8
 
 class _Probe(BaseModel):
     ok: bool
-
-
-class _Rejected(Exception):
-    """The endpoint refused this one request (400, 413, 422) but is otherwise up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,51 +216,23 @@ class LLMClient:
         client = self._require_client()
         if self.backing_off:
             raise LLMUnavailableError(f"{step}: LLM endpoint unavailable (backing off)")
-        messages: list[ChatCompletionMessageParam] = [
-            {"role": "system", "content": system},
-            {"role": "user", "content": user},
-        ]
         request = _Request(
             step, schema.__name__, self._wire(schema), priority, max_tokens, temperature
         )
-        call_id = new_id()
-        started = time.perf_counter()
-        model, raw, error = self._settings.model, "", ""
-        prompt_tokens = completion_tokens = attempts = 0
-        sent_as: ReplyFormat | None = None
-        value: T | None = None
-        while attempts < (2 if repair else 1):
-            attempts += 1
-            try:
-                completion, sent_as = await self._create(client, messages, request)
-            except _Rejected as exc:
-                error = str(exc)
-                break
-            raw, served_by, used_in, used_out = reply_parts(completion)
-            model = served_by or model
-            prompt_tokens += used_in
-            completion_tokens += used_out
-            value, error = parse_reply(raw, schema)
-            if value is not None:
-                break
-            log.debug("%s: reply %d unusable: %s", step, attempts, error)
-            messages += [
-                {"role": "assistant", "content": raw},
-                {"role": "user", "content": repair_prompt(error, schema)},
-            ]
-        if value is None:
-            log.info("%s: no usable reply after %d attempt(s)", step, attempts)
-        return LLMReply(
-            value=value,
-            raw=raw,
-            model=model,
-            latency_ms=(time.perf_counter() - started) * 1000,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            attempts=attempts,
-            error=None if value is not None else error,
-            call_id=call_id,
-            reply_format=sent_as,
+
+        async def send(
+            messages: list[ChatCompletionMessageParam],
+        ) -> tuple[ChatCompletion, ReplyFormat]:
+            return await self._create(client, messages, request)
+
+        return await ask_json(
+            send,
+            system=system,
+            user=user,
+            schema=schema,
+            step=step,
+            model=self._settings.model,
+            tries=2 if repair else 1,
         )
 
     async def complete_text(
@@ -346,7 +308,7 @@ class LLMClient:
             return completion, fmt
         assert failure is not None  # formats is never empty
         if failure.status_code in (400, 413, 422):
-            raise _Rejected(f"request rejected: {describe_error(failure)}") from None
+            raise RequestRejected(f"request rejected: {describe_error(failure)}") from None
         raise self._unavailable(request.step, failure) from None
 
     async def _send(

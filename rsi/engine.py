@@ -36,7 +36,7 @@ from graph.store.memory import Memory
 from graph.store.rsi import NewDesire
 from rsi.bootstrap import bootstrap_desire
 from rsi.errors import RSIError
-from rsi.practise_step import practise
+from rsi.practise_step import PracticeParts, practise
 from rsi.reflect import LLMReflector, ReflectionOutcome, RulesReflector, show
 from rsi.route import PRACTISABLE, classify
 from rsi.strategies import StrategyBook
@@ -216,7 +216,19 @@ class RSIEngine:
         if not model or self.llm is None:
             result.skipped = NO_MODEL
             return
-        await practise(self, chosen, carried, result)
+        await practise(self._practice_parts(self.llm), chosen, carried, result)
+
+    def _practice_parts(self, llm: LLMClient) -> PracticeParts:
+        """The parts practice uses, with the model the cycle made sure it has."""
+        return PracticeParts(
+            llm=llm,
+            store=self.store,
+            events=self.events,
+            learning=self.memory.learning,
+            settings=self.settings,
+            root=self.root,
+            cases=self.cases,
+        )
 
     async def _reflect(
         self, shown: Any, system: str, result: RSICycle

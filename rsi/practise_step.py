@@ -6,23 +6,49 @@ difficulty the domain's last trajectories call for (T2). Practice carries
 the strategies every request carries; the trajectory's outcome credits the
 ones its reply applied, by the decision loop's own path
 (:meth:`graph.store.learning.LearningStore.credit_heuristics`).
+
+The engine hands practice its parts as :class:`PracticeParts`, not itself:
+it needs a few of them, and importing the engine back would tie the
+two modules in a circle.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from pathlib import Path
 
 from cognition.carried import CarriedPrompt
 from cognition.cases import CaseBank
+from cognition.llm import LLMClient
 from graph.models import CaseSource, Desire, DesireStatus, RSICycle, Trajectory
+from graph.settings import RSISettings
+from graph.store.events import EventStore
+from graph.store.learning import LearningStore
+from graph.store.rsi import RSIStore
 from rsi.consistency import ConsistencyPractice
 from rsi.difficulty import HISTORY, current_level
 from rsi.practice import RECENT_PROBLEMS, Recent, TestPractice
 from rsi.problems import held_out
 from rsi.route import LOGIC
 
-if TYPE_CHECKING:
-    from rsi.engine import RSIEngine
+
+@dataclass(frozen=True, slots=True)
+class PracticeParts:
+    """What practice uses: the model, the stores it reads and writes, settings and places.
+
+    ``store`` holds desires and trajectories, ``learning`` credits the
+    heuristics a trajectory applied, ``events`` takes the practice events.
+    ``root`` is the watched root (practice folders lie outside it) and
+    ``cases`` the agent's case bank, if it has one.
+    """
+
+    llm: LLMClient
+    store: RSIStore
+    events: EventStore
+    learning: LearningStore
+    settings: RSISettings
+    root: Path | None
+    cases: CaseBank | None
 
 
 async def keep_case(cases: CaseBank | None, trajectory: Trajectory, trajectory_id: str) -> None:
@@ -43,63 +69,82 @@ async def keep_case(cases: CaseBank | None, trajectory: Trajectory, trajectory_i
 
 
 async def practise(
-    engine: RSIEngine, desire: Desire, carried: CarriedPrompt, result: RSICycle
+    parts: PracticeParts, desire: Desire, carried: CarriedPrompt, result: RSICycle
 ) -> None:
     """Practise once, write the trajectory, credit what it applied, mark the desire."""
-    system = carried.text
-    llm, store, events = engine.llm, engine.store, engine.events
-    assert llm is not None  # the engine practises only with a model
     domain = desire.domain
-    level = current_level(await store.recent_trajectories(domain, HISTORY))
-    await events.emit(
+    level = current_level(await parts.store.recent_trajectories(domain, HISTORY))
+    await parts.events.emit(
         "rsi_practice_start", {"desire_id": desire.id, "domain": domain, "difficulty": level}
     )
-    trajectory: Trajectory | None
-    if domain == LOGIC:
-        runs = engine.settings.consistency_runs
-        consistency = ConsistencyPractice(llm, runs=runs, system=system, shown=carried.strategy_ids)
-        trajectory = await consistency.practise(desire, level)
-    else:
-        recent = await store.recent_trajectories(None, RECENT_PROBLEMS)
-        seen = Recent(
-            sources=frozenset(t.problem_source for t in recent if t.problem_source != "generated"),
-            fingerprints=frozenset(t.problem_hash for t in recent if t.problem_hash),
-            specs=tuple(t.problem[:200] for t in recent if t.problem_source == "generated"),
-        )
-        practice = TestPractice(
-            llm,
-            timeout_s=engine.settings.practice_timeout_s,
-            root=engine.root,
-            system=system,
-            shown=carried.strategy_ids,
-            held_out=held_out(engine.settings.held_out_problems),
-            cases=engine.cases,
-        )
-        trajectory = await practice.practise(desire, domain, level, seen)
+    trajectory = await _attempt(parts, desire, carried, level)
     if trajectory is None:
-        await events.emit(
-            "rsi_practice_failure",
-            {"desire_id": desire.id, "domain": domain, "reason": "no usable problem"},
-        )
-        result.skipped = "no usable practice problem"
-        # Not drawn again by later cycles: a person may re-state it as a new request.
-        await store.update_desire(desire.id, status=DesireStatus.UNPRACTISABLE)
+        await _give_up(parts, desire, result)
         return
-    trajectory_id = await store.record_trajectory(trajectory)
-    await engine.memory.learning.credit_heuristics(trajectory_id, success=trajectory.success)
-    await keep_case(engine.cases, trajectory, trajectory_id)
+    await _record(parts, desire, trajectory, result)
+
+
+async def _attempt(
+    parts: PracticeParts, desire: Desire, carried: CarriedPrompt, level: str
+) -> Trajectory | None:
+    """One practice run at ``level``: logic by consistency, code and math by tests."""
+    if desire.domain == LOGIC:
+        consistency = ConsistencyPractice(
+            parts.llm,
+            runs=parts.settings.consistency_runs,
+            system=carried.text,
+            shown=carried.strategy_ids,
+        )
+        return await consistency.practise(desire, level)
+    # Problems practiced lately are not drawn again, whatever their domain.
+    recent = await parts.store.recent_trajectories(None, RECENT_PROBLEMS)
+    seen = Recent(
+        sources=frozenset(t.problem_source for t in recent if t.problem_source != "generated"),
+        fingerprints=frozenset(t.problem_hash for t in recent if t.problem_hash),
+        specs=tuple(t.problem[:200] for t in recent if t.problem_source == "generated"),
+    )
+    practice = TestPractice(
+        parts.llm,
+        timeout_s=parts.settings.practice_timeout_s,
+        root=parts.root,
+        system=carried.text,
+        shown=carried.strategy_ids,
+        held_out=held_out(parts.settings.held_out_problems),
+        cases=parts.cases,
+    )
+    return await practice.practise(desire, desire.domain, level, seen)
+
+
+async def _give_up(parts: PracticeParts, desire: Desire, result: RSICycle) -> None:
+    """No usable problem: say so, and retire the desire."""
+    await parts.events.emit(
+        "rsi_practice_failure",
+        {"desire_id": desire.id, "domain": desire.domain, "reason": "no usable problem"},
+    )
+    result.skipped = "no usable practice problem"
+    # Not drawn again by later cycles: a person may re-state it as a new request.
+    await parts.store.update_desire(desire.id, status=DesireStatus.UNPRACTISABLE)
+
+
+async def _record(
+    parts: PracticeParts, desire: Desire, trajectory: Trajectory, result: RSICycle
+) -> None:
+    """Store the trajectory, credit what it applied and the cases it was shown, mark the desire."""
+    trajectory_id = await parts.store.record_trajectory(trajectory)
+    await parts.learning.credit_heuristics(trajectory_id, success=trajectory.success)
+    await keep_case(parts.cases, trajectory, trajectory_id)
     result.trajectory_ids.append(trajectory_id)
     result.practised += 1
     result.succeeded += trajectory.success
-    await store.update_desire(
+    await parts.store.update_desire(
         desire.id, status=DesireStatus.PRACTISED, practice_success=trajectory.success
     )
-    await events.emit(
+    await parts.events.emit(
         "rsi_practice_success" if trajectory.success else "rsi_practice_failure",
         {
             "desire_id": desire.id,
             "trajectory_id": trajectory_id,
-            "domain": domain,
+            "domain": desire.domain,
             "problem_source": trajectory.problem_source,
             "partial_score": trajectory.partial_score,
             "applied": trajectory.applied,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from cognition.act.conditions import FileFacts
-from cognition.act.render import EXTRA, Parameter, ValueProblem, fill
+from cognition.act.fill import ValueProblem, fill
+from cognition.act.render import EXTRA, Parameter
 from cognition.act.templates import ActionTemplate, TemplateRegistry
 from cognition.schemas import FileView, TemplateOption
 from graph.models.observe import Observation

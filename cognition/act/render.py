@@ -16,15 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 from types import MappingProxyType
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from cognition.errors import CognitionError
 from cognition.text import fence
-from graph.models.observe import Observation
 from graph.watch.files import check_relative_path
 
 ParameterType = Literal["string", "path", "enum", "integer", "slug"]
@@ -260,119 +257,3 @@ def render(template: str, values: Mapping[str, RenderValue]) -> str:
             add(value.text)
     add(template[position:])
     return out
-
-
-class ValueProblem(CognitionError, ValueError):
-    """A value that cannot go into the prompt; ``key`` names the parameter.
-
-    ``about_path`` is true when the value is a path that cannot be used: the
-    observation's fault, not the template file's.
-    """
-
-    def __init__(self, key: str, message: str, *, about_path: bool = False) -> None:
-        super().__init__(message)
-        self.key = key
-        self.about_path = about_path
-
-
-def fill(
-    prompt_template: str,
-    parameters: Mapping[str, Parameter],
-    observation: Observation,
-    *,
-    summary: str,
-    key_facts: Sequence[str],
-    content_preview: str | None,
-    extra: Mapping[str, str],
-) -> tuple[str, dict[str, str]]:
-    """Find every value ``prompt_template`` and ``parameters`` need; render the prompt.
-
-    A parameter's value is ``extra[name]`` if given, else its source (an
-    automatic value, the observation's ``metadata.<key>``, nothing for
-    ``extra``), else its default; an empty string counts as no value. Returns
-    the prompt and the values as text (declared parameters that have one, and
-    the automatic values the prompt uses). Raises :class:`ValueProblem`.
-    """
-    undeclared = sorted(set(extra) - set(parameters))
-    if undeclared:
-        raise ValueProblem("extra", f"not declared parameters: {', '.join(undeclared)}")
-    automatic = _automatic_values(observation, summary, key_facts, content_preview)
-    values: dict[str, RenderValue] = {}
-    params: dict[str, str] = {}
-    # A slug_of rule reads another parameter's value: those come last.
-    ordered = sorted(
-        parameters.items(),
-        key=lambda item: item[1].extract is not None and item[1].extract.slug_of is not None,
-    )
-    for name, spec in ordered:
-        source = spec.source_for(name)
-        auto = AUTOMATIC.get(source) if source is not None else None
-        label = auto[1] if auto is not None else f"parameter {name!r}"
-        raw: object = extra.get(name)
-        if raw is None and source is not None and source != EXTRA:
-            if source.startswith(METADATA_PREFIX):
-                raw = observation.metadata.get(source[len(METADATA_PREFIX) :])
-            else:
-                raw = automatic[source]
-        if (raw is None or raw == "") and spec.extract is not None:
-            raw = _extracted(spec.extract, content_preview, params)
-        if raw is None or raw == "":
-            raw = spec.default
-        if raw is None:
-            if spec.required:
-                origin = "extra" if source in (None, EXTRA) else f"its source {source!r}"
-                raise ValueProblem(f"parameters.{name}", f"required, but {origin} gave no value")
-            values[name] = RenderValue(None, False, label)
-            continue
-        try:
-            text = coerce(spec, raw)
-        except ValueError as exc:
-            raise ValueProblem(
-                f"parameters.{name}", str(exc), about_path=spec.type == "path"
-            ) from None
-        params[name] = text
-        values[name] = RenderValue(text, spec.type in FENCED_TYPES, label)
-    for name in placeholders(prompt_template):
-        if name in values:
-            continue
-        kind, label = AUTOMATIC[name]
-        value = automatic[name] or None
-        if value is not None and kind == "path":
-            try:
-                check_relative_path(value)
-            except ValueError as exc:
-                raise ValueProblem(name, str(exc), about_path=True) from None
-        if value is not None:
-            params[name] = value
-        values[name] = RenderValue(value, kind in FENCED_TYPES, label)
-    return render(prompt_template, values), params
-
-
-def _extracted(rule: Extract, content: str | None, found: Mapping[str, str]) -> str | None:
-    if rule.line_after is not None:
-        return line_after(content, rule.line_after)
-    source = found.get(rule.slug_of or "")
-    return slugify(source) or None if source else None
-
-
-def _automatic_values(
-    observation: Observation,
-    summary: str,
-    key_facts: Sequence[str],
-    content_preview: str | None,
-) -> dict[str, str | None]:
-    path = observation.path
-    kind = observation.type.value
-    from_path = observation.metadata.get("from_path")
-    return {
-        "path": path,
-        "from_path": str(from_path) if from_path is not None else None,
-        "file_name": PurePosixPath(path).name if path else None,
-        # "file_created" -> "created", as the seed's change_type; other types as they are.
-        "change_type": kind.removeprefix("file_") if observation.is_file_change else kind,
-        "observation_type": kind,
-        "category": observation.category.value,
-        "content_preview": content_preview,
-        "summary": summary,
-        "key_facts": "\n".join(f"- {fact}" for fact in key_facts) or None,
-    }

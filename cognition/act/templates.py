@@ -26,14 +26,8 @@ from cognition.act.command import ARGV_PARAM, command_problems, render_command
 from cognition.act.conditions import Conditions, FileFacts, Trigger, specificity
 from cognition.act.criteria import Criterion, criterion_problems, resolve_glob
 from cognition.act.executors import FUNCTION_PARAM
-from cognition.act.render import (
-    AUTOMATIC,
-    Parameter,
-    ValueProblem,
-    fill,
-    leftover_syntax,
-    placeholders,
-)
+from cognition.act.fill import ValueProblem, fill
+from cognition.act.render import AUTOMATIC, Parameter, leftover_syntax, placeholders
 from cognition.act.template_yaml import problem_lines, pydantic_problems, template_at
 from cognition.errors import TemplateError
 from graph.models.observe import Observation

@@ -290,44 +290,10 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
     reads ``reasoner=rules`` with a model set, and each step says which.
     """
     outcomes = trace.outcomes()
-    decided = f"{verdict.decision_type.value} (confidence {verdict.confidence:.2f})"
-    rationale = trace.decide.reply.rationale
-    steps: list[ReasoningStep] = []
-    for order, outcome in enumerate(outcomes):
-        output: dict[str, Any] = outcome.reply.model_dump(mode="json")
-        reasoning = outcome.reply.describe()
-        delta = clamp_delta(outcome.name, outcome.reply.delta())
-        clamped = outcome.reply.clamped
-        if delta != outcome.reply.delta():
-            clamped.append(f"confidence_delta {outcome.reply.delta():g} clamped to {delta:g}")
-        if clamped:
-            output["clamped"] = clamped
-        if outcome.name is StepName.DECIDE:
-            reasoning = f"{decided}: {rationale}" if rationale else decided
-            output |= {
-                "decision_type": verdict.decision_type.value,
-                "confidence": verdict.confidence,
-                "raw_confidence": verdict.raw_confidence,
-                "pattern_key": verdict.pattern_key,
-                "template": verdict.template,
-            }
-        steps.append(
-            ReasoningStep(
-                agent_id=context.agent_id,
-                name=outcome.name,
-                order=order,
-                reasoner=outcome.reasoner,
-                model=outcome.model,
-                input_summary=outcome.input_summary,
-                output=output,
-                confidence_delta=delta,
-                reasoning=reasoning,
-                latency_ms=outcome.latency_ms,
-                tokens=outcome.tokens,
-                error=outcome.error,
-                call_id=outcome.call_id,
-            )
-        )
+    steps = [
+        _reasoning_step(context, order, outcome, trace, verdict)
+        for order, outcome in enumerate(outcomes)
+    ]
     all_llm = all(o.reasoner is ReasonerKind.LLM for o in outcomes)
     observe = trace.observe.reply
     investigate = verdict.decision_type is DecisionType.INVESTIGATE
@@ -351,6 +317,52 @@ def build_deliberation(context: DecisionContext, trace: Trace, verdict: Conclusi
         escalation_reason=verdict.escalation_reason,
         escalation_priority=verdict.escalation_priority,
         parameters=trace.decide.reply.parameter_values(),
+    )
+
+
+def _reasoning_step(
+    context: DecisionContext,
+    order: int,
+    outcome: StepOutcome[Any],
+    trace: Trace,
+    verdict: Conclusion,
+) -> ReasoningStep:
+    """One step as stored: its reply, its clamped delta, and for decide the verdict it led to."""
+    output: dict[str, Any] = outcome.reply.model_dump(mode="json")
+    reasoning = outcome.reply.describe()
+    delta = clamp_delta(outcome.name, outcome.reply.delta())
+    clamped = outcome.reply.clamped
+    if delta != outcome.reply.delta():
+        clamped.append(f"confidence_delta {outcome.reply.delta():g} clamped to {delta:g}")
+    if clamped:
+        output["clamped"] = clamped
+    if outcome.name is StepName.DECIDE:
+        # Decide is stored with where the confidence arithmetic landed, not
+        # only with what the step replied: that is what the decision acted on.
+        decided = f"{verdict.decision_type.value} (confidence {verdict.confidence:.2f})"
+        rationale = trace.decide.reply.rationale
+        reasoning = f"{decided}: {rationale}" if rationale else decided
+        output |= {
+            "decision_type": verdict.decision_type.value,
+            "confidence": verdict.confidence,
+            "raw_confidence": verdict.raw_confidence,
+            "pattern_key": verdict.pattern_key,
+            "template": verdict.template,
+        }
+    return ReasoningStep(
+        agent_id=context.agent_id,
+        name=outcome.name,
+        order=order,
+        reasoner=outcome.reasoner,
+        model=outcome.model,
+        input_summary=outcome.input_summary,
+        output=output,
+        confidence_delta=delta,
+        reasoning=reasoning,
+        latency_ms=outcome.latency_ms,
+        tokens=outcome.tokens,
+        error=outcome.error,
+        call_id=outcome.call_id,
     )
 
 

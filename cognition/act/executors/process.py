@@ -95,8 +95,24 @@ async def run_process(
     """
     if not argv:
         raise ValueError("argv is empty: there is no program to run")
-    loop = asyncio.get_running_loop()
     started = time.monotonic()
+    proc, sinks = await _start(argv, cwd, env, output_cap_bytes)
+    timed_out = await _wait_and_end(proc, sinks, timeout_s, kill_grace_s)
+    return ProcessResult(
+        return_code=await proc.wait(),
+        stdout=sinks[0].text(),
+        stderr=sinks[1].text(),
+        timed_out=timed_out,
+        duration_s=time.monotonic() - started,
+        truncated=any(sink.truncated for sink in sinks),
+    )
+
+
+async def _start(
+    argv: Sequence[str], cwd: Path, env: Mapping[str, str], cap: int
+) -> tuple[asyncio.subprocess.Process, list[_CappedSink]]:
+    """Start the child in a session of its own, its stdout and stderr read into capped sinks."""
+    loop = asyncio.get_running_loop()
     sinks: list[_CappedSink] = []
     write_ends: list[int] = []
     try:
@@ -106,7 +122,7 @@ async def run_process(
         for _ in range(2):
             read_end, write_end = os.pipe()
             write_ends.append(write_end)
-            sinks.append(await _open_sink(loop, read_end, output_cap_bytes))
+            sinks.append(await _open_sink(loop, read_end, cap))
         proc = await asyncio.create_subprocess_exec(
             *argv,
             cwd=cwd,
@@ -124,7 +140,20 @@ async def run_process(
         # The child holds its own copies; ours would keep EOF from ever coming.
         for fd in write_ends:
             os.close(fd)
+    return proc, sinks
 
+
+async def _wait_and_end(
+    proc: asyncio.subprocess.Process,
+    sinks: Sequence[_CappedSink],
+    timeout_s: float,
+    kill_grace_s: float,
+) -> bool:
+    """Wait for the child until the deadline, then end its group; True if it timed out.
+
+    The sinks are closed whatever happens, and the group is killed before a
+    cancellation propagates.
+    """
     # start_new_session: the child is the leader of a group with its own pid.
     group = proc.pid
     timed_out = False
@@ -150,15 +179,7 @@ async def run_process(
     finally:
         for sink in sinks:
             sink.close()
-
-    return ProcessResult(
-        return_code=await proc.wait(),
-        stdout=sinks[0].text(),
-        stderr=sinks[1].text(),
-        timed_out=timed_out,
-        duration_s=time.monotonic() - started,
-        truncated=any(sink.truncated for sink in sinks),
-    )
+    return timed_out
 
 
 async def _open_sink(loop: asyncio.AbstractEventLoop, read_end: int, cap: int) -> _CappedSink:
