@@ -27,7 +27,6 @@ KNOWN_LONG: set[str] = {
     "cognition/act/executors/process.py:run_process",
     "cognition/deliberate/replies.py:build_deliberation",
     "rsi/practise_step.py:practise",
-    "scheduler/app.py:_run",
 }
 KNOWN_CIRCLES: set[frozenset[str]] = {
     frozenset({"rsi.engine", "rsi.practise_step"}),
