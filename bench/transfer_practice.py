@@ -28,7 +28,7 @@ from graph.store.memory import Memory
 from rsi.crystallize import Crystallizer
 from rsi.problems import held_out, practice_pool
 from rsi.trial import HeuristicTrials
-from scheduler.compose import build_self_improvement
+from scheduler.improvement import build_self_improvement
 
 ATTEMPTS = 3  # a principle the model itself judges vague is refused; ask again
 

@@ -100,6 +100,35 @@ async def _run(
     reconciler = build_reconciler(settings, nous.memory, nous.runtime)
     recovered = await reconciler.reconcile()
     scheduler = AsyncIOScheduler()
+    jobs = _register_jobs(scheduler, settings, nous, status)
+    guide = serve_guide(settings)
+    # Seed 001: the banner says whether the LLM endpoint answers, checked now.
+    llm = None if settings.reasoner == "rules" else await nous.runtime.llm.healthy()
+    print_banner(nous, jobs, out=out, guide=guide, llm=llm)
+    print(f"  recovered {recovered.describe()}", file=out)
+    out.flush()
+    supervisor = _start_parts(settings, nous, stop, status, scheduler)
+    reconciler.start_retries(recovered)
+    try:
+        if settings.schedule.rescan_at_start:
+            # Not a condition: an unarmed watcher must not keep the rescan from running.
+            await _wait_or_stop(nous.watcher.ready.wait(), stop, timeout_s=WATCH_ARM_WAIT_S)
+            if not stop.is_set():
+                await nous.index_sync.run()
+        await stop.wait()
+    finally:
+        if guide is not None:
+            guide.close()
+        await _finish(supervisor, reconciler, scheduler, nous)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+    return _report(nous, supervisor, out)
+
+
+def _register_jobs(
+    scheduler: AsyncIOScheduler, settings: Settings, nous: Nous, status: StatusLine
+) -> list[str]:
+    """Schedule the loop, the index sync, the status line, RSI, pruning and the vectors."""
     decide = OneAtATime(DECISION_LOOP, quiet_on_cancel(nous.runtime.loop.tick))
     status.lag = decide.lag
     jobs = register_jobs(scheduler, settings.schedule, nous.index_sync, status, decide=decide)
@@ -109,12 +138,17 @@ async def _run(
     if settings.rsi.enabled:
         jobs.append(register_prune_job(scheduler, settings.rsi, improvement.pruner))
     jobs += register_vector_job(scheduler, settings.embeddings, nous.runtime.vectors)
-    guide = serve_guide(settings)
-    # Seed 001: the banner says whether the LLM endpoint answers, checked now.
-    llm = None if settings.reasoner == "rules" else await nous.runtime.llm.healthy()
-    print_banner(nous, jobs, out=out, guide=guide, llm=llm)
-    print(f"  recovered {recovered.describe()}", file=out)
-    out.flush()
+    return jobs
+
+
+def _start_parts(
+    settings: Settings,
+    nous: Nous,
+    stop: asyncio.Event,
+    status: StatusLine,
+    scheduler: AsyncIOScheduler,
+) -> Supervisor:
+    """Start the writer, watcher, jobs and hook socket under a supervisor that restarts them."""
 
     def died(part: str, why: str) -> None:
         status.part_error = f"{part}: {why}"
@@ -134,20 +168,11 @@ async def _run(
             Part("hooks", lambda: hooks.serve(stop)),
         ]
     )
-    reconciler.start_retries(recovered)
-    try:
-        if settings.schedule.rescan_at_start:
-            # Not a condition: an unarmed watcher must not keep the rescan from running.
-            await _wait_or_stop(nous.watcher.ready.wait(), stop, timeout_s=WATCH_ARM_WAIT_S)
-            if not stop.is_set():
-                await nous.index_sync.run()
-        await stop.wait()
-    finally:
-        if guide is not None:
-            guide.close()
-        await _finish(supervisor, reconciler, scheduler, nous)
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
+    return supervisor
+
+
+def _report(nous: Nous, supervisor: Supervisor, out: TextIO) -> int:
+    """Say what the run did; the exit code is 1 when a part could not be restarted."""
     print(
         f"nous stopped: {nous.ingestor.stats.recorded} observations recorded,"
         f" {nous.runtime.loop.decided} decisions made",

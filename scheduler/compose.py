@@ -26,9 +26,9 @@ from cognition.act.executors import InternalExecutor, executors_for
 from cognition.act.fillable import template_options
 from cognition.act.locate import templates_source
 from cognition.act.templates import TemplateRegistry, load_templates
-from cognition.cases import CaseBank
+from cognition.carried import SystemPromptSource
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
-from cognition.embeddings import Embeddings, EndpointEmbedder, build_embeddings
+from cognition.embeddings import Embeddings, build_embeddings
 from cognition.errors import TemplateError
 from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import CensorBook, OutcomeLearner
@@ -45,19 +45,15 @@ from cognition.sense.classify import ObservationBatcher, ObservationClassifier
 from cognition.sense.ingest import Ingestor
 from cognition.sense.spool import open_intake_spool
 from graph.errors import SettingsError
-from graph.models import RSICycle, new_id
+from graph.models import new_id
 from graph.server.finder import Neo4jEndpoint, find_or_start
-from graph.settings import CaseSettings, RSISettings, Settings, state_dir
+from graph.settings import Settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
-from rsi.crystallize import Crystallizer
-from rsi.engine import CycleHook, RSIEngine
-from rsi.prune import Pruner
-from rsi.strategies import StrategyBook
-from rsi.trial import HeuristicTrials
+from scheduler.improvement import SelfImprovement, build_self_improvement
 from scheduler.index_sync import IndexSync
 
 # The most of a file recall reads; the largest frame budget shows far less of it.
@@ -109,17 +105,6 @@ async def connected(
         if client is not None:
             await client.close()
         await driver.close()
-
-
-@dataclass
-class SelfImprovement:
-    """The strategies every request carries, what changes them, and the cycle."""
-
-    strategies: StrategyBook
-    crystallizer: Crystallizer
-    trials: HeuristicTrials | None
-    pruner: Pruner
-    engine: RSIEngine
 
 
 @dataclass
@@ -249,12 +234,7 @@ async def build_loop(
     llm = LLMClient(settings.llm)
     # One embedding client (and cache) for recall's vectors and RSI's de-duplication.
     embeddings = build_embeddings(settings.embeddings, llm)
-    vectors = VectorJob(memory, embeddings, settings.embeddings, root) if embeddings else None
-    if vectors is not None:
-        try:
-            await vectors.check_model()
-        except ModelChangedError as exc:
-            raise SettingsError(str(exc)) from None
+    vectors = await _vector_job(settings, memory, root, embeddings)
     # The constitution and strategies: first in every request of the loop and of RSI. Read
     # (and the strategies files written) before the episode opens and the client starts.
     rsi = await build_self_improvement(
@@ -266,39 +246,16 @@ async def build_loop(
         embeddings=embeddings,
         cases=settings.cases,
     )
-    episode, _ = await memory.episodes.start_episode(session_id)
-    episode_id = episode.id
+    episode_id = (await memory.episodes.start_episode(session_id))[0].id
     await llm.start()
-    reasoner = AutoReasoner(
-        LLMReasoner(
-            llm,
-            settings.thresholds,
-            deliberation=settings.llm.deliberation,
-            system_prompt=rsi.strategies.prompt,
-        ),
-        RulesReasoner(settings.thresholds),
-        mode=settings.reasoner,
-        client=llm,
-    )
     budget = ActionBudget(settings.budget)
-    internal = InternalExecutor(settings.executors)
-    internal.register("handle_failure", handle_failure)
-    internal.register("rescan", index_sync.as_action)
-    executors = executors_for(settings.executors, environ, internal)
-    actor = Actor(memory.decisions, executors, budget, attribution, root, Monitor())
-    llm_fills = settings.reasoner != "rules"
-    recall = Recall(
-        memory,
-        root,
-        templates_for=lambda o, f: template_options(templates, o, f, reasoner_supplies=llm_fills),
-        max_content_bytes=MAX_CONTENT_BYTES,
-        meaning=HybridRecall(memory, embeddings, settings.embeddings) if embeddings else None,
-    )
+    actor = _actor(settings, memory, root, index_sync, environ, budget, attribution)
+    recall = _recall(settings, memory, root, templates, embeddings)
     loop = DecisionLoop(
         memory=memory,
         frames=frames,
         recall=recall,
-        reasoner=reasoner,
+        reasoner=_reasoner(settings, llm, rsi.strategies.prompt),
         templates=templates,
         actor=actor,
         learner=OutcomeLearner(memory, dry_run=settings.executors.dry_run),
@@ -309,81 +266,94 @@ async def build_loop(
         episode_id=episode_id,
         investigator=Investigator(
             memory,
-            llm if llm_fills else None,
+            llm if settings.reasoner != "rules" else None,
             system_prompt=rsi.strategies.prompt,
             meaning=recall.meaning,
         ),
     )
+    await _announce_start(settings, memory, root, session_id)
+    return LoopRuntime(loop, llm, budget, attribution, episode_id, templates, rsi, vectors)
+
+
+async def _vector_job(
+    settings: Settings, memory: Memory, root: Path, embeddings: Embeddings | None
+) -> VectorJob | None:
+    """The job that embeds new memories (None without embeddings); refuses a changed model."""
+    if embeddings is None:
+        return None
+    vectors = VectorJob(memory, embeddings, settings.embeddings, root)
+    try:
+        await vectors.check_model()
+    except ModelChangedError as exc:
+        raise SettingsError(str(exc)) from None
+    return vectors
+
+
+def _recall(
+    settings: Settings,
+    memory: Memory,
+    root: Path,
+    templates: TemplateRegistry,
+    embeddings: Embeddings | None,
+) -> Recall:
+    """Recall for the loop: by key and word, and by meaning when embeddings are on."""
+    llm_fills = settings.reasoner != "rules"
+    return Recall(
+        memory,
+        root,
+        templates_for=lambda o, f: template_options(templates, o, f, reasoner_supplies=llm_fills),
+        max_content_bytes=MAX_CONTENT_BYTES,
+        meaning=HybridRecall(memory, embeddings, settings.embeddings) if embeddings else None,
+    )
+
+
+def _reasoner(
+    settings: Settings, llm: LLMClient, system_prompt: SystemPromptSource
+) -> AutoReasoner:
+    """The model's reasoner with the rules' beside it, chosen by ``settings.reasoner``."""
+    return AutoReasoner(
+        LLMReasoner(
+            llm,
+            settings.thresholds,
+            deliberation=settings.llm.deliberation,
+            system_prompt=system_prompt,
+        ),
+        RulesReasoner(settings.thresholds),
+        mode=settings.reasoner,
+        client=llm,
+    )
+
+
+def _actor(
+    settings: Settings,
+    memory: Memory,
+    root: Path,
+    index_sync: IndexSync,
+    environ: Mapping[str, str],
+    budget: ActionBudget,
+    attribution: ActiveExecutions,
+) -> Actor:
+    """The actor, with the executors the settings allow and the internal actions registered."""
+    internal = InternalExecutor(settings.executors)
+    internal.register("handle_failure", handle_failure)
+    internal.register("rescan", index_sync.as_action)
+    executors = executors_for(settings.executors, environ, internal)
+    return Actor(memory.decisions, executors, budget, attribution, root, Monitor())
+
+
+async def _announce_start(settings: Settings, memory: Memory, root: Path, session_id: str) -> None:
+    """Record ``daemon_started``: `nous status` tells from its pid and host whether it runs."""
     await memory.events.emit(
         "daemon_started",
         {
             "root": str(root),
             "reasoner": settings.reasoner,
             "dry_run": settings.executors.dry_run,
-            # `nous status` tells from these whether this daemon still runs.
             "pid": os.getpid(),
             "host": socket.gethostname(),
         },
         session_id=session_id,
     )
-    return LoopRuntime(loop, llm, budget, attribution, episode_id, templates, rsi, vectors)
-
-
-async def build_self_improvement(
-    settings: RSISettings,
-    memory: Memory,
-    llm: LLMClient | None,
-    root: Path,
-    chat_model: str = "",
-    embeddings: Embeddings | None = None,
-    cases: CaseSettings | None = None,
-) -> SelfImprovement:
-    """Self-improvement's parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
-
-    ``llm`` None means no model: the rules reflect, nothing is practised,
-    crystallised or trialled. A crystallised heuristic is a candidate until
-    its trial, at the end of the same cycle or a later one. De-duplication
-    compares by ``embeddings``, the daemon's one embedding client (the one
-    recall's vectors come from, with its cache); without it, by
-    ``rsi.embedding_model`` at the LLM's endpoint when that is set, else the
-    model judges. Practice keeps and recalls cases (``cases``: the settings'
-    ``cases`` section, defaults when None). Reads the active heuristics once
-    (writing the files if they are out of date); does no other I/O.
-    """
-    store = memory.heuristics
-    events = memory.events
-    book = StrategyBook(store, settings.max_strategy_tokens, state_dir=state_dir(root))
-    await book.refresh()
-    if embeddings is None and llm is not None and settings.embedding_model:
-        embeddings = Embeddings(EndpointEmbedder(llm, settings.embedding_model))
-    bank = CaseBank(memory.cases, cases or CaseSettings(), embeddings)
-    crystallizer = Crystallizer(
-        store,
-        events,
-        llm,
-        settings,
-        system_prompt=book.text,
-        on_change=book.refresh,
-        embeddings=embeddings if llm is not None else None,
-        cases=bank,
-    )
-
-    trials = (
-        HeuristicTrials(store, events, llm, settings, root=root, on_change=book.refresh, cases=bank)
-        if llm is not None
-        else None
-    )
-
-    async def crystallise(result: RSICycle) -> None:
-        # After the cycle's practice: every domain over the threshold, linked to this cycle.
-        result.crystallised += (await crystallizer.run(cycle_id=result.id)).crystallized
-
-    hooks: list[CycleHook] = [crystallise] if trials is None else [crystallise, trials.after_cycle]
-    engine = RSIEngine(
-        memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt, cases=bank
-    )
-    pruner = Pruner(store, events, settings, on_change=book.refresh, cases=bank)
-    return SelfImprovement(book, crystallizer, trials, pruner, engine)
 
 
 def build_reconciler(settings: Settings, memory: Memory, runtime: LoopRuntime) -> Reconciler:

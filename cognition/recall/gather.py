@@ -18,7 +18,7 @@ rounds recall deeper: larger limits, and the investigation questions
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -136,33 +136,24 @@ class Recall:
         primary = observations[0]
         limits = recall_limits(frame.budget, investigation_round)
         budgets = section_budgets(frame.budget)
-        file = None
-        # The file is shown with the observations and may decide which templates apply.
-        wanted = budgets["observations"] > 0 or budgets["templates"] > 0
-        if self.read_files and primary.path and wanted:
-            # No more than the frame could ever show (4 bytes per character at most).
-            cap = budgets["observations"] * CHARS_PER_TOKEN * 4
-            head = min(self.max_content_bytes, cap)
-            file = await asyncio.to_thread(read_file_view, self.root, primary.path, head)
+        file = await self._file(primary, budgets)
         templates = self.templates_for(primary, file) if budgets["templates"] > 0 else []
         # One round trip for everything the graph holds by key and word: on a busy machine
         # each extra query costs more (session, transaction, records) than the work it asks
         # of Neo4j. The search by meaning, when on, runs beside it.
+        request = RecallRequest(
+            path=primary.path,
+            category=primary.category.value,
+            observation_type=primary.type.value,
+            path_pattern=path_pattern(primary.path),
+            keys=pattern_keys(primary, templates),
+            prefix=f"{primary.category.value}:",
+            session_id=session_id if budgets["working_memory"] > 0 else None,
+            query=lucene_query(_query_texts(observations, extra_queries)),
+            limits={k: v for k, v in limits.items() if k != "similar"},
+        )
         found, similar = await asyncio.gather(
-            self.store.recall(
-                RecallRequest(
-                    path=primary.path,
-                    category=primary.category.value,
-                    observation_type=primary.type.value,
-                    path_pattern=path_pattern(primary.path),
-                    keys=pattern_keys(primary, templates),
-                    prefix=f"{primary.category.value}:",
-                    session_id=session_id if budgets["working_memory"] > 0 else None,
-                    query=lucene_query(_query_texts(observations, extra_queries)),
-                    limits={k: v for k, v in limits.items() if k != "similar"},
-                )
-            ),
-            self._similar(primary.path, limits["similar"]),
+            self.store.recall(request), self._similar(primary.path, limits["similar"])
         )
         patterns = {p.key: p for p in [*found.patterns, *found.top_patterns]}
         return DecisionContext(
@@ -182,6 +173,17 @@ class Recall:
             working_memory=found.working_memory,
             investigation_round=investigation_round,
         )
+
+    async def _file(self, primary: Observation, budgets: Mapping[str, int]) -> FileView | None:
+        """The primary observation's file, when the frame shows it or its templates need it."""
+        # The file is shown with the observations and may decide which templates apply.
+        wanted = budgets["observations"] > 0 or budgets["templates"] > 0
+        if not (self.read_files and primary.path and wanted):
+            return None
+        # No more than the frame could ever show (4 bytes per character at most).
+        cap = budgets["observations"] * CHARS_PER_TOKEN * 4
+        head = min(self.max_content_bytes, cap)
+        return await asyncio.to_thread(read_file_view, self.root, primary.path, head)
 
     async def _similar(self, path: str | None, limit: int) -> list[RecalledText]:
         """Memories nearest the file's own vector: no embedding is made on the loop's path."""

@@ -28,7 +28,8 @@ from scheduler.cli.common import (
     common_options,
     settings_from,
 )
-from scheduler.compose import Connected, build_self_improvement, connected
+from scheduler.compose import Connected, connected
+from scheduler.improvement import build_self_improvement
 from scheduler.logs import LOG_FORMAT
 
 CommandBody = Callable[[argparse.Namespace, Connected], Awaitable[int]]

@@ -9,7 +9,7 @@ from cognition.llm import LLMClient
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.memory import Memory
-from scheduler.compose import build_self_improvement
+from scheduler.improvement import build_self_improvement
 from tests.rsi.conftest import ModelScript, seed_failures
 from tests.rsi.test_engine import SPECIFIC
 from tests.support.graph_checks import GraphChecks

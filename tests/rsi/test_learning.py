@@ -23,7 +23,7 @@ from rsi.engine import RSIEngine
 from rsi.report import build_report
 from rsi.strategies import StrategyBook
 from rsi.trial import HeuristicTrials, trial_problems, verdict
-from scheduler.compose import build_self_improvement
+from scheduler.improvement import build_self_improvement
 from tests.rsi.conftest import ModelScript, wrong_solution
 from tests.support.graph_checks import GraphChecks
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply

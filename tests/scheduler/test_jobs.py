@@ -18,7 +18,7 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings, ScheduleSettings
 from graph.store.memory import Memory
 from rsi.engine import RSIEngine
-from scheduler.compose import build_self_improvement
+from scheduler.improvement import build_self_improvement
 from scheduler.jobs import (
     OneAtATime,
     RSIJob,

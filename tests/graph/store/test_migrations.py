@@ -20,7 +20,10 @@ async def test_second_run_applies_nothing_and_changes_nothing(driver: GraphDrive
     after = await driver.read("admin/schema_objects")
     assert after == before
     recorded = {r["name"] for r in await driver.read("admin/applied_migrations")}
-    assert recorded == {p.stem for p in migration_files(driver.queries.root / "schema")}
+    # Every file is recorded as applied. A database may also hold records of migrations
+    # this checkout does not ship (a development branch's, or a newer release's): they are
+    # not this test's business, and a shared developer database often has some.
+    assert {p.stem for p in migration_files(driver.queries.root / "schema")} <= recorded
 
 
 async def test_every_label_has_a_unique_id(driver: GraphDriver) -> None:
