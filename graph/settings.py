@@ -56,9 +56,6 @@ from graph.settings_model import (
     BudgetSettings as BudgetSettings,
 )
 from graph.settings_model import (
-    CaseSettings as CaseSettings,
-)
-from graph.settings_model import (
     EmbeddingSettings as EmbeddingSettings,
 )
 from graph.settings_model import (
@@ -77,9 +74,6 @@ from graph.settings_model import (
     Neo4jSettings as Neo4jSettings,
 )
 from graph.settings_model import (
-    RSISettings as RSISettings,
-)
-from graph.settings_model import (
     ScheduleSettings as ScheduleSettings,
 )
 from graph.settings_model import (
@@ -96,6 +90,12 @@ from graph.settings_model import (
 )
 from graph.settings_model import (
     state_dir as state_dir,
+)
+from graph.settings_rsi import (
+    CaseSettings as CaseSettings,
+)
+from graph.settings_rsi import (
+    RSISettings as RSISettings,
 )
 from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
 
