@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import Settings, load_settings
@@ -29,6 +31,19 @@ async def connected(settings: Settings) -> AsyncIterator[tuple[Neo4jEndpoint, Gr
         yield endpoint, driver
     finally:
         await driver.close()
+
+
+def model_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """Settings overrides from a model bench's ``--base-url``, ``--model`` and
+    ``--llm-timeout`` (each only when given)."""
+    overrides: dict[str, Any] = {}
+    if args.base_url:
+        overrides["llm.base_url"] = args.base_url
+    if args.model:
+        overrides["llm.model"] = args.model
+    if args.llm_timeout:
+        overrides["llm.timeout_s"] = args.llm_timeout
+    return overrides
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -33,9 +33,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
-from bench.common import connected
+from bench.common import connected, model_overrides
 from bench.lessons_agent import ArmOutcomes, LessonAgent, fresh_memory
 from bench.lessons_library import Library, LibraryError, load_library
 from bench.stats import mcnemar_exact
@@ -146,14 +145,7 @@ async def _main(args: argparse.Namespace) -> int:
     except LibraryError as exc:
         print(f"bench.lessons: {exc}", file=sys.stderr)
         return 2
-    overrides: dict[str, Any] = {}
-    if args.base_url:
-        overrides["llm.base_url"] = args.base_url
-    if args.model:
-        overrides["llm.model"] = args.model
-    if args.llm_timeout:
-        overrides["llm.timeout_s"] = args.llm_timeout
-    settings = load_settings(args.config, overrides=overrides)
+    settings = load_settings(args.config, overrides=model_overrides(args))
     async with LLMClient(settings.llm) as llm, connected(settings) as (_, driver):
         result = await run_lessons(
             llm, settings, driver, library, online=args.online, limit=args.limit, seed=args.seed

@@ -41,9 +41,8 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
-from bench.common import connected
+from bench.common import connected, model_overrides
 from bench.stats import mcnemar_exact
 from bench.transfer_practice import (
     Practice,
@@ -209,37 +208,32 @@ async def _measure(
             listed = _file_version(settings, active)
             strategies = split_strategies(active, args.domain, args.seed, version=listed)
             _print_learned(strategies, None, args.json)
-            bank = CaseBank(CaseStore(memory), settings.cases)
-            result = await run_transfer(
-                llm,
-                settings,
-                strategies,
-                tasks,
-                bank,
-                seed=args.seed,
-                domain=args.domain,
-                arms=args.arms,
-            )
+            result = await _arms_with_bank(args, settings, llm, strategies, tasks, memory)
             return result, None
         memory = Memory(driver, f"bench-transfer-{new_id().lower()}")
         try:
             strategies, practice = await _learn(args, settings, llm, memory)
             _print_learned(strategies, practice, args.json)
-            bank = CaseBank(CaseStore(memory), settings.cases)
-            result = await run_transfer(
-                llm,
-                settings,
-                strategies,
-                tasks,
-                bank,
-                seed=args.seed,
-                domain=args.domain,
-                arms=args.arms,
-            )
+            result = await _arms_with_bank(args, settings, llm, strategies, tasks, memory)
         finally:
             if not args.keep_agent:
                 await memory.forget()
         return result, practice
+
+
+async def _arms_with_bank(
+    args: argparse.Namespace,
+    settings: Settings,
+    llm: LLMClient,
+    strategies: StrategySet,
+    tasks: Sequence[Problem],
+    memory: Memory,
+) -> TransferResult:
+    """The arms, with ``memory``'s case bank for the case arms."""
+    bank = CaseBank(CaseStore(memory), settings.cases)
+    return await run_transfer(
+        llm, settings, strategies, tasks, bank, seed=args.seed, domain=args.domain, arms=args.arms
+    )
 
 
 async def _learn(
@@ -278,15 +272,9 @@ def _file_version(settings: Settings, active: Sequence[Heuristic]) -> str | None
 
 
 async def _main(args: argparse.Namespace) -> int:
-    overrides: dict[str, Any] = {}
+    overrides = model_overrides(args)
     if args.agent_id:
         overrides["agent_id"] = args.agent_id
-    if args.base_url:
-        overrides["llm.base_url"] = args.base_url
-    if args.model:
-        overrides["llm.model"] = args.model
-    if args.llm_timeout:
-        overrides["llm.timeout_s"] = args.llm_timeout
     if args.crystallize_after:
         overrides["rsi.crystallize_after"] = args.crystallize_after
     if args.trial_problems:
