@@ -4,7 +4,7 @@
 
 1. **A cycle's own cost**: ``RSIEngine.run_cycle`` against the configured
    Neo4j with the test LLM stub answering at once (reflection, specificity,
-   solution), a person's request to practise waiting each time, HumanEval
+   solution), a person's request to practice waiting each time, HumanEval
    problems solved by their canonical solutions. The sandbox's time inside
    the cycle is measured apart and subtracted. Target (issue 8): at most 1 s
    beside the sandbox runs.
@@ -83,7 +83,7 @@ async def cycle_cost(cycles: int) -> list[tuple[float, float]]:
                     result = await engine.run_cycle(seed=n)
                     if result.error or result.succeeded != 1:
                         raise SystemExit(
-                            f"cycle {n} did not practise: {result.model_dump(mode='json')}"
+                            f"cycle {n} did not practice: {result.model_dump(mode='json')}"
                         )
                     out.append((result.duration_s, sum(spent)))
             finally:
@@ -129,7 +129,7 @@ async def run(cycles: int, runs: int) -> bool:
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     per_cycle = await cycle_cost(cycles)
     own = [total - inside for total, inside in per_cycle]
-    print(f"cycles: {cycles}, each practising one HumanEval problem in the sandbox")
+    print(f"cycles: {cycles}, each practicing one HumanEval problem in the sandbox")
     print(
         f"  cycle total p50 {statistics.median(t for t, _ in per_cycle):.3f} s, "
         f"sandbox inside p50 {statistics.median(s for _, s in per_cycle):.3f} s"

@@ -48,7 +48,7 @@ from bench.transfer_practice import (
     Practice,
     bootstrap_strategies,
     format_practice,
-    practise_cycles,
+    practice_cycles,
 )
 from bench.transfer_prompts import passes, plain_prompt, system_prompt, task_prompt
 from bench.transfer_report import ARMS, TransferResult, client_errors, format_result
@@ -242,7 +242,7 @@ async def _learn(
     """A fresh agent's strategies (and cases): N real cycles, or the bootstrap shortcut."""
     if args.practice_cycles:
         with tempfile.TemporaryDirectory(prefix="nous-transfer-") as root:
-            practice = await practise_cycles(
+            practice = await practice_cycles(
                 memory, llm, settings, args.practice_cycles, Path(root)
             )
         version = f"learned in {args.practice_cycles} RSI cycles (agent {memory.agent_id})"
@@ -319,7 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--bootstrap-practice",
         type=int,
         metavar="N",
-        help="no agent's strategies: crystallise them now from N practice trajectories",
+        help="no agent's strategies: crystallize them now from N practice trajectories",
     )
     parser.add_argument(
         "--practice-cycles",

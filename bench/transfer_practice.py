@@ -1,13 +1,13 @@
 """Strategies for the transfer benchmark when no agent has learned any yet.
 
 ``python -m bench.transfer --practice-cycles N`` gives a fresh bench agent
-``N`` real RSI cycles with the configured model (:func:`practise_cycles`):
+``N`` real RSI cycles with the configured model (:func:`practice_cycles`):
 its reflection, its own practice (a bootstrap desire when reflection
-verifies nothing), its failures, crystallisation, the candidates' trials and
+verifies nothing), its failures, crystallization, the candidates' trials and
 pruning, exactly as the daemon's cycles are built (``scheduler.compose``).
 
 ``--bootstrap-practice N`` is the older shortcut: ``N`` successful code
-trajectories from canonical solutions, crystallised, the candidates
+trajectories from canonical solutions, crystallized, the candidates
 trialled. Either way the agent is forgotten afterwards.
 """
 
@@ -56,7 +56,7 @@ def practice_trajectories(
 async def bootstrap_strategies(
     memory: Memory, llm: LLMClient, settings: Settings, count: int
 ) -> list[Heuristic]:
-    """Crystallise heuristics for ``memory``'s agent from ``count`` practice trajectories."""
+    """Crystallize heuristics for ``memory``'s agent from ``count`` practice trajectories."""
     held = held_out(settings.rsi.held_out_problems)
     rows = [to_properties(t) for t in practice_trajectories(memory.agent_id, count, held)]
     await memory.write("bench/practice_trajectories", rows=rows)
@@ -80,7 +80,7 @@ class Practice:
     active: list[Heuristic] = field(default_factory=list)
 
 
-async def practise_cycles(
+async def practice_cycles(
     memory: Memory, llm: LLMClient, settings: Settings, count: int, root: Path
 ) -> Practice:
     """Run ``count`` RSI cycles for ``memory``'s agent, as the daemon builds them."""
@@ -101,15 +101,15 @@ async def practise_cycles(
 
 
 def cycle_line(c: RSICycle) -> str:
-    """One cycle in a line: what it practised, how it went, what it learned, or why not."""
-    practised = (
-        f"practised {c.domain} ({c.practice_origin}), {c.succeeded}/{c.practised} succeeded"
-        if c.practised
-        else f"did not practise: {c.skipped or c.error or 'unknown'}"
+    """One cycle in a line: what it practiced, how it went, what it learned, or why not."""
+    practiced = (
+        f"practiced {c.domain} ({c.practice_origin}), {c.succeeded}/{c.practiced} succeeded"
+        if c.practiced
+        else f"did not practice: {c.skipped or c.error or 'unknown'}"
     )
     return (
-        f"{c.processed} desires ({c.accepted} verified); {practised}; "
-        f"crystallised {c.crystallised}, trials {c.trials} "
+        f"{c.processed} desires ({c.accepted} verified); {practiced}; "
+        f"crystallized {c.crystallized}, trials {c.trials} "
         f"({c.activated} active, {c.rejected_heuristics} rejected)"
         + (f"; error: {c.error}" if c.error else "")
     )
@@ -117,8 +117,8 @@ def cycle_line(c: RSICycle) -> str:
 
 def format_practice(practice: Practice) -> str:
     """What the practice cycles did and learned: each cycle, each heuristic with its trials."""
-    practised = sum(1 for c in practice.cycles if c.practised)
-    lines = [f"practice: {len(practice.cycles)} RSI cycles, {practised} practised"]
+    practiced = sum(1 for c in practice.cycles if c.practiced)
+    lines = [f"practice: {len(practice.cycles)} RSI cycles, {practiced} practiced"]
     lines += [f"  cycle {n}: {cycle_line(c)}" for n, c in enumerate(practice.cycles, 1)]
     lines.append(f"learned: {len(practice.heuristics)} heuristics")
     for h in practice.heuristics:

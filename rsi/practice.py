@@ -1,4 +1,4 @@
-"""Step 6 of the cycle: practise code and math by tests (seed 003 T1-T7).
+"""Step 6 of the cycle: practice code and math by tests (seed 003 T1-T7).
 
 Problems come from HumanEval (people's tests, T1), chosen by relevance to the
 desire and never from the held-out split, or are written by the model and
@@ -42,7 +42,7 @@ _FAILURE_LIMIT = 1500
 
 @dataclass(frozen=True)
 class Recent:
-    """Problems practised recently (T5): HumanEval ids and fingerprints of generated specs."""
+    """Problems practiced recently (T5): HumanEval ids and fingerprints of generated specs."""
 
     sources: frozenset[str]
     fingerprints: frozenset[str]
@@ -75,7 +75,7 @@ class TestPractice:
         """The desire's own pool problem, a relevant one, else one the model writes (or None)."""
         if desire.problem_source:
             if desire.problem_source in self.held_out:
-                raise RSIError(f"{desire.problem_source} is held out: never practised")
+                raise RSIError(f"{desire.problem_source} is held out: never practiced")
             return problems.by_id(desire.problem_source)
         best, overlap = problems.most_relevant(
             desire.description,
@@ -97,7 +97,7 @@ class TestPractice:
             log.info("generated problem %d of %d not usable", attempt, GENERATION_TRIES)
         return None
 
-    async def practise(
+    async def practice(
         self, desire: Desire, domain: str, level: str, recent: Recent
     ) -> Trajectory | None:
         """Choose a problem, solve it (twice at most), and describe the attempt.

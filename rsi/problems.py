@@ -2,8 +2,8 @@
 
 The problems are people's work with people's tests (seed 003 T1: the model
 that solves them did not write them). Twenty of them, :data:`HELD_OUT_IDS`,
-are never practised: they are the fixed split on which the effect of
-crystallised heuristics is measured (seed 003 M, H6).
+are never practiced: they are the fixed split on which the effect of
+crystallized heuristics is measured (seed 003 M, H6).
 
 Each ``check(candidate)`` of HumanEval runs without pytest, every assert
 reporting on its own (:mod:`rsi.checks`), so a partial solution gets a
@@ -143,7 +143,7 @@ def most_relevant(
 
     Relevance comes first (T4); among equally relevant problems the one nearest
     ``level`` wins (T2), then the lower task number, so a choice is
-    reproducible. ``exclude`` holds sources practised recently (T5).
+    reproducible. ``exclude`` holds sources practiced recently (T5).
     """
     wanted = terms(description)
     skip = set(exclude)

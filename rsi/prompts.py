@@ -139,7 +139,7 @@ def solution_prompt(
 def question_prompt(description: str) -> str:
     """Ask for a reasoning question with a short answer (logic practice)."""
     return (
-        f"{fence(description, 'the skill to practise')}\n\n"
+        f"{fence(description, 'the skill to practice')}\n\n"
         "Write one logic or reasoning question that exercises this skill and has a single "
         'short answer (a word or a number). Reply as JSON: {"question": "..."}.'
     )
@@ -155,7 +155,7 @@ def answer_prompt(question: str, strategy_ids: Sequence[str] = ()) -> str:
     )
 
 
-# Crystallisation's three questions (seed 003 C3, C4, C6). Trajectories hold model output and
+# Crystallization's three questions (seed 003 C3, C4, C6). Trajectories hold model output and
 # practice problems, so they are fenced as data; so are the principle under judgement and the
 # heuristics it is compared with.
 

@@ -2,10 +2,10 @@
 
 For the whole history and for each of the latest cycles (from its start to
 the next cycle's): the activation rate (desires accepted / processed), how
-many cycles practised (and of those, how many on a bootstrap desire) and why
+many cycles practiced (and of those, how many on a bootstrap desire) and why
 the others did not, the candidates trialled, activated and rejected, the
 rejection reasons, practice success by domain and difficulty, heuristics
-crystallised and pruned, clarifications waiting, and the direction variance
+crystallized and pruned, clarifications waiting, and the direction variance
 the cycles recorded (part 1's networkx communities). Then every heuristic,
 candidate, active, rejected and pruned, with its usage and helpful/harmful
 counters and its trial's verdict.
@@ -32,18 +32,18 @@ class Window:
     processed: int
     accepted: int
     rejected: int
-    practised: int
+    practiced: int
     succeeded: int
-    practising: int
+    practicing: int
     bootstrap: int
-    not_practised: dict[str, int]
+    not_practiced: dict[str, int]
     trials: int
     activated: int
     rejected_heuristics: int
     activation_rate: float | None
     rejection_reasons: dict[str, int]
     practice: list[dict[str, Any]]
-    crystallised: int
+    crystallized: int
     pruned: int
     clarifications_waiting: int
     direction_variance: float | None
@@ -117,11 +117,11 @@ async def _window(
         processed=processed,
         accepted=accepted,
         rejected=int(c["rejected"]),
-        practised=int(c["practised"]),
+        practiced=int(c["practiced"]),
         succeeded=int(c["succeeded"]),
-        practising=int(c["practising"]),
+        practicing=int(c["practicing"]),
         bootstrap=int(c["bootstrap"]),
-        not_practised={str(r["reason"]): int(r["count"]) for r in row["not_practised"]},
+        not_practiced={str(r["reason"]): int(r["count"]) for r in row["not_practiced"]},
         trials=int(c["trials"]),
         activated=int(c["activated"]),
         rejected_heuristics=int(c["rejected_heuristics"]),
@@ -137,7 +137,7 @@ async def _window(
             }
             for p in row["practice"]
         ],
-        crystallised=int(row["crystallised"]),
+        crystallized=int(row["crystallized"]),
         pruned=int(row["pruned"]),
         clarifications_waiting=int(row["clarifications"]),
         direction_variance=round(float(variance), 4) if variance is not None else None,
@@ -171,8 +171,8 @@ def _format_window(w: Window) -> list[str]:
     lines = [
         f"{w.label} ({since} .. {until}): {w.cycles} cycles",
         f"  activation rate: {rate} ({w.accepted} accepted / {w.processed} processed)",
-        f"  practised in {w.practising} of {w.cycles} cycles ({w.bootstrap} on a bootstrap desire)",
-        "  not practised: " + (", ".join(f"{k} {v}" for k, v in w.not_practised.items()) or "none"),
+        f"  practiced in {w.practicing} of {w.cycles} cycles ({w.bootstrap} on a bootstrap desire)",
+        "  not practiced: " + (", ".join(f"{k} {v}" for k, v in w.not_practiced.items()) or "none"),
         "  rejection reasons: "
         + (", ".join(f"{k} {v}" for k, v in w.rejection_reasons.items()) or "none"),
         "  practice:" + ("" if w.practice else " none"),
@@ -183,7 +183,7 @@ def _format_window(w: Window) -> list[str]:
         for p in w.practice
     ]
     lines += [
-        f"  heuristics crystallised {w.crystallised}, pruned {w.pruned}; trials {w.trials}"
+        f"  heuristics crystallized {w.crystallized}, pruned {w.pruned}; trials {w.trials}"
         f" ({w.activated} made active, {w.rejected_heuristics} rejected)",
         f"  direction variance: {variance}",
         f"  clarifications waiting: {w.clarifications_waiting}",

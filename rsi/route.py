@@ -2,7 +2,7 @@
 
 Seed 003's weighted keywords give a primary domain and, when it scores at
 least half as much, a secondary one. ``code``, ``math`` and ``logic`` can be
-practised; ``creative`` and ``ambiguous`` cannot and wait for a person to name
+practiced; ``creative`` and ``ambiguous`` cannot and wait for a person to name
 the domain (``RSIEngine.clarify``).
 """
 
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 CODE, MATH, LOGIC, CREATIVE, AMBIGUOUS = "code", "math", "logic", "creative", "ambiguous"
-PRACTISABLE = frozenset({CODE, MATH, LOGIC})
+PRACTICABLE = frozenset({CODE, MATH, LOGIC})
 DOMAINS = frozenset({CODE, MATH, LOGIC, CREATIVE, AMBIGUOUS})
 
 WEIGHTS: dict[str, dict[str, float]] = {
@@ -52,9 +52,9 @@ class Routing:
     secondary: str | None
 
     @property
-    def practisable(self) -> bool:
-        """Whether the primary domain can be practised without a person's word."""
-        return self.domain in PRACTISABLE
+    def practicable(self) -> bool:
+        """Whether the primary domain can be practiced without a person's word."""
+        return self.domain in PRACTICABLE
 
 
 def _stems(text: str) -> set[str]:

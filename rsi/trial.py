@@ -1,6 +1,6 @@
 """A heuristic earns its place: the paired trial that makes a candidate active or rejected.
 
-Crystallisation writes a heuristic as a ``candidate``, which no prompt
+Crystallization writes a heuristic as a ``candidate``, which no prompt
 carries. A trial solves ``rsi.trial_problems`` practice problems (drawn from
 the pool, never the held-out split, reproducibly from the heuristic's id)
 twice each, at temperature 0: once with the active strategies alone, once
@@ -42,7 +42,7 @@ from rsi.strategies import Constitution, carried_prompt
 
 log = logging.getLogger(__name__)
 
-# Domains whose candidates can be trialled: those practised on the problem pool.
+# Domains whose candidates can be trialled: those practiced on the problem pool.
 TRIALLED = frozenset({CODE, MATH})
 TRIAL_TEMPERATURE = 0.0
 

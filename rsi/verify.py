@@ -20,7 +20,7 @@ from rsi.prompts import SpecificityReply, specificity_prompt
 BAD_REPLY_SPECIFICITY = 0.5
 
 _WORD = re.compile(r"[a-z_]+")
-# Words that name something concrete enough to practise.
+# Words that name something concrete enough to practice.
 _SPECIFIC = frozenset(
     {
         "python", "code", "coding", "pytest", "test", "tests", "async", "regex", "parse",

@@ -3,7 +3,7 @@
 The daemon (:func:`build`: the memory, ingestion, the watcher, the decision
 loop, self-improvement and the reconciler) and the short-lived processes
 (:func:`connected`: ``nous`` subcommands, ``nous rsi``) get their parts
-here and nowhere else, so a cycle run by hand crystallises and carries
+here and nowhere else, so a cycle run by hand crystallizes and carries
 strategies exactly as a scheduled one does. Nothing here runs a part:
 :mod:`scheduler.app` runs the lifecycle and :mod:`scheduler.jobs` schedules.
 """

@@ -45,8 +45,8 @@ async def build_self_improvement(
 ) -> SelfImprovement:
     """Self-improvement's parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
 
-    ``llm`` None means no model: the rules reflect, nothing is practised,
-    crystallised or trialled. A crystallised heuristic is a candidate until
+    ``llm`` None means no model: the rules reflect, nothing is practiced,
+    crystallized or trialled. A crystallized heuristic is a candidate until
     its trial, at the end of the same cycle or a later one. De-duplication
     compares by ``embeddings``, the daemon's one embedding client (the one
     recall's vectors come from, with its cache); without it, by
@@ -79,11 +79,11 @@ async def build_self_improvement(
         else None
     )
 
-    async def crystallise(result: RSICycle) -> None:
+    async def crystallize(result: RSICycle) -> None:
         # After the cycle's practice: every domain over the threshold, linked to this cycle.
-        result.crystallised += (await crystallizer.run(cycle_id=result.id)).crystallized
+        result.crystallized += (await crystallizer.run(cycle_id=result.id)).crystallized
 
-    hooks: list[CycleHook] = [crystallise] if trials is None else [crystallise, trials.after_cycle]
+    hooks: list[CycleHook] = [crystallize] if trials is None else [crystallize, trials.after_cycle]
     engine = RSIEngine(
         memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt, cases=bank
     )

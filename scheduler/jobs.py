@@ -190,10 +190,10 @@ class RSIJob:
         self.started.append(self.clock())
         self.last = await self.engine.run_cycle()
         log.info(
-            "RSI cycle: %d desires, %d accepted, %d practised, %d succeeded%s",
+            "RSI cycle: %d desires, %d accepted, %d practiced, %d succeeded%s",
             self.last.processed,
             self.last.accepted,
-            self.last.practised,
+            self.last.practiced,
             self.last.succeeded,
             f", error: {self.last.error}" if self.last.error else "",
         )

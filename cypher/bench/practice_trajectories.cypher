@@ -1,4 +1,4 @@
-// purpose: the transfer benchmark's practice: Trajectory nodes for a bench agent to crystallise
+// purpose: the transfer benchmark's practice: Trajectory nodes for a bench agent to crystallize
 // params: $agent_id, $rows (maps of Trajectory properties, agent_id included)
 // returns: id per trajectory
 UNWIND $rows AS row

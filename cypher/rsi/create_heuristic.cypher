@@ -1,6 +1,6 @@
 // purpose: a new Heuristic, DISTILLED_FROM the trajectories it was distilled from and
 //   PRODUCED by its RSI cycle (merged by id: the cycle's own record is written after its
-//   crystallisation, and fills the node in)
+//   crystallization, and fills the node in)
 // params: $agent_id, $heuristic (map of Heuristic properties, id and agent_id included),
 //   $trajectory_ids, $cycle_id (or null)
 // returns: id of the heuristic, distilled_from (how many trajectories it was linked to)

@@ -1,5 +1,5 @@
 // purpose: the domains with at least $min_count successful trajectories no heuristic was
-//   distilled from yet (crystallisation's threshold, seed 003 C3), one domain or all
+//   distilled from yet (crystallization's threshold, seed 003 C3), one domain or all
 // params: $agent_id, $domain (a domain, or null for every domain), $min_count
 // returns: domain, undistilled (count), one row per domain over the threshold, by domain
 // mode: read

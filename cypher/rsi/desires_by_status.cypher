@@ -1,4 +1,4 @@
-// purpose: desires in one status, oldest first (verified desires waiting to be practised,
+// purpose: desires in one status, oldest first (verified desires waiting to be practiced,
 //   the clarification queue)
 // params: $agent_id, $status, $limit
 // returns: one row per desire: desire (node properties)

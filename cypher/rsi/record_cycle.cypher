@@ -1,5 +1,5 @@
 // purpose: one RSI cycle's record (seed 003 I4, I5), PRODUCED each desire it created; merged
-//   by id, because crystallisation at the cycle's end links its heuristics to the cycle first
+//   by id, because crystallization at the cycle's end links its heuristics to the cycle first
 // params: $agent_id, $cycle (map of RSICycle properties), $desire_ids
 // returns: id of the cycle
 MERGE (c:RSICycle {id: $cycle.id})

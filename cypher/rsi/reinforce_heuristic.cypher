@@ -1,4 +1,4 @@
-// purpose: crystallisation distilled an active or candidate heuristic again (ExpeL's AGREE):
+// purpose: crystallization distilled an active or candidate heuristic again (ExpeL's AGREE):
 //   confirmations + 1, last_confirmed_at, and DISTILLED_FROM the new trajectories too
 // params: $agent_id, $heuristic_id, $trajectory_ids, $now (datetime)
 // returns: confirmations (after the update); no row when there is no such active or

@@ -1,13 +1,13 @@
 // purpose: the self-improvement figures of one time window (M1-M5): cycle counts (activation
-//   rate), rejection reasons, practice by domain and difficulty, heuristics crystallised and
+//   rate), rejection reasons, practice by domain and difficulty, heuristics crystallized and
 //   pruned, clarifications waiting, and the direction variance part 1's cycles stored
 // params: $agent_id, $since (datetime or null: from the start), $until (datetime or null: now)
-// returns: one row: cycles {count, processed, accepted, rejected, practised, succeeded,
-//   crystallised, variance (mean direction_variance, or null), practising (cycles that
-//   practised), bootstrap (of those, on a bootstrap desire), trials, activated,
-//   rejected_heuristics}, not_practised (list of {reason, count}: why the other cycles did
-//   not practise), rejections (list of {reason, count}), practice (list of {domain,
-//   difficulty, attempts, successes}), crystallised, pruned, clarifications
+// returns: one row: cycles {count, processed, accepted, rejected, practiced, succeeded,
+//   crystallized, variance (mean direction_variance, or null), practicing (cycles that
+//   practiced), bootstrap (of those, on a bootstrap desire), trials, activated,
+//   rejected_heuristics}, not_practiced (list of {reason, count}: why the other cycles did
+//   not practice), rejections (list of {reason, count}), practice (list of {domain,
+//   difficulty, attempts, successes}), crystallized, pruned, clarifications
 // mode: read
 CALL () {
   MATCH (c:RSICycle)
@@ -16,11 +16,11 @@ CALL () {
     AND ($since IS NULL OR c.at >= $since) AND ($until IS NULL OR c.at < $until)
   RETURN {count: count(c), processed: sum(coalesce(c.processed, 0)),
           accepted: sum(coalesce(c.accepted, 0)), rejected: sum(coalesce(c.rejected, 0)),
-          practised: sum(coalesce(c.practised, 0)), succeeded: sum(coalesce(c.succeeded, 0)),
-          crystallised: sum(coalesce(c.crystallised, 0)),
+          practiced: sum(coalesce(c.practiced, 0)), succeeded: sum(coalesce(c.succeeded, 0)),
+          crystallized: sum(coalesce(c.crystallized, 0)),
           variance: avg(c.direction_variance),
-          practising: count(CASE WHEN coalesce(c.practised, 0) > 0 THEN c END),
-          bootstrap: count(CASE WHEN coalesce(c.practised, 0) > 0
+          practicing: count(CASE WHEN coalesce(c.practiced, 0) > 0 THEN c END),
+          bootstrap: count(CASE WHEN coalesce(c.practiced, 0) > 0
                                  AND c.practice_origin = "bootstrap" THEN c END),
           trials: sum(coalesce(c.trials, 0)), activated: sum(coalesce(c.activated, 0)),
           rejected_heuristics: sum(coalesce(c.rejected_heuristics, 0))} AS cycles
@@ -30,12 +30,12 @@ CALL () {
   USING INDEX c:RSICycle(agent_id, at)
   WHERE c.agent_id = $agent_id AND c.at IS NOT NULL AND coalesce(c.kind, "cycle") = "cycle"
     AND ($since IS NULL OR c.at >= $since) AND ($until IS NULL OR c.at < $until)
-    AND coalesce(c.practised, 0) = 0
+    AND coalesce(c.practiced, 0) = 0
   WITH coalesce(c.skipped, CASE WHEN c.error IS NOT NULL THEN "failed: " + c.error END,
                 "unrecorded (a cycle from before reasons were kept)") AS reason, count(c) AS n
   WHERE n > 0
   WITH reason, n ORDER BY n DESC, reason
-  RETURN collect({reason: reason, count: n}) AS not_practised
+  RETURN collect({reason: reason, count: n}) AS not_practiced
 }
 CALL () {
   OPTIONAL MATCH (d:Desire)
@@ -64,7 +64,7 @@ CALL () {
   USING INDEX h:Heuristic(agent_id, at)
   WHERE h.agent_id = $agent_id AND h.at IS NOT NULL
   RETURN count(CASE WHEN ($since IS NULL OR h.at >= $since) AND ($until IS NULL OR h.at < $until)
-                    THEN h END) AS crystallised,
+                    THEN h END) AS crystallized,
          count(CASE WHEN h.pruned_at IS NOT NULL AND ($since IS NULL OR h.pruned_at >= $since)
                          AND ($until IS NULL OR h.pruned_at < $until) THEN h END) AS pruned
 }
@@ -75,4 +75,4 @@ CALL () {
     AND ($since IS NULL OR d.at >= $since) AND ($until IS NULL OR d.at < $until)
   RETURN count(CASE WHEN d.status = "needs_clarification" THEN d END) AS clarifications
 }
-RETURN cycles, not_practised, rejections, practice, crystallised, pruned, clarifications
+RETURN cycles, not_practiced, rejections, practice, crystallized, pruned, clarifications

@@ -1,5 +1,5 @@
 // purpose: the successful trajectories of one domain that no heuristic was distilled from
-//   yet, oldest first (crystallisation samples 4 oldest, 3 middle, 3 newest of them)
+//   yet, oldest first (crystallization samples 4 oldest, 3 middle, 3 newest of them)
 // params: $agent_id, $domain, $limit
 // returns: trajectory (map of the Trajectory's properties), one row each, oldest first
 // mode: read

@@ -18,16 +18,16 @@ from graph.models.base import Node
 
 
 class DesireStatus(StrEnum):
-    """Where a desire stands: verified ones wait to be drawn; practised ones are done."""
+    """Where a desire stands: verified ones wait to be drawn; practiced ones are done."""
 
     PENDING = "pending"
     VERIFIED = "verified"
     REJECTED = "rejected"
     SELECTED = "selected"
     NEEDS_CLARIFICATION = "needs_clarification"
-    PRACTISED = "practised"
+    PRACTICED = "practiced"
     # No usable practice problem was found: not drawn again (a person may re-state it).
-    UNPRACTISABLE = "unpractisable"
+    UNPRACTICABLE = "unpracticable"
 
 
 class HeuristicStatus(StrEnum):
@@ -112,7 +112,7 @@ class Heuristic(Node):
     # ACE's counters: decisions that applied it and went well or badly (never dry runs).
     helpful: int = 0
     harmful: int = 0
-    # ExpeL's votes: how often crystallisation distilled it again (a duplicate reinforces).
+    # ExpeL's votes: how often crystallization distilled it again (a duplicate reinforces).
     confirmations: int = 0
     status: HeuristicStatus = HeuristicStatus.CANDIDATE
     pruned_at: datetime | None = None
@@ -148,20 +148,20 @@ class HeuristicTrial(Node):
 
 
 class RSICycle(Node):
-    """One self-improvement cycle: its counts, what it chose, and why it did not practise.
+    """One self-improvement cycle: its counts, what it chose, and why it did not practice.
 
     The engine fills it as the cycle runs and writes it at the end (seed 003
     A3's CycleResult is this record). ``practice_origin`` says whose desire
-    was practised (``reflection``, ``external`` or ``bootstrap``); ``skipped``
-    says why a cycle did not practise.
+    was practiced (``reflection``, ``external`` or ``bootstrap``); ``skipped``
+    says why a cycle did not practice.
     """
 
     processed: int = 0
     accepted: int = 0
     rejected: int = 0
-    practised: int = 0
+    practiced: int = 0
     succeeded: int = 0
-    crystallised: int = 0
+    crystallized: int = 0
     trials: int = 0
     activated: int = 0
     rejected_heuristics: int = 0

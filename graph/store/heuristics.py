@@ -1,6 +1,6 @@
-"""Heuristics written and read: the access layer for ``cypher/rsi/`` (crystallise, trial, prune).
+"""Heuristics written and read: the access layer for ``cypher/rsi/`` (crystallize, trial, prune).
 
-Crystallisation reads the successful trajectories no heuristic was distilled
+Crystallization reads the successful trajectories no heuristic was distilled
 from yet and writes a new ``Heuristic`` as a candidate (or reinforces one it
 repeats); a trial records a ``HeuristicTrial`` ``TRIED_IN`` from its
 candidate and moves it to active or rejected; pruning reads the active set
@@ -21,7 +21,7 @@ from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, Trajectory,
 from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties, to_properties
 
-# Crystallisation samples at most ten trajectories; more than this is never needed at once.
+# Crystallization samples at most ten trajectories; more than this is never needed at once.
 MAX_UNDISTILLED = 1000
 
 
@@ -34,7 +34,7 @@ class PruneOrder:
 
 
 class HeuristicStore:
-    """The heuristics and trajectories of one agent, as crystallisation and pruning need them."""
+    """The heuristics and trajectories of one agent, as crystallization and pruning need them."""
 
     def __init__(self, graph: AgentGraph) -> None:
         self.graph = graph

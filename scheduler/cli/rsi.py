@@ -3,7 +3,7 @@
 Each command takes the daemon's ``--config``, ``--agent-id`` and ``--root``,
 finds Neo4j as the daemon does (starting one if none answers) and applies
 the schema; the parts are the daemon's own (:mod:`scheduler.compose`), so a
-cycle run by hand crystallises and carries strategies as a scheduled one
+cycle run by hand crystallizes and carries strategies as a scheduled one
 does. Bad settings exit 2 naming the key; a failure exits 1.
 """
 
@@ -63,13 +63,13 @@ def add_commands(parser: argparse.ArgumentParser) -> None:
         help="run one self-improvement cycle now",
         description=(
             "Reflect on what happened since the last cycle, verify and route the desires, "
-            "practise one, crystallise the domains with enough successful practice, and "
+            "practice one, crystallize the domains with enough successful practice, and "
             "print the cycle's counts as JSON."
         ),
     )
     cycle.add_argument("--seed", type=int, help="fix the selection draw (default: random)")
     cycle.add_argument(
-        "--no-llm", action="store_true", help="reflect by rules only and do not practise"
+        "--no-llm", action="store_true", help="reflect by rules only and do not practice"
     )
     cycle.set_defaults(handler=_command(_cycle))
     prune = commands.add_parser("prune", parents=[common], help=PRUNE, description=PRUNE)

@@ -238,10 +238,10 @@ def test_practice_cycles_learn_trial_and_measure_through_the_real_pipeline(
     assert code == 0
     result = json.loads(out.getvalue())
     cycles = result["practice"]["cycles"]
-    assert [(c["practised"], c["practice_origin"], c["domain"]) for c in cycles] == [
+    assert [(c["practiced"], c["practice_origin"], c["domain"]) for c in cycles] == [
         (1, "bootstrap", "code"), (1, "bootstrap", "code")
     ]  # fmt: skip
-    assert [c["crystallised"] for c in cycles] == [0, 1] and cycles[1]["activated"] == 1
+    assert [c["crystallized"] for c in cycles] == [0, 1] and cycles[1]["activated"] == 1
     [learned] = result["practice"]["heuristics"]
     assert (learned["content"], learned["status"]) == (LEARNED, "active")
     [trial] = learned["trials"]

@@ -458,7 +458,7 @@ def test_the_timeout_follows_the_request_between_floor_and_ceiling() -> None:
         completion_tokens_per_s=2.0,
     )
     # 1,744 prompt tokens (about 7,000 characters) and 512 to generate: the
-    # crystallisation request that a fixed 60 s cut off.
+    # crystallization request that a fixed 60 s cut off.
     assert request_timeout(settings, 6976, 512) == pytest.approx(174.4 + 256.0)
     assert request_timeout(settings, 40, 16) == 60.0  # small: the floor
     assert request_timeout(settings, 400_000, 4096) == 900.0  # huge: the ceiling
@@ -481,7 +481,7 @@ async def test_a_slow_reply_inside_its_sized_timeout_is_a_reply(
     )
     async with LLMClient(settings, clock=clock) as llm:
         reply = await llm.complete_json(
-            system=SYSTEM, user=USER, schema=Decision, step="crystallise", max_tokens=16
+            system=SYSTEM, user=USER, schema=Decision, step="crystallize", max_tokens=16
         )
 
     assert reply.ok and reply.attempts == 1
@@ -523,7 +523,7 @@ async def test_a_decision_behind_long_background_work_goes_to_the_rules_quickly(
     stub.script(Reply.json(GOOD, delay_s=2.0), Reply.json(GOOD))
     settings = settings_for(stub.base_url, decision_wait_s=0.3)
     async with LLMClient(settings, clock=clock) as llm:
-        background = asyncio.create_task(ask(llm, step="crystallise"))
+        background = asyncio.create_task(ask(llm, step="crystallize"))
         while not stub.chat_requests:
             await asyncio.sleep(0.01)
         started = time.perf_counter()
@@ -540,7 +540,7 @@ async def test_a_decision_behind_long_background_work_goes_to_the_rules_quickly(
 
     assert waited < 1.5
     assert after.ok
-    assert [r.step for r in stub.chat_requests] == ["crystallise", "DELIBERATE"]
+    assert [r.step for r in stub.chat_requests] == ["crystallize", "DELIBERATE"]
 
 
 async def test_models_endpoint_down_is_unhealthy(client: LLMClient, stub: LLMStub) -> None:

@@ -19,7 +19,7 @@ from tests.support.recall_seed import seeding
 PRINCIPLE = "Write the edge cases of the specification as tests before writing the solution."
 
 
-async def test_a_cycle_that_reaches_the_threshold_crystallises_and_the_next_carries_it(
+async def test_a_cycle_that_reaches_the_threshold_crystallizes_and_the_next_carries_it(
     memory: Memory,
     llm: LLMClient,
     stub: LLMStub,
@@ -57,10 +57,10 @@ async def test_a_cycle_that_reaches_the_threshold_crystallises_and_the_next_carr
     )
     first = await parts.engine.run_cycle(seed=7)
 
-    # The fifth successful trajectory of "code" is this cycle's practice: it crystallises.
+    # The fifth successful trajectory of "code" is this cycle's practice: it crystallizes.
     assert first.error is None, first.error
-    assert (first.practised, first.succeeded, first.domain) == (1, 1, "code")
-    assert first.crystallised == 1
+    assert (first.practiced, first.succeeded, first.domain) == (1, 1, "code")
+    assert first.crystallized == 1
     # Its trial (the stub solves with and without it alike) found it not worse: active.
     assert (first.trials, first.activated, first.rejected_heuristics) == (1, 1, 0)
     [row] = await checks.memory.read("checks/heuristics")
@@ -69,10 +69,10 @@ async def test_a_cycle_that_reaches_the_threshold_crystallises_and_the_next_carr
     assert row["produced_by"] == [first.id]
     linked = await checks.memory.read("checks/distilled_from", id=row["heuristic"]["id"])
     assert sorted(r["id"] for r in linked) == sorted([*earlier, *first.trajectory_ids])
-    # The cycle's own record is whole although crystallisation linked to it first.
+    # The cycle's own record is whole although crystallization linked to it first.
     [cycle] = await memory.read("rsi/report_cycles", limit=5)
-    assert cycle["cycle"]["id"] == first.id and cycle["cycle"]["crystallised"] == 1
-    assert cycle["cycle"]["practised"] == 1
+    assert cycle["cycle"]["id"] == first.id and cycle["cycle"]["crystallized"] == 1
+    assert cycle["cycle"]["practiced"] == 1
     # The cycle's node is stamped with its start, so its window holds what it produced.
     assert cycle["cycle"]["at"] < row["heuristic"]["at"]
     # Every request carried the constitution first; the strategies files list the new one.

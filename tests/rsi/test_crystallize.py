@@ -1,4 +1,4 @@
-"""Crystallisation on a real Neo4j with the stub LLM: threshold, sample, check, de-duplication."""
+"""Crystallization on a real Neo4j with the stub LLM: threshold, sample, check, de-duplication."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ async def test_a_domain_at_the_threshold_gets_one_heuristic_from_its_sample(
     assert PRINCIPLE not in (await book.prompt()).text
     assert (await book.prompt()).strategy_ids == ()
 
-    # Two undistilled trajectories are left: nothing more to crystallise.
+    # Two undistilled trajectories are left: nothing more to crystallize.
     assert (await crystallizer.run()).results == []
 
 
@@ -230,14 +230,14 @@ async def test_an_echoed_placeholder_or_a_fragment_is_refused_without_asking(
     assert await HeuristicStore(memory).active() == []
 
 
-async def test_without_a_model_nothing_is_crystallised_and_it_says_so(
+async def test_without_a_model_nothing_is_crystallized_and_it_says_so(
     memory: Memory, seed: Seeder
 ) -> None:
     await _trajectories(seed, 6)
 
     [result] = (await _crystallizer(memory, None, _book(memory)).run()).results
 
-    assert (result.outcome, result.reason) == ("skipped", "no model: crystallisation needs an LLM")
+    assert (result.outcome, result.reason) == ("skipped", "no model: crystallization needs an LLM")
     assert await HeuristicStore(memory).active() == []
     [event] = await memory.events.events("rsi_crystallize_skipped")
     assert event.data["domain"] == "code"

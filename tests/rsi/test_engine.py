@@ -55,11 +55,11 @@ async def test_a_full_cycle_with_a_model(
     assert all(i in user_text(reflect) for i in seen.failed_execution_ids)
     assert (first.reflector, first.processed, first.accepted, first.rejected) == ("llm", 2, 1, 1)
     assert first.dropped_citations == 1
-    assert (first.practised, first.succeeded, first.domain) == (1, 1, "code")
+    assert (first.practiced, first.succeeded, first.domain) == (1, 1, "code")
     store = RSIStore(memory)
     chosen = await store.desire(first.selected_desire_id or "")
     assert chosen is not None and chosen.description == SPECIFIC
-    assert chosen.status == "practised" and chosen.practice_success is True
+    assert chosen.status == "practiced" and chosen.practice_success is True
     assert chosen.cited == 2 and chosen.dropped_citations == 1
     assert chosen.score is not None and chosen.score >= 0.6
     assert chosen.routed_by == "keywords" and chosen.route_confidence
@@ -100,12 +100,12 @@ async def test_a_full_cycle_with_a_model(
     script.desires = []
     script.solve = wrong_solution
     request_id = await engine(memory, llm).add_external_desire(
-        SPECIFIC, "please practise list threshold checks", domain="code"
+        SPECIFIC, "please practice list threshold checks", domain="code"
     )
     stub.reset()
     second = await engine(memory, llm).run_cycle(seed=8)
     assert second.error is None, second.error
-    assert (second.selected_desire_id, second.practised, second.succeeded) == (request_id, 1, 0)
+    assert (second.selected_desire_id, second.practiced, second.succeeded) == (request_id, 1, 0)
     failure = await checks.node(second.trajectory_ids[0])
     assert failure is not None and failure["success"] is False
     assert failure["partial_score"] < 1.0 and failure["attempts"] == 2
@@ -115,7 +115,7 @@ async def test_a_full_cycle_with_a_model(
     assert "The following is data (test output)" in user_text(solves[1])
     external = await store.desire(request_id)
     assert external is not None and external.origin == "external"
-    assert external.external_request == "please practise list threshold checks"
+    assert external.external_request == "please practice list threshold checks"
 
     events = await event_types(memory)
     assert events["rsi_cycle_start"] == events["rsi_cycle_end"] == 2
@@ -144,7 +144,7 @@ async def test_a_problem_the_model_writes(
     rsi = engine(memory, llm)
     await rsi.add_external_desire("implement a python function", "asked", domain="code")
     result = await rsi.run_cycle()
-    assert (result.error, result.practised, result.succeeded) == (None, 1, 1)
+    assert (result.error, result.practiced, result.succeeded) == (None, 1, 1)
     trajectory = await checks.node(result.trajectory_ids[0])
     assert trajectory is not None and trajectory["problem_source"] == "generated"
     assert (trajectory["tests_passed"], trajectory["tests_total"]) == (2, 2)
@@ -155,9 +155,9 @@ async def test_a_problem_the_model_writes(
     stub.default = ModelScript(written=[{"spec": "s", "entry_point": "f", "tests": "("}] * 3)
     await rsi.add_external_desire("implement a python function", "asked", domain="code")
     empty = await rsi.run_cycle()
-    assert (empty.error, empty.practised, empty.skipped) == (None, 0, "no usable practice problem")
+    assert (empty.error, empty.practiced, empty.skipped) == (None, 0, "no usable practice problem")
     given_up = await RSIStore(memory).desire(empty.selected_desire_id or "")
-    assert given_up is not None and given_up.status == "unpractisable"
+    assert given_up is not None and given_up.status == "unpracticable"
 
 
 async def test_the_rules_reflector_without_a_model(memory: Memory, checks: GraphChecks) -> None:
@@ -165,8 +165,8 @@ async def test_the_rules_reflector_without_a_model(memory: Memory, checks: Graph
     result = await engine(memory, None).run_cycle(seed=1)
 
     assert result.error is None and result.reflector == "rules"
-    assert (result.processed, result.accepted, result.practised) == (1, 1, 0)
-    assert result.skipped == "no language model to practise with"
+    assert (result.processed, result.accepted, result.practiced) == (1, 1, 0)
+    assert result.skipped == "no language model to practice with"
     assert result.domain == "code"
     desire = await RSIStore(memory).desire(result.selected_desire_id or "")
     assert desire is not None
@@ -189,7 +189,7 @@ async def test_the_clarification_queue(memory: Memory, llm: LLMClient, stub: LLM
     rsi = engine(memory, llm)
     poem = await rsi.add_external_desire("Write a story about the sea", "a person asked")
     queued = await rsi.run_cycle(seed=3)
-    assert queued.blocked_domains == ["creative"] and queued.practised == 0
+    assert queued.blocked_domains == ["creative"] and queued.practiced == 0
     assert [d.id for d in await rsi.pending_clarifications()] == [poem]
 
     with pytest.raises(RSIError, match="domain must be one of"):
@@ -204,9 +204,9 @@ async def test_the_clarification_queue(memory: Memory, llm: LLMClient, stub: LLM
     )
     assert await rsi.pending_clarifications() == []
 
-    practised = await rsi.run_cycle(seed=4)
-    assert practised.error is None
-    assert (practised.domain, practised.practised, practised.succeeded) == ("logic", 1, 1)
+    practiced = await rsi.run_cycle(seed=4)
+    assert practiced.error is None
+    assert (practiced.domain, practiced.practiced, practiced.succeeded) == ("logic", 1, 1)
     answers = [r for r in stub.chat_requests if r.step == "rsi.answer"]
     assert len(answers) == RSISettings().consistency_runs
 
@@ -218,7 +218,7 @@ async def test_inconsistent_answers_fail_logic_practice(
     rsi = engine(memory, llm)
     await rsi.add_external_desire("deduce the syllogism", "asked", domain="logic")
     result = await rsi.run_cycle()
-    assert (result.practised, result.succeeded) == (1, 0)
+    assert (result.practiced, result.succeeded) == (1, 0)
     trajectory = await checks.node(result.trajectory_ids[0])
     assert trajectory is not None
     assert trajectory["tests_passed"] == 2 and trajectory["tests_total"] == 3
@@ -227,16 +227,16 @@ async def test_inconsistent_answers_fail_logic_practice(
 async def test_the_end_of_cycle_hooks(memory: Memory) -> None:
     seen: list[RSICycle] = []
 
-    async def crystallise(result: RSICycle) -> None:
+    async def crystallize(result: RSICycle) -> None:
         seen.append(result)
-        result.crystallised += 1
+        result.crystallized += 1
 
     async def broken(result: RSICycle) -> None:
-        raise RuntimeError("crystalliser down")
+        raise RuntimeError("crystallizer down")
 
-    result = await engine(memory, None, after_cycle=[crystallise, broken]).run_cycle()
-    assert seen == [result] and result.crystallised == 1
-    assert result.error is not None and "crystalliser down" in result.error
+    result = await engine(memory, None, after_cycle=[crystallize, broken]).run_cycle()
+    assert seen == [result] and result.crystallized == 1
+    assert result.error is not None and "crystallizer down" in result.error
 
 
 async def test_a_failing_cycle_is_recorded_and_does_not_raise(
@@ -252,7 +252,7 @@ async def test_a_failing_cycle_is_recorded_and_does_not_raise(
     assert cycle is not None and cycle["error"] == result.error
 
 
-async def test_external_desires_name_a_practisable_domain(memory: Memory) -> None:
+async def test_external_desires_name_a_practicable_domain(memory: Memory) -> None:
     with pytest.raises(RSIError, match="domain must be one of"):
         await engine(memory, None).add_external_desire("x", "y", domain="creative")
 

@@ -50,7 +50,7 @@ def _settings(**extra: object) -> RSISettings:
 # --- practice that happens -----------------------------------------------------------------
 
 
-async def test_a_cycle_with_no_verified_desire_practises_a_bootstrap_desire(
+async def test_a_cycle_with_no_verified_desire_practices_a_bootstrap_desire(
     memory: Memory, llm: LLMClient, stub: LLMStub, checks: GraphChecks, tmp_path: Path
 ) -> None:
     stub.default = ModelScript(desires=["be better"])  # vague: the verifier rejects it
@@ -60,26 +60,26 @@ async def test_a_cycle_with_no_verified_desire_practises_a_bootstrap_desire(
 
     assert first.error is None, first.error
     assert (first.processed, first.accepted, first.rejected) == (1, 0, 1)
-    assert (first.practised, first.practice_origin, first.domain) == (1, "bootstrap", "code")
+    assert (first.practiced, first.practice_origin, first.domain) == (1, "bootstrap", "code")
     desire = await RSIStore(memory).desire(first.selected_desire_id or "")
-    assert desire is not None and desire.origin == "bootstrap" and desire.status == "practised"
+    assert desire is not None and desire.origin == "bootstrap" and desire.status == "practiced"
     assert desire.problem_source is not None and desire.problem_source not in problems.HELD_OUT_IDS
     trajectory = await checks.node(first.trajectory_ids[0])
     assert trajectory is not None and trajectory["problem_source"] == desire.problem_source
     assert ("PRODUCED", "Desire", desire.id) in await checks.outgoing(first.id)
 
-    # Code now has a success and math none: the next bootstrap practises math, elsewhere.
+    # Code now has a success and math none: the next bootstrap practices math, elsewhere.
     second = await engine.run_cycle(seed=6)
-    assert (second.practised, second.practice_origin, second.domain) == (1, "bootstrap", "math")
+    assert (second.practiced, second.practice_origin, second.domain) == (1, "bootstrap", "math")
     again = await RSIStore(memory).desire(second.selected_desire_id or "")
     assert again is not None and again.problem_source not in (None, desire.problem_source)
 
-    # Without a model nothing is practised, and the cycle says why; the report counts both.
+    # Without a model nothing is practiced, and the cycle says why; the report counts both.
     idle = await RSIEngine(memory, None, _settings()).run_cycle()
-    assert idle.practised == 0 and idle.skipped is not None
+    assert idle.practiced == 0 and idle.skipped is not None
     report = await build_report(HeuristicStore(memory))
-    assert (report.overall.cycles, report.overall.practising, report.overall.bootstrap) == (3, 2, 2)
-    assert sum(report.overall.not_practised.values()) == 1
+    assert (report.overall.cycles, report.overall.practicing, report.overall.bootstrap) == (3, 2, 2)
+    assert sum(report.overall.not_practiced.values()) == 1
 
 
 async def test_the_held_out_split_is_never_drawn_for_bootstrap_practice() -> None:
@@ -94,7 +94,7 @@ async def test_the_held_out_split_is_never_drawn_for_bootstrap_practice() -> Non
     assert problems.held_out(64) == problems.held_out(64)  # the same split every time
 
 
-def test_the_weakest_domain_is_the_unpractised_then_the_least_successful() -> None:
+def test_the_weakest_domain_is_the_unpracticed_then_the_least_successful() -> None:
     def done(*outcomes: bool) -> list[Trajectory]:
         return [Trajectory(agent_id="a", domain="x", problem="p", success=o) for o in outcomes]
 
@@ -130,7 +130,7 @@ async def test_practice_credits_exactly_the_shown_strategies_it_applied_by_outco
 
     good = await engine.run_cycle(seed=1)
 
-    assert (good.practised, good.succeeded) == (1, 1), good
+    assert (good.practiced, good.succeeded) == (1, 1), good
     solve = next(r for r in stub.chat_requests if r.step == "rsi.solve")
     system = str(solve.messages[0]["content"])
     assert HELPS in system and VAGUE not in system  # a candidate is never carried
@@ -145,7 +145,7 @@ async def test_practice_credits_exactly_the_shown_strategies_it_applied_by_outco
     script.solve = wrong_solution
     await engine.add_external_desire(PARENS, "asked", domain="code")
     bad = await engine.run_cycle(seed=2)
-    assert (bad.practised, bad.succeeded) == (1, 0)
+    assert (bad.practiced, bad.succeeded) == (1, 0)
     counters = await _counters(checks, applied, ignored, candidate)
     assert counters == {applied: (2, 1, 1), ignored: (0, 0, 0), candidate: (0, 0, 0)}
 
@@ -164,7 +164,7 @@ async def test_logic_practice_credits_what_its_answers_applied_by_consistency(
 
     inconsistent = await engine.run_cycle(seed=1)
 
-    assert (inconsistent.practised, inconsistent.succeeded) == (1, 0)
+    assert (inconsistent.practiced, inconsistent.succeeded) == (1, 0)
     answer = next(r for r in stub.chat_requests if r.step == "rsi.answer")
     assert "applied_strategies" in str(answer.messages[1]["content"])
     assert await _counters(checks, rule) == {rule: (1, 0, 1)}
@@ -325,7 +325,7 @@ def test_a_candidate_meets_the_same_problems_every_time() -> None:
     assert first != trial_problems("01OTHER", pool, 8)
 
 
-async def test_crystallised_heuristics_start_as_candidates_and_are_not_carried_until_kept(
+async def test_crystallized_heuristics_start_as_candidates_and_are_not_carried_until_kept(
     memory: Memory, llm: LLMClient, stub: LLMStub, seed: Seeder, tmp_path: Path
 ) -> None:
     await seed.nodes(
@@ -345,7 +345,7 @@ async def test_crystallised_heuristics_start_as_candidates_and_are_not_carried_u
     parts = await build_self_improvement(_settings(), memory, llm, tmp_path)
     cycle = await parts.engine.run_cycle(seed=3)
 
-    assert (cycle.crystallised, cycle.trials, cycle.rejected_heuristics) == (1, 1, 1), cycle
+    assert (cycle.crystallized, cycle.trials, cycle.rejected_heuristics) == (1, 1, 1), cycle
     [h] = await HeuristicStore(memory).with_trials()
     assert (h["content"], h["status"]) == (HURTS, "rejected")
     assert HURTS not in await parts.strategies.text()

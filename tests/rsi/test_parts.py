@@ -36,7 +36,7 @@ def test_the_router_on_seed_003s_keywords(
 ) -> None:
     routing = classify(description)
     assert (routing.domain, routing.secondary) == (primary, secondary)
-    assert routing.practisable == (primary in {"code", "math", "logic"})
+    assert routing.practicable == (primary in {"code", "math", "logic"})
 
 
 def test_one_weak_keyword_is_still_ambiguous() -> None:

@@ -17,7 +17,7 @@ from rsi import problems
 from rsi.crystallize import Crystallizer
 from rsi.engine import RSIEngine
 from rsi.practice import Recent, generated_problem
-from rsi.practise_step import keep_case
+from rsi.practice_step import keep_case
 from rsi.trial import HeuristicTrials
 from tests.rsi.conftest import ModelScript, user_text, wrong_solution
 from tests.rsi.test_engine import SPECIFIC
@@ -46,13 +46,13 @@ async def test_only_a_verified_pass_becomes_a_case_with_the_error_that_taught_it
     stub.default = ModelScript(solve=wrong_solution)
     await rsi.add_external_desire(SPECIFIC, "asked", domain="code")
     failed = await rsi.run_cycle(seed=1)
-    assert (failed.practised, failed.succeeded) == (1, 0)
+    assert (failed.practiced, failed.succeeded) == (1, 0)
     assert await bank.store.active() == []  # a failed attempt teaches nothing as a case
 
     stub.default = first_wrong_then_right()
     await rsi.add_external_desire(SPECIFIC, "asked again", domain="code")
     passed = await rsi.run_cycle(seed=2)
-    assert (passed.practised, passed.succeeded) == (1, 1)
+    assert (passed.practiced, passed.succeeded) == (1, 1)
     [(case, _)] = await bank.store.active()
     assert case.source == CaseSource.PRACTICE and case.domain == "code"
     assert "return None" in case.failed_attempt and "tests passed" in case.error
@@ -77,7 +77,7 @@ async def test_practice_is_shown_similar_cases_fenced_and_credits_them_by_outcom
         llm, timeout_s=30, root=tmp_path, system="sys", cases=bank
     )
     desire = Desire(agent_id=memory.agent_id, description="x", problem_source="HumanEval/0")
-    trajectory = await practice.practise(desire, "code", "beginner", NOTHING_RECENT)
+    trajectory = await practice.practice(desire, "code", "beginner", NOTHING_RECENT)
     assert trajectory is not None and trajectory.success
     assert trajectory.cases_shown == [case_id]
     solve = user_text(next(r for r in stub.chat_requests if r.step == "rsi.solve"))

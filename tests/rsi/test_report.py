@@ -32,13 +32,13 @@ async def seed(neo4j_endpoint: Neo4jEndpoint, memory: Memory) -> AsyncIterator[S
 async def _seed_memory(seed: Seeder) -> dict[str, str]:
     await seed.nodes(
         "rsi_cycles",
-        {"at": CYCLE_1 - timedelta(hours=1), "processed": 0, "practised": 0,
-         "skipped": "no verified desire, and no language model to practise with"},
-        {"at": CYCLE_1, "processed": 4, "accepted": 1, "rejected": 3, "practised": 1,
-         "succeeded": 1, "crystallised": 0, "direction_variance": 1.0,
+        {"at": CYCLE_1 - timedelta(hours=1), "processed": 0, "practiced": 0,
+         "skipped": "no verified desire, and no language model to practice with"},
+        {"at": CYCLE_1, "processed": 4, "accepted": 1, "rejected": 3, "practiced": 1,
+         "succeeded": 1, "crystallized": 0, "direction_variance": 1.0,
          "practice_origin": "bootstrap"},
-        {"at": CYCLE_2, "processed": 2, "accepted": 2, "rejected": 0, "practised": 2,
-         "succeeded": 1, "crystallised": 1, "direction_variance": 0.5},
+        {"at": CYCLE_2, "processed": 2, "accepted": 2, "rejected": 0, "practiced": 2,
+         "succeeded": 1, "crystallized": 1, "direction_variance": 0.5},
         # A prune job run is not a cycle: it never counts in the figures.
         {"at": CYCLE_2 + timedelta(minutes=1), "kind": "prune", "processed": 100},
     )  # fmt: skip
@@ -104,26 +104,26 @@ async def test_prune_then_report_print_the_expected_figures(
     data = json.loads(await _in_thread(["report", "--json", *agent], neo4j_endpoint, monkeypatch))
     overall = data["overall"]
     assert (overall["cycles"], overall["processed"], overall["accepted"]) == (3, 6, 3)
-    # Two of three cycles practised, one on a bootstrap desire; the third says why not.
-    assert (overall["practising"], overall["bootstrap"]) == (2, 1)
-    assert overall["not_practised"] == {
-        "no verified desire, and no language model to practise with": 1
+    # Two of three cycles practiced, one on a bootstrap desire; the third says why not.
+    assert (overall["practicing"], overall["bootstrap"]) == (2, 1)
+    assert overall["not_practiced"] == {
+        "no verified desire, and no language model to practice with": 1
     }
     assert overall["activation_rate"] == 0.5
     assert overall["rejection_reasons"] == {"low specificity": 2, "no provenance": 1}
     practice = [(p["domain"], p["difficulty"], p["attempts"], p["successes"]) for p in
                 overall["practice"]]  # fmt: skip
     assert practice == [("code", "beginner", 2, 1), ("logic", "beginner", 1, 1)]
-    assert (overall["crystallised"], overall["pruned"], overall["clarifications_waiting"]) == (
+    assert (overall["crystallized"], overall["pruned"], overall["clarifications_waiting"]) == (
         2, 1, 1
     )  # fmt: skip
     assert overall["direction_variance"] == 0.75
     assert (data["heuristics_active"], data["heuristics_pruned"]) == (1, 1)
     idle, first, second = data["windows"]
-    assert (idle["practising"], len(idle["not_practised"])) == (0, 1)
+    assert (idle["practicing"], len(idle["not_practiced"])) == (0, 1)
     assert (first["activation_rate"], second["activation_rate"]) == (0.25, 1.0)
     assert first["rejection_reasons"] == {"low specificity": 2, "no provenance": 1}
-    assert (second["clarifications_waiting"], second["crystallised"], second["pruned"]) == (1, 1, 1)
+    assert (second["clarifications_waiting"], second["crystallized"], second["pruned"]) == (1, 1, 1)
     helped = next(h for h in data["heuristics"] if h["id"] == ids["active"])
     assert (helped["helpful"], helped["harmful"], helped["usage_count"]) == (3, 1, 4)
 
@@ -132,8 +132,8 @@ async def test_prune_then_report_print_the_expected_figures(
     assert "rejection reasons: low specificity 2, no provenance 1" in text
     assert "code/beginner: 1/2 (50%)" in text
     assert "heuristics: 0 candidate, 1 active, 0 rejected, 1 pruned" in text
-    assert "practised in 2 of 3 cycles (1 on a bootstrap desire)" in text
-    assert "not practised: no verified desire, and no language model to practise with 1" in text
+    assert "practiced in 2 of 3 cycles (1 on a bootstrap desire)" in text
+    assert "not practiced: no verified desire, and no language model to practice with 1" in text
     assert "[pruned (unused)] code: Old and unused." in text
 
 

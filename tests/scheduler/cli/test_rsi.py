@@ -35,7 +35,7 @@ async def test_a_cycle_from_the_command_line(
         assert done.returncode == 0, done.stderr
         printed = json.loads(done.stdout)
         assert printed["selection_seed"] == 5 and printed["error"] is None
-        assert {"processed", "accepted", "rejected", "practised", "succeeded"} <= set(printed)
+        assert {"processed", "accepted", "rejected", "practiced", "succeeded"} <= set(printed)
     finally:
         await Memory(driver, agent).forget()  # type: ignore[arg-type]
 

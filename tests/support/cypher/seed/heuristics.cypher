@@ -1,4 +1,4 @@
-// purpose: test fixture: Heuristic nodes, as RSI will crystallise them
+// purpose: test fixture: Heuristic nodes, as RSI will crystallize them
 // params: $agent_id, $rows (maps {id, at, domain, content, usage_count, status})
 // returns: id per heuristic
 UNWIND $rows AS row

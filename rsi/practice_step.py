@@ -1,6 +1,6 @@
-"""Steps 6 and 7 of the cycle: practise the chosen desire and store the trajectory (C1, C2).
+"""Steps 6 and 7 of the cycle: practice the chosen desire and store the trajectory (C1, C2).
 
-Code and math are practised by tests (:class:`rsi.practice.TestPractice`),
+Code and math are practiced by tests (:class:`rsi.practice.TestPractice`),
 logic by consistency (:class:`rsi.consistency.ConsistencyPractice`), at the
 difficulty the domain's last trajectories call for (T2). Practice carries
 the strategies every request carries; the trajectory's outcome credits the
@@ -68,10 +68,10 @@ async def keep_case(cases: CaseBank | None, trajectory: Trajectory, trajectory_i
         )
 
 
-async def practise(
+async def practice(
     parts: PracticeParts, desire: Desire, carried: CarriedPrompt, result: RSICycle
 ) -> None:
-    """Practise once, write the trajectory, credit what it applied, mark the desire."""
+    """Practice once, write the trajectory, credit what it applied, mark the desire."""
     domain = desire.domain
     level = current_level(await parts.store.recent_trajectories(domain, HISTORY))
     await parts.events.emit(
@@ -95,7 +95,7 @@ async def _attempt(
             system=carried.text,
             shown=carried.strategy_ids,
         )
-        return await consistency.practise(desire, level)
+        return await consistency.practice(desire, level)
     # Problems practiced lately are not drawn again, whatever their domain.
     recent = await parts.store.recent_trajectories(None, RECENT_PROBLEMS)
     seen = Recent(
@@ -112,7 +112,7 @@ async def _attempt(
         held_out=held_out(parts.settings.held_out_problems),
         cases=parts.cases,
     )
-    return await practice.practise(desire, desire.domain, level, seen)
+    return await practice.practice(desire, desire.domain, level, seen)
 
 
 async def _give_up(parts: PracticeParts, desire: Desire, result: RSICycle) -> None:
@@ -123,7 +123,7 @@ async def _give_up(parts: PracticeParts, desire: Desire, result: RSICycle) -> No
     )
     result.skipped = "no usable practice problem"
     # Not drawn again by later cycles: a person may re-state it as a new request.
-    await parts.store.update_desire(desire.id, status=DesireStatus.UNPRACTISABLE)
+    await parts.store.update_desire(desire.id, status=DesireStatus.UNPRACTICABLE)
 
 
 async def _record(
@@ -134,10 +134,10 @@ async def _record(
     await parts.learning.credit_heuristics(trajectory_id, success=trajectory.success)
     await keep_case(parts.cases, trajectory, trajectory_id)
     result.trajectory_ids.append(trajectory_id)
-    result.practised += 1
+    result.practiced += 1
     result.succeeded += trajectory.success
     await parts.store.update_desire(
-        desire.id, status=DesireStatus.PRACTISED, practice_success=trajectory.success
+        desire.id, status=DesireStatus.PRACTICED, practice_success=trajectory.success
     )
     await parts.events.emit(
         "rsi_practice_success" if trajectory.success else "rsi_practice_failure",
