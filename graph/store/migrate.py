@@ -2,8 +2,10 @@
 
 Migrations are the one place where a file may hold several statements: a
 migration is a unit of schema change, so its statements are separated by a
-``;`` at the end of a line. Every statement uses ``IF NOT EXISTS``, so a
-migration interrupted half way is simply run again; once all its
+``;`` at the end of a line. Every schema statement uses ``IF NOT EXISTS``
+and every data statement (a migration that rewrites stored values, such
+as ``016_american_spelling``) matches only what it still has to change, so
+a migration interrupted half way is simply run again; once all its
 statements succeed it is recorded as ``(:Migration {name, applied_at})``
 and skipped from then on.
 """
@@ -43,13 +45,23 @@ async def apply_migrations(driver: GraphDriver, schema_dir: Path | None = None) 
         if name in done:
             continue
         text = path.read_text(encoding="utf-8")
-        for number, statement in enumerate(split_statements(text), start=1):
-            try:
-                await driver.run_schema(statement.rstrip(";"), source=f"{path} statement {number}")
-            except MemoryQueryError as exc:
-                raise MigrationError(f"migration {path} failed: {exc}") from None
+        await run_migration(driver, path, text)
         checksum = hashlib.sha256(text.encode()).hexdigest()
         await driver.write("admin/record_migration", name=name, checksum=checksum)
         log.info("applied migration %s", name)
         applied.append(name)
     return applied
+
+
+async def run_migration(driver: GraphDriver, path: Path, text: str) -> None:
+    """Run every statement of one migration (``path`` holding ``text``), recorded or not.
+
+    :func:`apply_migrations` runs each file once; run again, a migration
+    changes nothing (its statements are idempotent), which is what its tests
+    show.
+    """
+    for number, statement in enumerate(split_statements(text), start=1):
+        try:
+            await driver.run_schema(statement.rstrip(";"), source=f"{path} statement {number}")
+        except MemoryQueryError as exc:
+            raise MigrationError(f"migration {path} failed: {exc}") from None
