@@ -7,12 +7,15 @@ and the daemon goes on (I5). When no verified desire waits, the cycle
 practices a ``bootstrap`` desire (:mod:`rsi.bootstrap`); a cycle that does not
 practice says why in ``skipped``.
 
-**Crystallization and trials go at the end of the cycle**, through
-``after_cycle``: async callables given to the engine, each called with the
-cycle once practice is over (its ``domain`` and ``trajectory_ids`` say what
-was practiced); each fills the counts it owns (``crystallized``, ``trials``,
-``activated``, ``rejected_heuristics``). Nothing is crystallized until such a
-hook is passed in.
+**Each step returns what it did and the engine assembles the record**:
+practice a :class:`~rsi.practice_step.PracticeReport`, then, at the end of
+the cycle (once practice is over, even when the cycle failed), the
+``crystallizer``'s :class:`~rsi.crystallize.CrystallizeReport` gives the
+``crystallized`` count and the ``trials``' tried heuristics a
+:class:`~rsi.trial.TrialReport` (``trials``, ``activated``,
+``rejected_heuristics``). Nothing is crystallized without a crystallizer,
+nothing trialled without trials. A step that fails adds why to the cycle's
+``error``; the next still runs.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from cognition.carried import CarriedPrompt
 from cognition.cases import CaseBank
@@ -35,11 +38,13 @@ from graph.settings import RSISettings
 from graph.store.memory import Memory
 from graph.store.rsi import NewDesire
 from rsi.bootstrap import bootstrap_desire
+from rsi.crystallize import Crystallizer
 from rsi.errors import RSIError
-from rsi.practice_step import PracticeParts, practice
+from rsi.practice_step import PracticeParts, PracticeReport, practice
 from rsi.reflect import LLMReflector, ReflectionOutcome, RulesReflector, show
 from rsi.route import PRACTICABLE, classify
 from rsi.strategies import StrategyBook
+from rsi.trial import HeuristicTrials, TrialReport
 from rsi.variance import direction_variance
 from rsi.verify import EmergenceVerifier
 
@@ -51,9 +56,7 @@ VARIANCE_WINDOW = 50
 WAITING_LIMIT = 50
 _ERROR_LIMIT = 500
 
-
-CycleHook = Callable[[RSICycle], Awaitable[None]]
-"""Called at the end of a cycle with its record; fills the counts it owns."""
+T = TypeVar("T")
 
 NO_MODEL = "no language model to practice with"
 
@@ -67,7 +70,9 @@ class RSIEngine:
     carries first, with the ids of the strategies it shows (the daemon's
     strategy book); by default a book of this agent's heuristics that writes
     no files. ``cases`` is the agent's case bank: practice is shown similar
-    verified cases and keeps each verified pass as a new one.
+    verified cases and keeps each verified pass as a new one. At the cycle's
+    end ``crystallizer`` distills successful practice into candidate
+    heuristics and ``trials`` trials the waiting candidates (None: neither).
     """
 
     def __init__(
@@ -77,16 +82,18 @@ class RSIEngine:
         settings: RSISettings,
         *,
         root: Path | None = None,
-        after_cycle: Sequence[CycleHook] = (),
         system_prompt: Callable[[], Awaitable[CarriedPrompt]] | None = None,
         cases: CaseBank | None = None,
+        crystallizer: Crystallizer | None = None,
+        trials: HeuristicTrials | None = None,
     ) -> None:
         self.memory = memory
         self.cases = cases
         self.llm = llm
         self.settings = settings
         self.root = root
-        self.after_cycle = list(after_cycle)
+        self.crystallizer = crystallizer
+        self.trials = trials
         self.store = memory.rsi
         self.events = memory.events
         self._system_prompt = (
@@ -108,13 +115,7 @@ class RSIEngine:
         except Exception as exc:  # a cycle records why it failed; it never stops the daemon
             log.exception("RSI cycle %s failed", result.id)
             result.error = clip(f"{type(exc).__name__}: {exc}", _ERROR_LIMIT)
-        for hook in self.after_cycle:
-            try:
-                await hook(result)
-            except Exception as exc:
-                log.exception("RSI cycle hook %r failed", hook)
-                why = f"after_cycle {hook!r}: {exc}"
-                result.error = clip(f"{result.error}; {why}" if result.error else why, _ERROR_LIMIT)
+        await self._end_of_cycle(result)
         if result.practiced == 0 and result.skipped is None:
             result.skipped = "the cycle failed before practice" if result.error else None
         await self._record(result, new_ids, started)
@@ -216,7 +217,8 @@ class RSIEngine:
         if not model or self.llm is None:
             result.skipped = NO_MODEL
             return
-        await practice(self._practice_parts(self.llm), chosen, carried, result)
+        report = await practice(self._practice_parts(self.llm), chosen, carried)
+        count_practice(result, report)
 
     def _practice_parts(self, llm: LLMClient) -> PracticeParts:
         """The parts practice uses, with the model the cycle made sure it has."""
@@ -229,6 +231,31 @@ class RSIEngine:
             root=self.root,
             cases=self.cases,
         )
+
+    async def _end_of_cycle(self, result: RSICycle) -> None:
+        """Crystallize every domain over the threshold, then trial the waiting candidates,
+        both linked to this cycle; their reports give the cycle its counts."""
+        if self.crystallizer is not None:
+            run = self.crystallizer.run(cycle_id=result.id)
+            crystallized = await self._guarded("crystallize", run, result)
+            if crystallized is not None:
+                result.crystallized = crystallized.crystallized
+        if self.trials is not None:
+            tried = await self._guarded("trials", self.trials.run(cycle_id=result.id), result)
+            if tried is not None:
+                trials = TrialReport.of(tried)
+                result.trials, result.activated = trials.trials, trials.activated
+                result.rejected_heuristics = trials.rejected
+
+    async def _guarded(self, step: str, work: Awaitable[T], result: RSICycle) -> T | None:
+        """``work``'s result; None when it failed, with why added to the cycle's error."""
+        try:
+            return await work
+        except Exception as exc:  # an end-of-cycle step's failure costs the record nothing
+            log.exception("RSI cycle %s: %s failed", result.id, step)
+            why = f"{step} failed: {type(exc).__name__}: {exc}"
+            result.error = clip(f"{result.error}; {why}" if result.error else why, _ERROR_LIMIT)
+            return None
 
     async def _reflect(
         self, shown: Any, system: str, result: RSICycle
@@ -279,6 +306,15 @@ class RSIEngine:
         await self.events.emit(
             "rsi_cycle_end", {"cycle_id": result.id, **result.model_dump(mode="json")}
         )
+
+
+def count_practice(result: RSICycle, report: PracticeReport) -> None:
+    """Copy practice's report into the cycle's record."""
+    result.practiced += report.practiced
+    result.succeeded += report.succeeded
+    result.trajectory_ids.extend(report.trajectory_ids)
+    if report.skipped is not None:
+        result.skipped = report.skipped
 
 
 def select(pool: Sequence[Desire], seed: int) -> Desire:

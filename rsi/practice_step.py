@@ -9,7 +9,8 @@ ones its reply applied, by the decision loop's own path
 
 The engine hands practice its parts as :class:`PracticeParts`, not itself:
 it needs a few of them, and importing the engine back would tie the
-two modules in a circle.
+two modules in a circle. Practice returns what it did as a
+:class:`PracticeReport`, which the engine copies into the cycle's record.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 from cognition.carried import CarriedPrompt
 from cognition.cases import CaseBank
 from cognition.llm import LLMClient
-from graph.models import CaseSource, Desire, DesireStatus, RSICycle, Trajectory
+from graph.models import CaseSource, Desire, DesireStatus, Trajectory
 from graph.settings import RSISettings
 from graph.store.events import EventStore
 from graph.store.learning import LearningStore
@@ -51,6 +52,24 @@ class PracticeParts:
     cases: CaseBank | None
 
 
+@dataclass(frozen=True, slots=True)
+class PracticeReport:
+    """What one practice did, in the cycle's terms.
+
+    ``practiced`` is 1 when a trajectory was written (``trajectory_ids`` holds
+    it) and ``succeeded`` 1 when it passed; ``skipped`` says why nothing was
+    practiced (no usable problem).
+    """
+
+    practiced: int = 0
+    succeeded: int = 0
+    trajectory_ids: tuple[str, ...] = ()
+    skipped: str | None = None
+
+
+NO_PROBLEM = "no usable practice problem"
+
+
 async def keep_case(cases: CaseBank | None, trajectory: Trajectory, trajectory_id: str) -> None:
     """Credit the cases the attempt was shown by its outcome; a verified pass becomes a case."""
     if cases is None:
@@ -68,9 +87,7 @@ async def keep_case(cases: CaseBank | None, trajectory: Trajectory, trajectory_i
         )
 
 
-async def practice(
-    parts: PracticeParts, desire: Desire, carried: CarriedPrompt, result: RSICycle
-) -> None:
+async def practice(parts: PracticeParts, desire: Desire, carried: CarriedPrompt) -> PracticeReport:
     """Practice once, write the trajectory, credit what it applied, mark the desire."""
     domain = desire.domain
     level = current_level(await parts.store.recent_trajectories(domain, HISTORY))
@@ -79,9 +96,12 @@ async def practice(
     )
     trajectory = await _attempt(parts, desire, carried, level)
     if trajectory is None:
-        await _give_up(parts, desire, result)
-        return
-    await _record(parts, desire, trajectory, result)
+        await _give_up(parts, desire)
+        return PracticeReport(skipped=NO_PROBLEM)
+    trajectory_id = await _record(parts, desire, trajectory)
+    return PracticeReport(
+        practiced=1, succeeded=int(trajectory.success), trajectory_ids=(trajectory_id,)
+    )
 
 
 async def _attempt(
@@ -103,7 +123,7 @@ async def _attempt(
         fingerprints=frozenset(t.problem_hash for t in recent if t.problem_hash),
         specs=tuple(t.problem[:200] for t in recent if t.problem_source == "generated"),
     )
-    practice = TestPractice(
+    by_tests = TestPractice(
         parts.llm,
         timeout_s=parts.settings.practice_timeout_s,
         root=parts.root,
@@ -112,30 +132,25 @@ async def _attempt(
         held_out=held_out(parts.settings.held_out_problems),
         cases=parts.cases,
     )
-    return await practice.practice(desire, desire.domain, level, seen)
+    return await by_tests.practice(desire, desire.domain, level, seen)
 
 
-async def _give_up(parts: PracticeParts, desire: Desire, result: RSICycle) -> None:
+async def _give_up(parts: PracticeParts, desire: Desire) -> None:
     """No usable problem: say so, and retire the desire."""
     await parts.events.emit(
         "rsi_practice_failure",
         {"desire_id": desire.id, "domain": desire.domain, "reason": "no usable problem"},
     )
-    result.skipped = "no usable practice problem"
     # Not drawn again by later cycles: a person may re-state it as a new request.
     await parts.store.update_desire(desire.id, status=DesireStatus.UNPRACTICABLE)
 
 
-async def _record(
-    parts: PracticeParts, desire: Desire, trajectory: Trajectory, result: RSICycle
-) -> None:
-    """Store the trajectory, credit what it applied and the cases it was shown, mark the desire."""
+async def _record(parts: PracticeParts, desire: Desire, trajectory: Trajectory) -> str:
+    """Store the trajectory, credit what it applied and the cases it was shown, mark the desire;
+    return the trajectory's id."""
     trajectory_id = await parts.store.record_trajectory(trajectory)
     await parts.learning.credit_heuristics(trajectory_id, success=trajectory.success)
     await keep_case(parts.cases, trajectory, trajectory_id)
-    result.trajectory_ids.append(trajectory_id)
-    result.practiced += 1
-    result.succeeded += trajectory.success
     await parts.store.update_desire(
         desire.id, status=DesireStatus.PRACTICED, practice_success=trajectory.success
     )
@@ -150,3 +165,4 @@ async def _record(
             "applied": trajectory.applied,
         },
     )
+    return trajectory_id

@@ -22,13 +22,14 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from cognition.cases import CaseBank
 from cognition.code_reply import extract_code
 from cognition.errors import LLMUnavailableError
 from cognition.llm import LLMClient
-from graph.models import CaseSource, Heuristic, HeuristicStatus, HeuristicTrial, RSICycle
+from graph.models import CaseSource, Heuristic, HeuristicStatus, HeuristicTrial
 from graph.settings import RSISettings
 from graph.store.events import EventStore
 from graph.store.heuristics import HeuristicStore
@@ -45,6 +46,25 @@ log = logging.getLogger(__name__)
 # Domains whose candidates can be trialled: those practiced on the problem pool.
 TRIALLED = frozenset({CODE, MATH})
 TRIAL_TEMPERATURE = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TrialReport:
+    """What one cycle's trials did: how many candidates were tried, kept and rejected
+    (an ``RSICycle``'s ``trials``, ``activated`` and ``rejected_heuristics``)."""
+
+    trials: int = 0
+    activated: int = 0
+    rejected: int = 0
+
+    @classmethod
+    def of(cls, tried: Sequence[Heuristic]) -> TrialReport:
+        """The counts of the heuristics a run tried, with their status after the trial."""
+        return cls(
+            trials=len(tried),
+            activated=sum(h.status == HeuristicStatus.ACTIVE for h in tried),
+            rejected=sum(h.status == HeuristicStatus.REJECTED for h in tried),
+        )
 
 
 def verdict(trial: HeuristicTrial) -> tuple[HeuristicStatus | None, str]:
@@ -77,7 +97,7 @@ def trial_problems(
 
 
 class HeuristicTrials(HeuristicStage):
-    """Trials the candidates of one agent; the cycle's hook calls :meth:`run`.
+    """Trials the candidates of one agent; the engine calls :meth:`run` at a cycle's end.
 
     ``on_change`` runs after a candidate became active (the strategy book's
     refresh); ``root`` is the watched root the sandbox stays outside of; a
@@ -115,13 +135,6 @@ class HeuristicTrials(HeuristicStage):
         if any(h.status == HeuristicStatus.ACTIVE for h in tried):
             await self._active_set_changed()
         return tried
-
-    async def after_cycle(self, cycle: RSICycle) -> None:
-        """The cycle's hook: trial the waiting candidates and count the verdicts on ``cycle``."""
-        for heuristic in await self.run(cycle_id=cycle.id):
-            cycle.trials += 1
-            cycle.activated += heuristic.status == HeuristicStatus.ACTIVE
-            cycle.rejected_heuristics += heuristic.status == HeuristicStatus.REJECTED
 
     async def trial(self, candidate: Heuristic, *, cycle_id: str | None = None) -> Heuristic:
         """Run one candidate's trial, record it, and return the heuristic as it now stands."""

@@ -13,11 +13,10 @@ from pathlib import Path
 from cognition.cases import CaseBank
 from cognition.embeddings import Embeddings, EndpointEmbedder
 from cognition.llm import LLMClient
-from graph.models import RSICycle
 from graph.settings import CaseSettings, RSISettings, state_dir
 from graph.store.memory import Memory
 from rsi.crystallize import Crystallizer
-from rsi.engine import CycleHook, RSIEngine
+from rsi.engine import RSIEngine
 from rsi.prune import Pruner
 from rsi.strategies import StrategyBook
 from rsi.trial import HeuristicTrials
@@ -78,14 +77,15 @@ async def build_self_improvement(
         if llm is not None
         else None
     )
-
-    async def crystallize(result: RSICycle) -> None:
-        # After the cycle's practice: every domain over the threshold, linked to this cycle.
-        result.crystallized += (await crystallizer.run(cycle_id=result.id)).crystallized
-
-    hooks: list[CycleHook] = [crystallize] if trials is None else [crystallize, trials.after_cycle]
     engine = RSIEngine(
-        memory, llm, settings, root=root, after_cycle=hooks, system_prompt=book.prompt, cases=bank
+        memory,
+        llm,
+        settings,
+        root=root,
+        system_prompt=book.prompt,
+        cases=bank,
+        crystallizer=crystallizer,
+        trials=trials,
     )
     pruner = Pruner(store, events, settings, on_change=book.refresh, cases=bank)
     return SelfImprovement(book, crystallizer, trials, pruner, engine)

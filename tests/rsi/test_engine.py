@@ -5,13 +5,19 @@ from __future__ import annotations
 import pytest
 
 from cognition.llm import LLMClient
-from graph.models import DesireStatus, RSICycle
+from graph.models import DesireStatus
+from graph.server.finder import Neo4jEndpoint
 from graph.settings import RSISettings
 from graph.store.memory import Memory
 from graph.store.rsi import RSIStore
+from rsi.crystallize import Crystallizer
 from rsi.engine import RSIEngine, select
 from rsi.errors import RSIError
+from rsi.practice_step import PracticeParts, practice
 from rsi.problems import HELD_OUT_IDS
+from rsi.strategies import StrategyBook
+from rsi.trial import HeuristicTrials
+from tests.conftest import graph_driver
 from tests.rsi.conftest import ModelScript, loads, seed_failures, user_text, wrong_solution
 from tests.support.graph_checks import GraphChecks
 from tests.support.llm_stub import LLMStub
@@ -22,8 +28,8 @@ SPECIFIC = (
 )
 
 
-def engine(memory: Memory, llm: LLMClient | None, **hooks: object) -> RSIEngine:
-    return RSIEngine(memory, llm, RSISettings(practice_timeout_s=30), **hooks)  # type: ignore[arg-type]
+def engine(memory: Memory, llm: LLMClient | None) -> RSIEngine:
+    return RSIEngine(memory, llm, RSISettings(practice_timeout_s=30))
 
 
 async def event_types(memory: Memory) -> dict[str, int]:
@@ -224,19 +230,48 @@ async def test_inconsistent_answers_fail_logic_practice(
     assert trajectory["tests_passed"] == 2 and trajectory["tests_total"] == 3
 
 
-async def test_the_end_of_cycle_hooks(memory: Memory) -> None:
-    seen: list[RSICycle] = []
+async def test_practice_returns_its_counts(
+    memory: Memory, llm: LLMClient, stub: LLMStub, checks: GraphChecks
+) -> None:
+    stub.default = ModelScript(answers=["yes", "yes", "yes"])
+    rsi = engine(memory, llm)
+    desire_id = await rsi.add_external_desire("deduce the syllogism", "asked", domain="logic")
+    desire = await memory.rsi.desire(desire_id)
+    assert desire is not None
+    parts = PracticeParts(llm, memory.rsi, memory.events, memory.learning, rsi.settings, None, None)
+    carried = await StrategyBook(memory.heuristics, rsi.settings.max_strategy_tokens).prompt()
+    report = await practice(parts, desire, carried)
+    assert (report.practiced, report.succeeded, report.skipped) == (1, 1, None)
+    [trajectory_id] = report.trajectory_ids
+    trajectory = await checks.node(trajectory_id)
+    assert trajectory is not None and trajectory["success"] is True
+    practiced = await memory.rsi.desire(desire_id)
+    assert practiced is not None and practiced.status == DesireStatus.PRACTICED
 
-    async def crystallize(result: RSICycle) -> None:
-        seen.append(result)
-        result.crystallized += 1
 
-    async def broken(result: RSICycle) -> None:
-        raise RuntimeError("crystallizer down")
-
-    result = await engine(memory, None, after_cycle=[crystallize, broken]).run_cycle()
-    assert seen == [result] and result.crystallized == 1
-    assert result.error is not None and "crystallizer down" in result.error
+async def test_a_failing_end_of_cycle_step_is_recorded_and_the_next_still_runs(
+    memory: Memory, llm: LLMClient, neo4j_endpoint: Neo4jEndpoint, checks: GraphChecks
+) -> None:
+    # A memory whose connection is gone: each step fails at its first read.
+    gone = graph_driver(neo4j_endpoint)
+    await gone.start()
+    await gone.close()
+    lost = Memory(gone, memory.agent_id)
+    settings = RSISettings(practice_timeout_s=30)
+    rsi = RSIEngine(
+        memory,
+        None,
+        settings,
+        crystallizer=Crystallizer(lost.heuristics, memory.events, None, settings),
+        trials=HeuristicTrials(lost.heuristics, memory.events, llm, settings),
+    )
+    result = await rsi.run_cycle()
+    assert result.error is not None
+    crystallize, trials = result.error.split("; ")
+    assert crystallize.startswith("crystallize failed: ") and trials.startswith("trials failed: ")
+    assert (result.crystallized, result.trials) == (0, 0)
+    cycle = await checks.node(result.id)
+    assert cycle is not None and cycle["error"] == result.error
 
 
 async def test_a_failing_cycle_is_recorded_and_does_not_raise(
