@@ -159,6 +159,39 @@ async def test_the_arms_end_to_end_with_the_scripted_model(
     assert "nous         first attempt 1.000 (3/3)" in text and "McNemar" in text
 
 
+async def test_a_second_practice_round_retries_only_what_the_first_did_not_pass(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    library = load_library(write_mini(tmp_path / "mini"))
+    asked: list[str] = []
+
+    def stubborn(request: RecordedRequest) -> Reply:
+        """The scripted model, except that ``tag`` fails its first three attempts."""
+        user = str(request.messages[-1]["content"])
+        entry = re.search(r"defines `(\w+)`", user)
+        assert entry, user
+        asked.append(entry.group(1))
+        if entry.group(1) == "tag" and asked.count("tag") <= 3:
+            return Reply.text(
+                "```python\nimport mini\n\n\ndef tag(name, value):\n    return ''\n```"
+            )
+        return model(request)
+
+    with LLMStub(default=stubborn, model="stub-coder") as stub:
+        settings = Settings(
+            llm=LLMSettings(base_url=stub.base_url), cases=CaseSettings(per_prompt=1)
+        )
+        async with LLMClient(settings.llm) as llm:
+            result = await run_lessons(llm, settings, driver, library, practice_rounds=3)
+    # Round 1: both tasks, tag failing three times; round 2: tag alone, passing; no round 3.
+    assert result.practice_rounds == [(2, 1), (1, 1)]
+    practice = asked[6:12]  # after the memoryless arm's three tasks, two attempts each
+    assert practice == ["first_two", "first_two", "tag", "tag", "tag", "tag"]
+    assert result.arms["nous"].first == [True, True, True]  # tag's late case reaches size_tag
+    assert result.cases_after_practice == 2
+    assert "practice rounds (passed within 3 / tried): 1/2, 1/1" in format_lessons(result)
+
+
 def test_the_command_refuses_a_folder_that_is_not_a_library(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
