@@ -23,6 +23,7 @@ first attempts of nous against memoryless and against random::
 
     python -m bench.lessons --base-url http://127.0.0.1:8080/v1
     python -m bench.lessons --library path/to/library --online --json
+    python -m bench.lessons --arms nous --practice-rounds 3   # nous alone, while trying a change
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 
 DEFAULT_LIBRARY = Path(__file__).resolve().parent / "lessons_lib" / "tally"
+# The arms in the order they run; nous, the arm measured, always runs.
+ARMS = ("memoryless", "nous", "random")
 
 
 @dataclass
@@ -74,27 +77,33 @@ async def run_lessons(
     limit: int | None = None,
     seed: int = 3,
     practice_rounds: int = 2,
+    arms: Sequence[str] = ARMS,
 ) -> LessonsResult:
-    """The arms on ``library``'s held-out tasks (the first ``limit``), nous after practice."""
+    """The arms (of ``arms``) on ``library``'s held-out tasks (the first ``limit``), nous after
+    practice; the paired tests compare nous with each other arm that ran."""
     held = library.split("held_out")[:limit] if limit else library.split("held_out")
     practice = library.split("practice")
     result = LessonsResult(settings.llm.model, library.name, len(practice), [t.id for t in held])
     agent = LessonAgent(llm, library, settings)
-    result.arms["memoryless"] = _done("memoryless", await agent.memoryless(driver, held))
+    if "memoryless" in arms:
+        result.arms["memoryless"] = _done("memoryless", await agent.memoryless(driver, held))
     async with fresh_memory(driver, f"bench-lessons-{new_id().lower()}") as memory:
         result.practice_rounds = await _practice(agent, memory, practice, practice_rounds)
         result.cases_after_practice = await agent.case_count(memory)
         result.arms["nous"] = _done("nous", await agent.run(memory, held, learn=False))
-        rng = random.Random(seed)
-        result.arms["random"] = _done(
-            "random", await agent.run(memory, held, learn=False, draw=rng)
-        )
+        if "random" in arms:
+            rng = random.Random(seed)
+            result.arms["random"] = _done(
+                "random", await agent.run(memory, held, learn=False, draw=rng)
+            )
         if online:
             result.arms["nous online"] = _done(
                 "nous online", await agent.run(memory, held, learn=True)
             )
     result.model = agent.model or result.model
     for other in ("memoryless", "random"):
+        if other not in result.arms:
+            continue
         test = mcnemar_exact(result.arms["nous"].first, result.arms[other].first)
         result.mcnemar[f"nous vs {other}"] = {
             "nous only": test.only_a,
@@ -153,13 +162,14 @@ def format_lessons(result: LessonsResult) -> str:
         lines.append(
             f"  McNemar (first attempts) {name}: {counts}, exact p = {test['p_value']:.4g}"
         )
-    nous, memoryless = result.arms["nous"], result.arms["memoryless"]
-    gain = 100 * (nous.first_rate - memoryless.first_rate)
-    over_random = 100 * (nous.first_rate - result.arms["random"].first_rate)
-    lines.append(
-        f"  nous - memoryless: {gain:+.1f} points (target >= 15, p < 0.05); "
-        f"nous - random: {over_random:+.1f} points (target >= 5)"
-    )
+    nous = result.arms["nous"]
+    gains = [
+        f"nous - {other}: {100 * (nous.first_rate - result.arms[other].first_rate):+.1f} points "
+        f"({target})"
+        for other, target in (("memoryless", "target >= 15, p < 0.05"), ("random", "target >= 5"))
+        if other in result.arms
+    ]
+    lines.append("  " + ("; ".join(gains) or "nous alone: no arm to compare it with"))
     return "\n".join(lines)
 
 
@@ -180,6 +190,7 @@ async def _main(args: argparse.Namespace) -> int:
             limit=args.limit,
             seed=args.seed,
             practice_rounds=args.practice_rounds,
+            arms=args.arms,
         )
     if args.json:
         print(json.dumps(asdict(result), indent=2))
@@ -193,6 +204,23 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def chosen_arms(text: str) -> tuple[str, ...]:
+    """``--arms`` read: names from :data:`ARMS`, comma-separated; nous always runs. Raises
+    ValueError naming an unknown arm."""
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = sorted(names - set(ARMS))
+    if unknown:
+        raise ValueError(f"unknown arm(s) {', '.join(unknown)}; the arms are {', '.join(ARMS)}")
+    return tuple(arm for arm in ARMS if arm in names or arm == "nous")
+
+
+def _arms(text: str) -> tuple[str, ...]:
+    try:
+        return chosen_arms(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -210,6 +238,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=_positive,
         default=2,
         help="practice rounds; each retries the tasks no earlier round passed (2)",
+    )
+    parser.add_argument(
+        "--arms",
+        type=_arms,
+        default=ARMS,
+        help=f"comma-separated arms (default: all; nous always runs): {', '.join(ARMS)}",
     )
     parser.add_argument("--seed", type=int, default=3, help="seed of the random arm's draws (3)")
     parser.add_argument("--json", action="store_true", help="print JSON")

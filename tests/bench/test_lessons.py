@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.lessons import DEFAULT_LIBRARY, format_lessons, main, run_lessons
+from bench.lessons import DEFAULT_LIBRARY, chosen_arms, format_lessons, main, run_lessons
 from bench.lessons_library import (
     LibraryError,
     lesson_problem,
@@ -182,14 +182,25 @@ async def test_a_second_practice_round_retries_only_what_the_first_did_not_pass(
             llm=LLMSettings(base_url=stub.base_url), cases=CaseSettings(per_prompt=1)
         )
         async with LLMClient(settings.llm) as llm:
-            result = await run_lessons(llm, settings, driver, library, practice_rounds=3)
+            result = await run_lessons(
+                llm, settings, driver, library, practice_rounds=3, arms=("nous",)
+            )
     # Round 1: both tasks, tag failing three times; round 2: tag alone, passing; no round 3.
     assert result.practice_rounds == [(2, 1), (1, 1)]
-    practice = asked[6:12]  # after the memoryless arm's three tasks, two attempts each
-    assert practice == ["first_two", "first_two", "tag", "tag", "tag", "tag"]
+    assert asked[:6] == ["first_two", "first_two", "tag", "tag", "tag", "tag"]
+    assert list(result.arms) == ["nous"] and not result.mcnemar  # the arms asked for, no more
     assert result.arms["nous"].first == [True, True, True]  # tag's late case reaches size_tag
     assert result.cases_after_practice == 2
-    assert "practice rounds (passed within 3 / tried): 1/2, 1/1" in format_lessons(result)
+    text = format_lessons(result)
+    assert "practice rounds (passed within 3 / tried): 1/2, 1/1" in text
+    assert "nous alone: no arm to compare it with" in text
+
+
+def test_arms_are_chosen_by_name_and_nous_always_runs() -> None:
+    assert chosen_arms("random") == ("nous", "random")
+    assert chosen_arms("random, memoryless") == ("memoryless", "nous", "random")
+    with pytest.raises(ValueError, match="unknown arm\\(s\\) bogus"):
+        chosen_arms("bogus,nous")
 
 
 def test_the_command_refuses_a_folder_that_is_not_a_library(
