@@ -10,9 +10,11 @@ up to three attempts, each attempt's test output a tool result, ``post_turn``
 ``end_session``. Arms, in one run:
 
 - ``memoryless``: a fresh agent per task (feedback within a task, nothing across);
-- ``nous``: one agent that first solves the practice tasks, then the held-out
-  ones with its memory frozen (nothing written, nothing credited, no censor
-  filed); ``--online`` adds a second figure with learning left on;
+- ``nous``: one agent that first practices on the practice tasks, then solves the
+  held-out ones with its memory frozen (nothing written, nothing credited, no
+  censor filed); ``--online`` adds a second figure with learning left on.
+  Practice runs in rounds (``--practice-rounds``, 2): a later round tries
+  again, with the cases earlier rounds kept, the tasks no earlier round passed;
 - ``random``: the same case bank, cases drawn at random instead of by similarity.
 
 It prints, per arm, the first-attempt pass rate and the pass rate within three,
@@ -21,6 +23,7 @@ first attempts of nous against memoryless and against random::
 
     python -m bench.lessons --base-url http://127.0.0.1:8080/v1
     python -m bench.lessons --library path/to/library --online --json
+    python -m bench.lessons --arms nous --practice-rounds 3   # nous alone, while trying a change
 """
 
 from __future__ import annotations
@@ -36,14 +39,17 @@ from pathlib import Path
 
 from bench.common import connected, model_overrides
 from bench.lessons_agent import ArmOutcomes, LessonAgent, fresh_memory
-from bench.lessons_library import Library, LibraryError, load_library
+from bench.lessons_library import LessonTask, Library, LibraryError, load_library
 from bench.stats import mcnemar_exact
 from cognition.llm import LLMClient
 from graph.models import new_id
 from graph.settings import Settings, load_settings
 from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
 
 DEFAULT_LIBRARY = Path(__file__).resolve().parent / "lessons_lib" / "tally"
+# The arms in the order they run; nous, the arm measured, always runs.
+ARMS = ("memoryless", "nous", "random")
 
 
 @dataclass
@@ -57,6 +63,8 @@ class LessonsResult:
     arms: dict[str, ArmOutcomes] = field(default_factory=dict)
     mcnemar: dict[str, dict[str, float]] = field(default_factory=dict)
     cases_after_practice: int = 0
+    # Per practice round: tasks tried and tasks passed within three attempts.
+    practice_rounds: list[tuple[int, int]] = field(default_factory=list)
 
 
 async def run_lessons(
@@ -68,27 +76,34 @@ async def run_lessons(
     online: bool = False,
     limit: int | None = None,
     seed: int = 3,
+    practice_rounds: int = 2,
+    arms: Sequence[str] = ARMS,
 ) -> LessonsResult:
-    """The arms on ``library``'s held-out tasks (the first ``limit``), nous after practice."""
+    """The arms (of ``arms``) on ``library``'s held-out tasks (the first ``limit``), nous after
+    practice; the paired tests compare nous with each other arm that ran."""
     held = library.split("held_out")[:limit] if limit else library.split("held_out")
     practice = library.split("practice")
     result = LessonsResult(settings.llm.model, library.name, len(practice), [t.id for t in held])
     agent = LessonAgent(llm, library, settings)
-    result.arms["memoryless"] = _done("memoryless", await agent.memoryless(driver, held))
+    if "memoryless" in arms:
+        result.arms["memoryless"] = _done("memoryless", await agent.memoryless(driver, held))
     async with fresh_memory(driver, f"bench-lessons-{new_id().lower()}") as memory:
-        _done("practice", await agent.run(memory, practice, learn=True))
+        result.practice_rounds = await _practice(agent, memory, practice, practice_rounds)
         result.cases_after_practice = await agent.case_count(memory)
         result.arms["nous"] = _done("nous", await agent.run(memory, held, learn=False))
-        rng = random.Random(seed)
-        result.arms["random"] = _done(
-            "random", await agent.run(memory, held, learn=False, draw=rng)
-        )
+        if "random" in arms:
+            rng = random.Random(seed)
+            result.arms["random"] = _done(
+                "random", await agent.run(memory, held, learn=False, draw=rng)
+            )
         if online:
             result.arms["nous online"] = _done(
                 "nous online", await agent.run(memory, held, learn=True)
             )
     result.model = agent.model or result.model
     for other in ("memoryless", "random"):
+        if other not in result.arms:
+            continue
         test = mcnemar_exact(result.arms["nous"].first, result.arms[other].first)
         result.mcnemar[f"nous vs {other}"] = {
             "nous only": test.only_a,
@@ -96,6 +111,22 @@ async def run_lessons(
             "p_value": test.p_value,
         }
     return result
+
+
+async def _practice(
+    agent: LessonAgent, memory: Memory, tasks: Sequence[LessonTask], rounds: int
+) -> list[tuple[int, int]]:
+    """Practice in rounds: each round tries again, with what earlier rounds kept as cases,
+    the tasks no earlier round passed. Returns (tried, passed) per round."""
+    done: list[tuple[int, int]] = []
+    todo = list(tasks)
+    for number in range(1, rounds + 1):
+        if not todo:
+            break
+        arm = _done(f"practice round {number}", await agent.run(memory, todo, learn=True))
+        done.append((len(todo), sum(arm.within)))
+        todo = [task for task, passed in zip(todo, arm.within, strict=True) if not passed]
+    return done
 
 
 def _done(name: str, arm: ArmOutcomes) -> ArmOutcomes:
@@ -116,6 +147,8 @@ def format_lessons(result: LessonsResult) -> str:
         f"lessons on library {result.library}: {result.practice_tasks} practice tasks, "
         f"{n} held-out; model {result.model}; {result.cases_after_practice} cases after practice"
     ]
+    rounds = ", ".join(f"{passed}/{tried}" for tried, passed in result.practice_rounds)
+    lines.append(f"  practice rounds (passed within 3 / tried): {rounds or 'none'}")
     for name, arm in result.arms.items():
         lines.append(
             f"  {name:<12} first attempt {arm.first_rate:.3f} ({sum(arm.first)}/{n}), "
@@ -129,13 +162,14 @@ def format_lessons(result: LessonsResult) -> str:
         lines.append(
             f"  McNemar (first attempts) {name}: {counts}, exact p = {test['p_value']:.4g}"
         )
-    nous, memoryless = result.arms["nous"], result.arms["memoryless"]
-    gain = 100 * (nous.first_rate - memoryless.first_rate)
-    over_random = 100 * (nous.first_rate - result.arms["random"].first_rate)
-    lines.append(
-        f"  nous - memoryless: {gain:+.1f} points (target >= 15, p < 0.05); "
-        f"nous - random: {over_random:+.1f} points (target >= 5)"
-    )
+    nous = result.arms["nous"]
+    gains = [
+        f"nous - {other}: {100 * (nous.first_rate - result.arms[other].first_rate):+.1f} points "
+        f"({target})"
+        for other, target in (("memoryless", "target >= 15, p < 0.05"), ("random", "target >= 5"))
+        if other in result.arms
+    ]
+    lines.append("  " + ("; ".join(gains) or "nous alone: no arm to compare it with"))
     return "\n".join(lines)
 
 
@@ -148,13 +182,45 @@ async def _main(args: argparse.Namespace) -> int:
     settings = load_settings(args.config, overrides=model_overrides(args))
     async with LLMClient(settings.llm) as llm, connected(settings) as (_, driver):
         result = await run_lessons(
-            llm, settings, driver, library, online=args.online, limit=args.limit, seed=args.seed
+            llm,
+            settings,
+            driver,
+            library,
+            online=args.online,
+            limit=args.limit,
+            seed=args.seed,
+            practice_rounds=args.practice_rounds,
+            arms=args.arms,
         )
     if args.json:
         print(json.dumps(asdict(result), indent=2))
     else:
         print(format_lessons(result))
     return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def chosen_arms(text: str) -> tuple[str, ...]:
+    """``--arms`` read: names from :data:`ARMS`, comma-separated; nous always runs. Raises
+    ValueError naming an unknown arm."""
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = sorted(names - set(ARMS))
+    if unknown:
+        raise ValueError(f"unknown arm(s) {', '.join(unknown)}; the arms are {', '.join(ARMS)}")
+    return tuple(arm for arm in ARMS if arm in names or arm == "nous")
+
+
+def _arms(text: str) -> tuple[str, ...]:
+    try:
+        return chosen_arms(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -167,6 +233,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--llm-timeout", type=float, help="llm.timeout_s for this run")
     parser.add_argument("--limit", type=int, help="only the first N held-out tasks")
     parser.add_argument("--online", action="store_true", help="also measure nous learning online")
+    parser.add_argument(
+        "--practice-rounds",
+        type=_positive,
+        default=2,
+        help="practice rounds; each retries the tasks no earlier round passed (2)",
+    )
+    parser.add_argument(
+        "--arms",
+        type=_arms,
+        default=ARMS,
+        help=f"comma-separated arms (default: all; nous always runs): {', '.join(ARMS)}",
+    )
     parser.add_argument("--seed", type=int, default=3, help="seed of the random arm's draws (3)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     return asyncio.run(_main(parser.parse_args(argv)))

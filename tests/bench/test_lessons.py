@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.lessons import DEFAULT_LIBRARY, format_lessons, main, run_lessons
+from bench.lessons import DEFAULT_LIBRARY, chosen_arms, format_lessons, main, run_lessons
 from bench.lessons_library import (
     LibraryError,
     lesson_problem,
@@ -157,6 +157,50 @@ async def test_the_arms_end_to_end_with_the_scripted_model(
     assert shown and all("data (worked examples" in str(r.messages[0]["content"]) for r in shown)
     text = format_lessons(result)
     assert "nous         first attempt 1.000 (3/3)" in text and "McNemar" in text
+
+
+async def test_a_second_practice_round_retries_only_what_the_first_did_not_pass(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    library = load_library(write_mini(tmp_path / "mini"))
+    asked: list[str] = []
+
+    def stubborn(request: RecordedRequest) -> Reply:
+        """The scripted model, except that ``tag`` fails its first three attempts."""
+        user = str(request.messages[-1]["content"])
+        entry = re.search(r"defines `(\w+)`", user)
+        assert entry, user
+        asked.append(entry.group(1))
+        if entry.group(1) == "tag" and asked.count("tag") <= 3:
+            return Reply.text(
+                "```python\nimport mini\n\n\ndef tag(name, value):\n    return ''\n```"
+            )
+        return model(request)
+
+    with LLMStub(default=stubborn, model="stub-coder") as stub:
+        settings = Settings(
+            llm=LLMSettings(base_url=stub.base_url), cases=CaseSettings(per_prompt=1)
+        )
+        async with LLMClient(settings.llm) as llm:
+            result = await run_lessons(
+                llm, settings, driver, library, practice_rounds=3, arms=("nous",)
+            )
+    # Round 1: both tasks, tag failing three times; round 2: tag alone, passing; no round 3.
+    assert result.practice_rounds == [(2, 1), (1, 1)]
+    assert asked[:6] == ["first_two", "first_two", "tag", "tag", "tag", "tag"]
+    assert list(result.arms) == ["nous"] and not result.mcnemar  # the arms asked for, no more
+    assert result.arms["nous"].first == [True, True, True]  # tag's late case reaches size_tag
+    assert result.cases_after_practice == 2
+    text = format_lessons(result)
+    assert "practice rounds (passed within 3 / tried): 1/2, 1/1" in text
+    assert "nous alone: no arm to compare it with" in text
+
+
+def test_arms_are_chosen_by_name_and_nous_always_runs() -> None:
+    assert chosen_arms("random") == ("nous", "random")
+    assert chosen_arms("random, memoryless") == ("memoryless", "nous", "random")
+    with pytest.raises(ValueError, match="unknown arm\\(s\\) bogus"):
+        chosen_arms("bogus,nous")
 
 
 def test_the_command_refuses_a_folder_that_is_not_a_library(
