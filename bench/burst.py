@@ -22,12 +22,13 @@ import io
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 from bench.common import bench_settings, verdict
 from graph.models import new_id
 from graph.settings import child_environment
-from scheduler.compose import build
+from scheduler.compose.daemon import build
 from scheduler.index_sync import IndexSync
 from scheduler.jobs import StatusLine, watch_into
 
@@ -41,7 +42,8 @@ async def run(count: int) -> bool:
         root = Path(tmp)
         settings.watch.root = root
         settings.agent_id = f"bench-burst-{new_id().lower()}"
-        nous = await build(settings, child_environment())
+        stack = AsyncExitStack()  # the driver's close, the LLM client's, the episode's end
+        nous = await build(stack, settings, child_environment())
         print(f"neo4j: {nous.endpoint.describe()}")
         stop = asyncio.Event()
         writer = asyncio.create_task(nous.ingestor.run(stop))
@@ -61,7 +63,7 @@ async def run(count: int) -> bool:
             stop.set()
             await asyncio.gather(writer, watching)
             await nous.memory.forget()
-            await nous.driver.close()
+            await stack.aclose()
 
     writes_s = last_write - write_start
     print(f"wrote {count} files in {writes_s:.2f} s (baseline: the writes themselves)")

@@ -1,8 +1,10 @@
-"""Building a hook's :class:`ClaudeSession` from settings: the hooks' part of the composition root.
+"""A Claude Code session's parts: a hook's own, or the daemon's hook socket's.
 
-The driver goes straight to the configured Neo4j (``NEO4J_URI``, else the
-local address): a hook never probes Docker or starts a server, and when
-nothing answers it gives up at once.
+Part of the composition root, kept light: a hook imports this module and
+none of the daemon's (no scheduler, no decision loop). The driver goes
+straight to the configured Neo4j (``NEO4J_URI``, else the local address): a
+hook never probes Docker or starts a server, and when nothing answers it
+gives up at once.
 """
 
 from __future__ import annotations
