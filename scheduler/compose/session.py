@@ -9,13 +9,16 @@ gives up at once.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime
 from pathlib import Path
 
 from cognition.chat.cases import SessionCases
 from cognition.chat.layer import CognitiveLayer
+from cognition.embeddings import Embeddings, build_embeddings
 from cognition.frames.engine import FrameEngine
+from cognition.recall.vectors import VectorJob
 from graph.server.address import local_uri
 from graph.settings import Settings
 from graph.store.driver import GraphDriver
@@ -25,8 +28,8 @@ from scheduler.claude.session import ClaudeSession
 
 
 @asynccontextmanager
-async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSession]:
-    """A started session over the agent's memory; the driver closed on the way out."""
+async def open_memory(settings: Settings) -> AsyncIterator[Memory]:
+    """The agent's memory over a driver straight to the configured Neo4j; closed on the way out."""
     neo4j = settings.neo4j
     driver = GraphDriver(
         neo4j.uri or local_uri(neo4j),
@@ -34,11 +37,37 @@ async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSe
         neo4j.password.get_secret_value(),
         database=neo4j.database,
     )
-    await driver.start()
     try:
-        yield build_session(Memory(driver, settings.agent_id), settings, root)
+        await driver.start()
+        yield Memory(driver, settings.agent_id)
     finally:
         await driver.close()
+
+
+@asynccontextmanager
+async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSession]:
+    """A started session over the agent's memory; the driver closed on the way out."""
+    async with open_memory(settings) as memory:
+        yield build_session(memory, settings, root)
+
+
+def hook_embeddings(settings: Settings) -> Embeddings | None:
+    """The embedded model a hook's vectors child embeds with (None: embeddings off, or an
+    endpoint, which the daemon's LLM client embeds)."""
+    return build_embeddings(settings.embeddings, None)
+
+
+def hook_vector_job(
+    memory: Memory,
+    embeddings: Embeddings,
+    settings: Settings,
+    root: Path,
+    *,
+    labels: Sequence[str],
+    since: datetime,
+) -> VectorJob:
+    """The vector job of a hook's child: ``labels``' nodes written since ``since``."""
+    return VectorJob(memory, embeddings, settings.embeddings, root, labels=labels, since=since)
 
 
 def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSession:
