@@ -110,6 +110,8 @@ async def _wait_or_stop(
 ) -> None:
     first = asyncio.ensure_future(awaitable)
     other = asyncio.ensure_future(stop.wait())
-    await asyncio.wait({first, other}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
-    for task in (first, other):
-        task.cancel()
+    try:
+        await asyncio.wait({first, other}, timeout=timeout_s, return_when=asyncio.FIRST_COMPLETED)
+    finally:  # a cancelled run too: neither wait is left pending for ever
+        for task in (first, other):
+            task.cancel()

@@ -22,6 +22,7 @@ from graph.watch.daemons import running_daemons
 from graph.watch.root_lock import hold_root
 from scheduler.app import run_daemon
 from scheduler.claude.hook_socket import socket_path
+from tests.support.eventually import eventually
 
 EMPTY = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
 # Far under the parts' flush time (30 s): a stop that waits for it is the defect.
@@ -67,8 +68,11 @@ async def test_a_cancelled_run_stops_every_part_at_once_and_frees_the_root(
     before = asyncio.all_tasks()
     daemon = asyncio.create_task(run_daemon(settings, neo4j_env, out=out))
     await _until("  recovered ", out)  # built, reconciled, banner printed, parts starting
-    await asyncio.sleep(1.0)
-    assert socket_path(root).exists(), "the hook socket is served while the daemon runs"
+
+    async def serving() -> bool:
+        return socket_path(root).exists()
+
+    await eventually(serving, "the hook socket served while the daemon runs", timeout_s=30)
     began = time.monotonic()
     daemon.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -76,7 +80,7 @@ async def test_a_cancelled_run_stops_every_part_at_once_and_frees_the_root(
     took = time.monotonic() - began
     assert took < PROMPT_S, f"stopping took {took:.1f} s"
     # Every part ended: no task of the daemon's is left running (writer, watcher, jobs, hooks).
-    left = [t.get_name() for t in asyncio.all_tasks() - before if not t.done()]
+    left = [f"{t.get_name()}: {t.get_coro()}" for t in asyncio.all_tasks() - before if not t.done()]
     assert left == [], left
     assert not socket_path(root).exists(), "the hook socket was not closed"
     stopped = await memory.audit.latest_events("daemon_stopped", 1)
