@@ -40,7 +40,7 @@ from graph.models import new_id
 from graph.store.memory import Memory
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.hook_socket import socket_path
-from scheduler.claude.wiring import build_session
+from scheduler.compose.session import build_session
 
 TARGET_RATIO = 3.0
 """Via the daemon (issue 18)."""

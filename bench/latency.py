@@ -26,6 +26,7 @@ import json
 import os
 import tempfile
 import time
+from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
 
@@ -37,7 +38,7 @@ from cognition.sense.ingest import Ingestor
 from graph.models import Observation, ObservationType, Urgency, new_id
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
-from scheduler.compose import build_loop, load_action_templates
+from scheduler.compose.loop import build_loop, load_action_templates
 from scheduler.index_sync import IndexSync
 
 STAND_IN = Path(__file__).resolve().parents[1] / "tests" / "bin" / "claude"
@@ -103,7 +104,9 @@ async def run(tries: int, action_s: float, interval_s: float) -> bool:
             )
             index_sync = IndexSync(root, memory, ingestor, PathFilter([]), max_hash_bytes=1 << 20)
             env = {"PATH": os.environ.get("PATH", ""), "FAKE_CLAUDE_SCRIPT": str(script)}
+            stack = AsyncExitStack()  # the LLM client's close and the episode's end
             runtime = await build_loop(
+                stack,
                 settings,
                 memory,
                 root,
@@ -130,7 +133,7 @@ async def run(tries: int, action_s: float, interval_s: float) -> bool:
                 stop.set()
                 await ticker
                 await loop.stop(0.0)
-                await runtime.close()
+                await stack.aclose()
                 await memory.forget()
     return _report(idle, busy, still, busy_for, action_s, interval_s)
 

@@ -35,6 +35,7 @@ import random
 import tempfile
 import time
 from collections.abc import Sequence
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +48,7 @@ from graph.settings import Settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
-from scheduler.compose import LoopRuntime, build_loop, load_action_templates
+from scheduler.compose.loop import LoopRuntime, build_loop, load_action_templates
 from scheduler.index_sync import IndexSync
 
 STAND_IN = Path(__file__).resolve().parents[1] / "tests" / "bin" / "claude"
@@ -134,6 +135,7 @@ class Runner:
         self.env = {"PATH": os.environ.get("PATH", ""), "FAKE_CLAUDE_SCRIPT": str(script)}
         self.classifier = ObservationClassifier(settings.sense)
         self.templates = load_action_templates(settings)
+        self.stacks: dict[str, AsyncExitStack] = {}  # each open loop's clean-ups, by agent
 
     async def open(self, agent_id: str) -> tuple[Memory, LoopRuntime]:
         """A fresh memory under ``agent_id`` and the daemon's loop over it."""
@@ -142,7 +144,10 @@ class Runner:
         attribution = ActiveExecutions()
         ingestor = Ingestor(memory, self.classifier, attribute=attribution.attribute)
         index_sync = IndexSync(self.root, memory, ingestor, PathFilter([]), max_hash_bytes=1 << 20)
+        stack = AsyncExitStack()
+        self.stacks[agent_id] = stack
         runtime = await build_loop(
+            stack,
             self.settings,
             memory,
             self.root,
@@ -175,11 +180,10 @@ class Runner:
             tally.investigations = 1
         return tally
 
-    @staticmethod
-    async def close(memory: Memory, runtime: LoopRuntime) -> None:
-        """Stop the loop and forget the agent's memory."""
+    async def close(self, memory: Memory, runtime: LoopRuntime) -> None:
+        """Stop the loop, end its episode and forget the agent's memory."""
         await runtime.loop.stop(0.0)
-        await runtime.close()
+        await self.stacks.pop(memory.agent_id).aclose()
         await memory.forget()
 
 

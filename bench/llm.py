@@ -36,6 +36,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,7 @@ from graph.models import Observation, ReasonerKind, new_id
 from graph.settings import Settings, child_environment
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
-from scheduler.compose import build_loop, load_action_templates
+from scheduler.compose.loop import build_loop, load_action_templates
 from scheduler.index_sync import IndexSync
 
 MODES = {
@@ -125,7 +126,9 @@ async def run_mode(settings: Settings, mode: str, count: int, *, baseline: bool)
             index_sync = IndexSync(
                 root, memory, ingestor, PathFilter([]), max_hash_bytes=settings.watch.max_hash_bytes
             )
+            stack = AsyncExitStack()  # the LLM client's close and the episode's end
             runtime = await build_loop(
+                stack,
                 settings,
                 memory,
                 root,
@@ -157,7 +160,7 @@ async def run_mode(settings: Settings, mode: str, count: int, *, baseline: bool)
                 if baseline:
                     result.baseline_s = await _baseline(llm, result.prompts)
             finally:
-                await runtime.close()
+                await stack.aclose()
                 await memory.forget()
     return result
 

@@ -24,6 +24,7 @@ import asyncio
 import tempfile
 import time
 from collections import Counter
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
@@ -34,7 +35,7 @@ from graph.models import Observation, ObservationType, new_id
 from graph.settings import child_environment
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
-from scheduler.compose import build_loop, load_action_templates
+from scheduler.compose.loop import build_loop, load_action_templates
 from scheduler.index_sync import IndexSync
 
 KINDS = [
@@ -61,7 +62,9 @@ async def run(count: int) -> bool:
             index_sync = IndexSync(
                 root, memory, ingestor, PathFilter([]), max_hash_bytes=settings.watch.max_hash_bytes
             )
+            stack = AsyncExitStack()  # the LLM client's close and the episode's end
             runtime = await build_loop(
+                stack,
                 settings,
                 memory,
                 root,
@@ -95,7 +98,7 @@ async def run(count: int) -> bool:
                 statements = driver.statements - statements
             finally:
                 await runtime.loop.stop(0.0)
-                await runtime.close()
+                await stack.aclose()
                 await memory.forget()
 
     p50, p95 = percentile(timings, 50), percentile(timings, 95)

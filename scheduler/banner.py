@@ -11,7 +11,7 @@ from typing import TextIO
 
 from graph.settings import Settings, state_dir
 from rsi.confine import describe as describe_sandbox
-from scheduler.compose import Nous
+from scheduler.compose.daemon import Nous
 from scheduler.guide.serve import GuideServer
 
 

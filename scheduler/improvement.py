@@ -1,6 +1,6 @@
 """Self-improvement's parts, built for one agent: strategies, crystallizer, trials, pruner, engine.
 
-Part of the composition root (:mod:`scheduler.compose` re-exports it): the
+Part of the composition root (beside the :mod:`scheduler.compose` package): the
 daemon's loop and ``nous rsi`` both build their cycle here, so a cycle run by
 hand crystallizes and carries strategies exactly as a scheduled one does.
 """

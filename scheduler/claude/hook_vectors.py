@@ -128,39 +128,22 @@ def _embed_in_child(
 
 
 async def _embed(settings: Settings, root: Path, left_s: float) -> None:
-    from cognition.embeddings import build_embeddings
-    from cognition.recall.vectors import VectorJob
     from graph.models import utc_now
-    from graph.server.finder import local_uri
-    from graph.store.driver import GraphDriver
-    from graph.store.memory import Memory
+    from scheduler.compose.session import hook_embeddings, hook_vector_job, open_memory
 
-    embeddings = build_embeddings(settings.embeddings, None)
+    embeddings = hook_embeddings(settings)
     if embeddings is None:
         return  # embeddings off (or an endpoint: the daemon's LLM client embeds those)
-    neo4j = settings.neo4j
-    async with asyncio.timeout(left_s), _agent_lock(settings.agent_id):
-        driver = GraphDriver(
-            neo4j.uri or local_uri(neo4j),
-            neo4j.user,
-            neo4j.password.get_secret_value(),
-            database=neo4j.database,
-        )
-        await driver.start()
-        try:
-            memory = Memory(driver, settings.agent_id)
-            since = utc_now() - LOOKBACK
-            job = VectorJob(
-                memory, embeddings, settings.embeddings, root, labels=HOOK_LABELS, since=since
-            )
-            problem = await job.model_problem()
-            if problem is not None:
-                log.warning("no vectors written: %s", problem)
-                return
-            while await job.run() and not job.stats.last_error:
-                pass  # pass after pass, until nothing is pending (or the time is up)
-        finally:
-            await driver.close()
+    locked = _agent_lock(settings.agent_id)
+    async with asyncio.timeout(left_s), locked, open_memory(settings) as memory:
+        since = utc_now() - LOOKBACK
+        job = hook_vector_job(memory, embeddings, settings, root, labels=HOOK_LABELS, since=since)
+        problem = await job.model_problem()
+        if problem is not None:
+            log.warning("no vectors written: %s", problem)
+            return
+        while await job.run() and not job.stats.last_error:
+            pass  # pass after pass, until nothing is pending (or the time is up)
 
 
 @contextlib.asynccontextmanager

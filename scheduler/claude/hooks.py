@@ -74,7 +74,7 @@ async def _answer(
     event: str, payload: HookInput, settings: Settings, root: Path, limit_s: float
 ) -> HookAnswer:
     # Imported here: everything that needs Neo4j, loaded once the payload proved readable.
-    from scheduler.claude.wiring import open_session
+    from scheduler.compose.session import open_session
 
     async with asyncio.timeout(limit_s), open_session(settings, root) as session:
         return await session.answer(event, payload)

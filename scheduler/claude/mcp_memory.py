@@ -3,7 +3,7 @@
 ``nous mcp`` runs as long as its client does, and Neo4j may be down when it
 starts or go away while it runs. So the server never connects at start:
 each tool asks the :class:`MemoryGate` for the memory, which connects the
-way every ``nous`` subcommand does (:func:`scheduler.compose.connected`:
+way every ``nous`` subcommand does (:func:`scheduler.compose.connect.connected`:
 the running Neo4j, never a new one), and a tool whose Neo4j is gone drops
 the connection so that the next call tries again. Failures come out as
 :class:`MemoryUnavailable`, whose message a tool hands back to the model.
@@ -18,7 +18,7 @@ from contextlib import AsyncExitStack
 from graph.errors import GraphError, LoginRefusedError, MemoryUnavailableError
 from graph.settings import Settings, child_environment
 from graph.store.memory import Memory
-from scheduler.compose import connected
+from scheduler.compose.connect import connected
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ import logging
 import os
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from io import TextIOWrapper
 from typing import Annotated, Literal
 
@@ -31,16 +31,13 @@ from mcp.server.stdio import stdio_server
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from cognition.embeddings import Embeddings, build_embeddings
-from cognition.recall.background_vectors import BackgroundVectors
 from graph.settings import Settings
-from scheduler.claude.mcp_memory import MemoryGate
 from scheduler.claude.mcp_tools import NousTools
 from scheduler.cli.common import EXIT_OK, settings_from
+from scheduler.compose.mcp import build_mcp_tools
 from scheduler.logs import configure_logging
 
 SERVER_NAME = "nous"
-CLOSE_GRACE_S = 3.0  # what a closing server waits for the vectors being written
 INSTRUCTIONS = (
     "Nous is an agent's long-term memory in Neo4j: the decisions it made and why, what "
     "happened after, the censors it learned from failures, its strategies, goals, facts and "
@@ -76,32 +73,17 @@ ProcedureName = Annotated[
 Domain = Annotated[str, Field(description="the procedure's domain, e.g. testing (optional)")]
 
 
-def build_server(
-    settings: Settings, gate: MemoryGate, embeddings: Embeddings | None = None
-) -> FastMCP:
-    """The FastMCP server with Nous's tools over ``gate``'s memory.
+def build_server(settings: Settings, tools: NousTools, closing: AsyncExitStack) -> FastMCP:
+    """The FastMCP server with Nous's ``tools``; ``closing`` is left when the server ends.
 
-    With ``embeddings``, recall asks by meaning too, and what the tools write
-    gets its vector in the background (from this process: no daemon needed).
+    The tools and what they hold are built by the composition root
+    (:func:`scheduler.compose.mcp.build_mcp_tools`), their clean-ups on ``closing``.
     """
-    root = settings.watch.root.expanduser().resolve()
-    vectors = (
-        BackgroundVectors(embeddings, settings.embeddings, root, gate.memory)
-        if embeddings is not None
-        else None
-    )
-    tools = NousTools(settings, gate, embeddings, vectors)
 
     @asynccontextmanager
     async def lifespan(_: FastMCP) -> AsyncIterator[None]:
-        try:
+        async with closing:
             yield
-        finally:
-            if vectors is not None:
-                # A moment to store what is being embedded; the rest stays pending.
-                await vectors.settle(CLOSE_GRACE_S)
-                await vectors.close()
-            await gate.close()
 
     server = FastMCP(
         SERVER_NAME, instructions=INSTRUCTIONS, log_level=settings.log_level, lifespan=lifespan
@@ -175,9 +157,8 @@ def serve(args: argparse.Namespace) -> int:
     if settings.log_level != "DEBUG":
         # The SDK logs every request at INFO; a client's session would drown the rest.
         logging.getLogger("mcp.server.lowlevel.server").setLevel(logging.WARNING)
-    # The embedded model, or none: an endpoint needs the daemon's LLM client; off is off.
-    embeddings = build_embeddings(settings.embeddings, None)
-    server = build_server(settings, MemoryGate(settings), embeddings)
+    closing = AsyncExitStack()
+    server = build_server(settings, build_mcp_tools(closing, settings), closing)
     anyio.run(_run_stdio, server, channel)
     return EXIT_OK
 

@@ -2,8 +2,8 @@
 
 :class:`NousTools` holds the settings (read once, at start), the
 :class:`~scheduler.claude.mcp_memory.MemoryGate` and the embedding client
-it is given (built by the server's entry point); each method is one tool.
-What ``remember`` writes gets its vector in the background
+it is given (all built by the composition root, :mod:`scheduler.compose.mcp`);
+each method is one tool. What ``remember`` writes gets its vector in the background
 (:class:`~cognition.recall.background_vectors.BackgroundVectors`), and
 ``recall`` waits a moment for it, so a fact just told is found by meaning.
 Failures a client can act on (bad input, a path outside the root, Neo4j

@@ -102,7 +102,7 @@ def with_memory(handler: MemoryHandler) -> Callable[[argparse.Namespace], int]:
 async def _with_memory(handler: MemoryHandler, args: argparse.Namespace, settings: Settings) -> int:
     # Imported here: the composition root loads all of cognition, which `--help`,
     # a settings error and `nous run` must not wait for.
-    from scheduler.compose import connected
+    from scheduler.compose.connect import connected
 
     args.settings = settings
     try:

@@ -28,7 +28,7 @@ from scheduler.cli.common import (
     common_options,
     settings_from,
 )
-from scheduler.compose import Connected, connected
+from scheduler.compose.connect import Connected, connected
 from scheduler.improvement import build_self_improvement
 from scheduler.logs import LOG_FORMAT
 

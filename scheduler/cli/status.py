@@ -30,7 +30,7 @@ from scheduler.cli.common import (
     settings_from,
     table,
 )
-from scheduler.compose import connected
+from scheduler.compose.connect import connected
 from scheduler.operations import describe, read_operations
 
 RECENT = 5

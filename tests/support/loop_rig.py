@@ -9,7 +9,7 @@ ingestor the root's files.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from graph.models import new_id
 from graph.settings import Settings, load_settings
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
-from scheduler.compose import LoopRuntime, build_loop, load_action_templates
+from scheduler.compose.loop import LoopRuntime, build_loop, load_action_templates
 from scheduler.index_sync import IndexSync
 
 EMPTY = Path(__file__).resolve().parent / "empty.yaml"
@@ -80,18 +80,19 @@ async def loop_rig(
     index_sync = IndexSync(
         root, memory, ingestor, PathFilter(settings.watch.ignore_patterns), max_hash_bytes=1 << 20
     )
-    runtime = await build_loop(
-        settings,
-        memory,
-        root,
-        index_sync,
-        env,
-        session_id=new_id(),
-        templates=load_action_templates(settings),
-        attribution=attribution,
-    )
-    try:
+    async with AsyncExitStack() as stack:
+        runtime = await build_loop(
+            stack,
+            settings,
+            memory,
+            root,
+            index_sync,
+            env,
+            session_id=new_id(),
+            templates=load_action_templates(settings),
+            attribution=attribution,
+        )
+        # The loop's stop (its actions cancelled at once) before the episode's end and the
+        # LLM client's close, which the stack runs on the way out.
+        stack.push_async_callback(runtime.loop.stop, 0.0)
         yield LoopRig(root, memory, ingestor, index_sync, runtime)
-    finally:
-        await runtime.loop.stop(0.0)
-        await runtime.close()

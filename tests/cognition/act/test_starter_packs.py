@@ -22,7 +22,7 @@ from graph.models import ActionTarget, DecisionType, Observation
 from graph.models import ObservationType as T
 from graph.settings import SenseSettings, load_settings
 from graph.store.memory import Memory
-from scheduler.compose import load_action_templates
+from scheduler.compose.loop import load_action_templates
 from tests.support.packs import change, make_tree, planned
 
 CLASSIFIER = ObservationClassifier(SenseSettings())

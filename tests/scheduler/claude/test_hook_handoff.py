@@ -26,7 +26,7 @@ from scheduler.claude.hook_server import HANDOVER_MARGIN_S, HookServer, answer_l
 from scheduler.claude.hook_socket import socket_path
 from scheduler.claude.payload import HookAnswer, HookInput
 from scheduler.claude.session import ClaudeSession
-from scheduler.claude.wiring import build_session
+from scheduler.compose.session import build_session
 from tests.support.claude_cli import nous_program
 from tests.support.recall_seed import seeding
 

@@ -23,7 +23,7 @@ from graph.store.turns import TurnStore
 from scheduler.claude import hook_socket
 from scheduler.claude.hook_server import HookServer
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon, socket_address, socket_path
-from scheduler.claude.wiring import build_session
+from scheduler.compose.session import build_session
 from tests.support.claude_cli import nous_program
 from tests.support.daemon import Daemon
 from tests.support.recall_seed import seeding

@@ -8,8 +8,8 @@ from graph.settings import load_settings
 from graph.store.memory import Memory
 from graph.store.turns import tool_results
 from scheduler.claude.payload import HookInput
-from scheduler.claude.wiring import build_session
 from scheduler.cli.why import render
+from scheduler.compose.session import build_session
 
 EMPTY = Path(__file__).resolve().parents[2] / "support" / "empty.yaml"
 SESSION = "8d1f3b1e-0c55-4c1e-9d55-0a4b1c0f9e11"

@@ -1,0 +1,81 @@
+"""A Claude Code session's parts: a hook's own, or the daemon's hook socket's.
+
+Part of the composition root, kept light: a hook imports this module and
+none of the daemon's (no scheduler, no decision loop). The driver goes
+straight to the configured Neo4j (``NEO4J_URI``, else the local address): a
+hook never probes Docker or starts a server, and when nothing answers it
+gives up at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+
+from cognition.chat.cases import SessionCases
+from cognition.chat.layer import CognitiveLayer
+from cognition.embeddings import Embeddings, build_embeddings
+from cognition.frames.engine import FrameEngine
+from cognition.recall.vectors import VectorJob
+from graph.server.address import local_uri
+from graph.settings import Settings
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
+from scheduler.claude.prompt_recall import PromptRecall
+from scheduler.claude.session import ClaudeSession
+
+
+@asynccontextmanager
+async def open_memory(settings: Settings) -> AsyncIterator[Memory]:
+    """The agent's memory over a driver straight to the configured Neo4j; closed on the way out."""
+    neo4j = settings.neo4j
+    driver = GraphDriver(
+        neo4j.uri or local_uri(neo4j),
+        neo4j.user,
+        neo4j.password.get_secret_value(),
+        database=neo4j.database,
+    )
+    try:
+        await driver.start()
+        yield Memory(driver, settings.agent_id)
+    finally:
+        await driver.close()
+
+
+@asynccontextmanager
+async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSession]:
+    """A started session over the agent's memory; the driver closed on the way out."""
+    async with open_memory(settings) as memory:
+        yield build_session(memory, settings, root)
+
+
+def hook_embeddings(settings: Settings) -> Embeddings | None:
+    """The embedded model a hook's vectors child embeds with (None: embeddings off, or an
+    endpoint, which the daemon's LLM client embeds)."""
+    return build_embeddings(settings.embeddings, None)
+
+
+def hook_vector_job(
+    memory: Memory,
+    embeddings: Embeddings,
+    settings: Settings,
+    root: Path,
+    *,
+    labels: Sequence[str],
+    since: datetime,
+) -> VectorJob:
+    """The vector job of a hook's child: ``labels``' nodes written since ``since``."""
+    return VectorJob(memory, embeddings, settings.embeddings, root, labels=labels, since=since)
+
+
+def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSession:
+    """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
+    layer = CognitiveLayer(
+        memory,
+        FrameEngine(memory),
+        context_builder=PromptRecall(memory, root),
+        cases=SessionCases(memory, settings.cases),
+    )
+    return ClaudeSession(layer, memory.turns, memory.heuristics, memory.audit, settings.claude)
