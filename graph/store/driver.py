@@ -116,7 +116,8 @@ class GraphDriver:
         one chunk while the server writes another; chunks may commit in any
         order, so a query written for this must not depend on it (deadlocks
         between chunks are transient errors, which ``execute_query``'s managed
-        transaction retries).
+        transaction retries). When a chunk fails, the others still end before the first
+        error is raised.
         """
         query = self.queries.get(name)
         chunks = [list(rows[i : i + batch_size]) for i in range(0, len(rows), batch_size)]
@@ -132,8 +133,15 @@ class GraphDriver:
             async with gate:
                 return await self._execute(query, {**params, "rows": chunk}, read=False)
 
-        results = await asyncio.gather(*(one(c) for c in chunks))
-        return [row for result in results for row in result]
+        # Every chunk ends (commits or fails) before an error is raised, so the caller never
+        # acts on a failure (e.g. spools the batch again) while other chunks are still writing.
+        results = await asyncio.gather(*(one(c) for c in chunks), return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return [
+            row for result in results if not isinstance(result, BaseException) for row in result
+        ]
 
     async def run_schema(self, text: str, *, source: str) -> None:
         """Run one schema statement in an auto-commit transaction (schema needs its own)."""
