@@ -30,11 +30,20 @@ class AgentGraph:
         return await self.driver.write(name, agent_id=self.agent_id, **params)
 
     async def write_rows(
-        self, name: str, rows: Sequence[Mapping[str, Any]], /, *, batch_size: int = 1000
+        self,
+        name: str,
+        rows: Sequence[Mapping[str, Any]],
+        /,
+        *,
+        batch_size: int = 1000,
+        fallback: str | None = None,
     ) -> list[Row]:
-        """Write rows through an ``UNWIND $rows`` query by name, chunk by chunk."""
+        """Write rows through an ``UNWIND $rows`` query by name, chunk by chunk.
+
+        ``fallback`` is as for :meth:`GraphDriver.write_rows`.
+        """
         return await self.driver.write_rows(
-            name, rows, batch_size=batch_size, agent_id=self.agent_id
+            name, rows, batch_size=batch_size, fallback=fallback, agent_id=self.agent_id
         )
 
     async def await_text_indexes(self) -> None:
