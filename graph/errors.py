@@ -32,10 +32,6 @@ class MemoryQueryError(GraphError, RuntimeError):
     """A statement failed in Neo4j; the message names the statement, not its values."""
 
 
-class ConstraintError(MemoryQueryError):
-    """A write broke a uniqueness constraint (an id already stored); nothing of it was written."""
-
-
 class Neo4jNotFoundError(GraphError, RuntimeError):
     """No Neo4j could be found or started; the message says what to install."""
 

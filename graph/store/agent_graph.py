@@ -30,20 +30,11 @@ class AgentGraph:
         return await self.driver.write(name, agent_id=self.agent_id, **params)
 
     async def write_rows(
-        self,
-        name: str,
-        rows: Sequence[Mapping[str, Any]],
-        /,
-        *,
-        batch_size: int = 1000,
-        fallback: str | None = None,
+        self, name: str, rows: Sequence[Mapping[str, Any]], /, *, batch_size: int = 1000
     ) -> list[Row]:
-        """Write rows through an ``UNWIND $rows`` query by name, chunk by chunk.
-
-        ``fallback`` is as for :meth:`GraphDriver.write_rows`.
-        """
+        """Write rows through an ``UNWIND $rows`` query by name, chunk by chunk."""
         return await self.driver.write_rows(
-            name, rows, batch_size=batch_size, fallback=fallback, agent_id=self.agent_id
+            name, rows, batch_size=batch_size, agent_id=self.agent_id
         )
 
     async def await_text_indexes(self) -> None:

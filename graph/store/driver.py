@@ -22,15 +22,13 @@ import neo4j
 from neo4j import AsyncDriver, AsyncGraphDatabase
 from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
-from graph.errors import ConstraintError, GraphError, MemoryQueryError, MemoryUnavailableError
+from graph.errors import GraphError, MemoryQueryError, MemoryUnavailableError
 from graph.store.login_guard import check_login, is_refusal, login_refused
 from graph.store.queries import Query, QueryLibrary
 
 log = logging.getLogger(__name__)
 
 Row = dict[str, Any]
-
-CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
 
 
 class GraphDriver:
@@ -110,7 +108,6 @@ class GraphDriver:
         *,
         batch_size: int = 1000,
         concurrency: int = 2,
-        fallback: str | None = None,
         **params: Any,
     ) -> list[Row]:
         """Write ``rows`` through an ``UNWIND $rows`` query, one transaction per chunk.
@@ -119,38 +116,24 @@ class GraphDriver:
         one chunk while the server writes another; chunks may commit in any
         order, so a query written for this must not depend on it (deadlocks
         between chunks are transient errors, which ``execute_query``'s managed
-        transaction retries). A chunk that breaks a uniqueness constraint
-        (nothing of it written) is written again through ``fallback``, when
-        given: a query that takes the same rows and leaves out what is stored.
+        transaction retries).
         """
         query = self.queries.get(name)
-        second = self.queries.get(fallback) if fallback is not None else None
         chunks = [list(rows[i : i + batch_size]) for i in range(0, len(rows), batch_size)]
         self.statements += len(chunks)
-
-        async def one(chunk: list[Mapping[str, Any]]) -> list[Row]:
-            try:
-                return await self._execute(query, {**params, "rows": chunk}, read=False)
-            except ConstraintError:
-                if second is None:
-                    raise
-            self.statements += 1
-            return await self._execute(second, {**params, "rows": chunk}, read=False)
-
         if len(chunks) <= 1 or concurrency <= 1:
-            return [row for chunk in chunks for row in await one(chunk)]
+            out: list[Row] = []
+            for chunk in chunks:
+                out.extend(await self._execute(query, {**params, "rows": chunk}, read=False))
+            return out
         gate = asyncio.Semaphore(concurrency)
 
-        async def gated(chunk: list[Mapping[str, Any]]) -> list[Row]:
+        async def one(chunk: list[Mapping[str, Any]]) -> list[Row]:
             async with gate:
-                return await one(chunk)
+                return await self._execute(query, {**params, "rows": chunk}, read=False)
 
-        # Every chunk ends before a failure is raised: none is left writing behind the caller.
-        results = await asyncio.gather(*(gated(c) for c in chunks), return_exceptions=True)
-        failed = [r for r in results if isinstance(r, BaseException)]
-        if failed:
-            raise failed[0]
-        return [row for result in results if isinstance(result, list) for row in result]
+        results = await asyncio.gather(*(one(c) for c in chunks))
+        return [row for result in results for row in result]
 
     async def run_schema(self, text: str, *, source: str) -> None:
         """Run one schema statement in an auto-commit transaction (schema needs its own)."""
@@ -221,8 +204,7 @@ class GraphDriver:
             if is_refusal(exc.code):  # a new connection of the pool was refused its login
                 raise login_refused(self.uri, *self._auth, exc.code or "refused") from None
             # The message names the query and Neo4j's code; parameters stay out of it.
-            error = ConstraintError if exc.code == CONSTRAINT_FAILED else MemoryQueryError
-            raise error(f"query {query.name}: {exc.code}: {exc.message}") from None
+            raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
         except (DriverError, OSError) as exc:
             raise MemoryUnavailableError(
                 f"query {query.name}: Neo4j does not answer: {exc}"

@@ -61,26 +61,11 @@ class Memory(AgentGraph):
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000
     ) -> int:
-        """Persist observations and their ``File`` nodes; return how many were new to the graph.
-
-        Plain file observations (no move, not the agent's own edit) go through the
-        lean ``observe/create_observations``; a chunk of them that meets an id
-        already stored (written again, as after an outage) was not written at all
-        and goes through ``observe/record_observations``, which leaves stored ids
-        out, as every other observation does.
-        """
+        """Persist observations and their ``File`` nodes; return how many were new to the graph."""
+        if not observations:
+            return 0
         rows = [observation_row(o) for o in observations]
-        plain = [r for r in rows if _is_plain(r)]
-        linked = [r for r in rows if not _is_plain(r)]
-        result = await self.write_rows(
-            "observe/create_observations",
-            plain,
-            batch_size=batch_size,
-            fallback="observe/record_observations",
-        )
-        result += await self.write_rows(
-            "observe/record_observations", linked, batch_size=batch_size
-        )
+        result = await self.write_rows("observe/record_observations", rows, batch_size=batch_size)
         return sum(int(r["written"]) for r in result)
 
     async def file_records(self) -> dict[str, FileRecord]:
@@ -115,11 +100,6 @@ class Memory(AgentGraph):
             total += deleted
             if deleted == 0:
                 return total
-
-
-def _is_plain(row: dict[str, Any]) -> bool:
-    """A row ``observe/create_observations`` takes: a file's, no move, not the agent's own edit."""
-    return bool(row["path"]) and row["from_path"] is None and row["caused_by"] is None
 
 
 def observation_row(o: Observation) -> dict[str, Any]:

@@ -8,9 +8,7 @@ from pathlib import Path
 
 from graph.models import Category, Observation, ObservationType, Urgency, utc_now
 from graph.models.paths import path_pattern
-from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
-from tests.support.graph_checks import open_checks
 
 
 def _obs(memory: Memory, kind: ObservationType, path: str, **extra: object) -> Observation:
@@ -45,26 +43,6 @@ async def test_retrying_a_batch_writes_nothing_twice(memory: Memory) -> None:
     await memory.record_observations(batch, batch_size=7)
     assert await memory.observation_counts() == (50, 50)
     assert len(await memory.file_records()) == 50
-
-
-async def test_a_batch_partly_stored_writes_only_what_is_new(
-    memory: Memory, neo4j_endpoint: Neo4jEndpoint
-) -> None:
-    stored = [_obs(memory, ObservationType.FILE_CREATED, f"docs/{i}.md") for i in range(30)]
-    assert await memory.record_observations(stored, batch_size=20) == 30
-    fresh = [_obs(memory, ObservationType.FILE_MODIFIED, f"docs/{i}.md") for i in range(0, 40, 4)]
-    before = memory.driver.statements
-    # Chunks of 7 that hold stored ids fail on the id's constraint, nothing of them written,
-    # and are written again by the query that leaves stored ids out; the rest go through.
-    assert await memory.record_observations(stored + fresh, batch_size=7) == 10
-    assert memory.driver.statements - before == 6 + 5  # 6 chunks, 5 of them with stored ids
-    assert await memory.observation_counts() == (40, 40)
-    files = await memory.file_records()
-    assert len(files) == 32 and files["docs/36.md"].exists
-    async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
-        node = await checks.node(fresh[0].id)
-    # ``at`` travels as text and is stored as a datetime, to the microsecond.
-    assert node is not None and node["at"] == fresh[0].at
 
 
 async def test_delete_and_move_update_the_file_nodes(memory: Memory) -> None:
