@@ -99,6 +99,9 @@ class DecisionContext(_Data):
     patterns: list[Pattern] = Field(default_factory=list)
     goals: list[Goal] = Field(default_factory=list)
     censors: list[Censor] = Field(default_factory=list)
+    censors_whole_at: int | None = None
+    """When ``censors`` holds every active censor of the agent (fewer came back than recall
+    asked for): the censor store's write count as recall read them; None otherwise."""
     facts: list[RecalledText] = Field(default_factory=list)
     procedures: list[RecalledText] = Field(default_factory=list)
     episodes: list[RecalledText] = Field(default_factory=list)

@@ -36,6 +36,9 @@ from graph.store.decisions import DecisionStore
 
 log = logging.getLogger(__name__)
 
+DRY_RUN_OUTCOME = "dry run: nothing was executed, so nothing is learned"
+"""A completed dry run's decision outcome."""
+
 
 class AttemptJudge(Protocol):
     """What the monitor says of an attempt: implemented by :class:`cognition.monitor.Monitor`."""
@@ -97,6 +100,8 @@ class ActOutcome:
     results: list[ExecutionResult] = field(default_factory=list)
     dry_run: bool = False
     """Nothing ran: the outcome is recorded, never learned from."""
+    settled: bool = False
+    """The decision's outcome is written already (a dry run that completed)."""
 
 
 @dataclass
@@ -159,7 +164,12 @@ class Actor:
                 verdict = await self._attempt(decision, action, run, attempt)
                 if verdict is Verdict.COMPLETE:
                     return ActOutcome(
-                        True, attempt, run.previous, results=run.results, dry_run=run.dry_run
+                        True,
+                        attempt,
+                        run.previous,
+                        results=run.results,
+                        dry_run=run.dry_run,
+                        settled=run.dry_run,
                     )
                 if verdict is Verdict.ESCALATE:
                     break
@@ -254,7 +264,9 @@ class Actor:
 
         A dry run's attempt was not written at its start: nothing ran, so no
         edit of its own can point at it before it ends. Its start and end are
-        one write (the whole Execution), not two.
+        one write (the whole Execution), not two; when it completes, that write
+        settles its decision too (:data:`DRY_RUN_OUTCOME`), which
+        :func:`cognition.learn.settle.settle_outcome` then leaves alone.
         """
         changes: dict[str, Any] = {
             "command": result.command,
@@ -269,8 +281,16 @@ class Actor:
             **ended,
         }
         if execution.dry_run:
-            done = execution.model_copy(update={**changes, "ended_at": utc_now()})
-            await self.decisions.start_execution(done, decision)
+            ended_at = utc_now()
+            done = execution.model_copy(update={**changes, "ended_at": ended_at})
+            if ended["verdict"] == Verdict.COMPLETE.value:
+                # What settle would write next is known now: one statement, not two.
+                decision.outcome_success = None
+                await self.decisions.record_dry_run(
+                    done, decision, outcome=DRY_RUN_OUTCOME, outcome_at=ended_at
+                )
+            else:
+                await self.decisions.start_execution(done, decision)
         else:
             await self.decisions.finish_execution(execution.id, **changes)
 

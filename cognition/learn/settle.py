@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from cognition.act.actor import ActOutcome
+from cognition.act.actor import DRY_RUN_OUTCOME, ActOutcome
 from cognition.learn.learner import CensorBook, OutcomeLearner, works_here
 from cognition.monitor import is_transient
 from graph.models import (
@@ -97,8 +97,8 @@ async def settle_outcome(
         )
         return
     if outcome.dry_run:
-        dry = "dry run: nothing was executed, so nothing is learned"
-        await _finish(decisions, decision, outcome, dry, success=None, at=now)
+        if not outcome.settled:  # a completed dry run was settled with its execution
+            await _finish(decisions, decision, outcome, DRY_RUN_OUTCOME, success=None, at=now)
         return
     text = f"completed in {outcome.attempts} attempt(s)" if outcome.success else outcome.error
     await _finish(

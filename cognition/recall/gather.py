@@ -115,6 +115,7 @@ class Recall:
         read_files: bool = True,
     ) -> None:
         self.store = memory.recall
+        self.censor_store = memory.censors
         self.read_files = read_files
         self.meaning = meaning  # None: embeddings off, no "similar by meaning" section
         self.root = root
@@ -152,6 +153,7 @@ class Recall:
             query=lucene_query(_query_texts(observations, extra_queries)),
             limits={k: v for k, v in limits.items() if k != "similar"},
         )
+        censor_writes = self.censor_store.writes
         found, similar = await asyncio.gather(
             self.store.recall(request), self._similar(primary.path, limits["similar"])
         )
@@ -164,6 +166,7 @@ class Recall:
             patterns=list(patterns.values())[: limits["patterns"]],
             goals=found.goals,
             censors=found.censors,
+            censors_whole_at=censor_writes if len(found.censors) < limits["censors"] else None,
             facts=_recalled("fact", found.facts, _fact),
             procedures=_recalled("procedure", found.procedures, _procedure),
             episodes=_recalled("episode", found.episodes, _episode),

@@ -31,6 +31,9 @@ class CensorStore:
 
     def __init__(self, graph: AgentGraph) -> None:
         self.graph = graph
+        self.writes = 0
+        """Censors this store created or fired so far: a list read before it is still whole
+        if this has not moved (the daemon's censors are written through its one store)."""
 
     @property
     def agent_id(self) -> str:
@@ -39,6 +42,7 @@ class CensorStore:
 
     async def create_censor(self, censor: Censor, *, learned_from: str | None = None) -> str:
         """Write a censor, ``LEARNED_FROM`` the Execution or Episode ``learned_from`` names."""
+        self.writes += 1
         rows = await self.graph.write(
             "learn/create_censor", censor=to_properties(censor), source_id=learned_from
         )
@@ -47,6 +51,7 @@ class CensorStore:
     async def fire_censor(self, censor_id: str, *, may_block: bool = True) -> Censor | None:
         """Count one firing; warn becomes block at ``BLOCK_AFTER_FIRES`` (unless ``may_block``
         is false: the firing is counted, the severity kept). None if no such censor."""
+        self.writes += 1
         rows = await self.graph.write(
             "learn/fire_censor",
             censor_id=censor_id,

@@ -177,6 +177,24 @@ class DecisionStore:
         )
         return str(rows[0]["id"])
 
+    async def record_dry_run(self, execution: Execution, decision: Decision, **changes: Any) -> str:
+        """A dry run's ended attempt and its decision's settlement, in one write.
+
+        The decision moves to acting and on to done (both checked), as
+        :meth:`start_execution` and then :meth:`move` would take it; ``changes``
+        are the outcome properties :meth:`move` would write.
+        """
+        _advance(decision, S.ACTING)
+        _advance(decision, S.DONE)
+        rows = await self.graph.write(
+            "decide/record_dry_run",
+            execution=to_properties(execution),
+            decision_id=execution.decision_id,
+            retry_of=execution.retry_of,
+            changes=changes_as_properties({"status": S.DONE.value, **changes}),
+        )
+        return str(rows[0]["id"])
+
     async def finish_execution(self, execution_id: str, **result: Any) -> None:
         """Record how an execution ended."""
         result.setdefault("ended_at", utc_now())

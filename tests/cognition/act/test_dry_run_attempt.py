@@ -1,10 +1,11 @@
-"""A dry run's attempt is written once, when it has ended: one statement, the whole Execution."""
+"""A dry run's attempt is written once, when it has ended: one statement, the whole Execution
+and its decision's settlement."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from cognition.act.actor import Actor, PlannedAction
+from cognition.act.actor import DRY_RUN_OUTCOME, Actor, PlannedAction
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
 from cognition.act.executors import DryRunExecutor
@@ -49,7 +50,11 @@ async def test_a_dry_run_attempt_is_one_write_with_its_end(
     assert execution["verdict"] == "complete" and execution["ended_at"] is not None
     assert "dry run, nothing executed" in execution["output_excerpt"]
     assert ("EXECUTED_AS", "Execution", outcome.execution_id) in links
-    assert stored["executed"] is True and stored["status"] == DecisionStatus.ACTING.value
+    # The same write settles the decision: settle_outcome has nothing left to write.
+    assert outcome.settled and decision.status is DecisionStatus.DONE
+    assert stored["executed"] is True and stored["status"] == DecisionStatus.DONE.value
+    assert stored["outcome"] == DRY_RUN_OUTCOME and stored["outcome_at"] is not None
+    assert "outcome_success" not in stored
 
 
 async def test_a_dry_run_claims_no_change_as_its_own(memory: Memory, tmp_path: Path) -> None:
