@@ -12,8 +12,10 @@ ratios measured in the same run on the same kind of rows:
 * against a bare ``UNWIND ... CREATE`` of the same rows (no MERGE, no File
   nodes): the ceiling a batched write can reach.
 
-Targets (issue 2): at least 10,000 per second, at least 20x the per-event
-way, at least 0.5 of the bare ceiling. Every agent the run creates is
+Targets (issue 2, the ceiling ratio raised by issue 28): at least 10,000 per
+second, at least 20x the per-event way, at least 0.6 of the bare ceiling. When
+the bare write itself stays under 10,000/s, the rate target is out of reach on
+that server, and the bench says so. Every agent the run creates is
 deleted at the end.
 """
 
@@ -101,10 +103,15 @@ async def run(count: int, batch: int, sample: int) -> bool:
     checks = [
         (rate >= 10_000, f"rate {rate:,.0f}/s (target >= 10,000/s)"),
         (vs_per_event >= 20, f"ratio vs per-event {vs_per_event:.1f}x (target >= 20x)"),
-        (vs_bare >= 0.5, f"ratio vs bare ceiling {vs_bare:.2f} (target >= 0.5)"),
+        (vs_bare >= 0.6, f"ratio vs bare ceiling {vs_bare:.2f} (target >= 0.6)"),
     ]
     for ok, text in checks:
         print(f"{verdict(ok)}  {text}")
+    if bare_rate < 10_000:
+        print(
+            f"note: the bare write itself reaches {bare_rate:,.0f}/s on this server, "
+            "so no batched write can reach 10,000/s here"
+        )
     return all(ok for ok, _ in checks)
 
 
