@@ -42,23 +42,29 @@ class CensorStore:
 
     async def create_censor(self, censor: Censor, *, learned_from: str | None = None) -> str:
         """Write a censor, ``LEARNED_FROM`` the Execution or Episode ``learned_from`` names."""
-        self.writes += 1
-        rows = await self.graph.write(
-            "learn/create_censor", censor=to_properties(censor), source_id=learned_from
-        )
+        try:
+            rows = await self.graph.write(
+                "learn/create_censor", censor=to_properties(censor), source_id=learned_from
+            )
+        finally:
+            # Counted once the write has ended (a failed one may still have committed): a
+            # list read while it was in flight then differs from the count at the check.
+            self.writes += 1
         return str(rows[0]["id"])
 
     async def fire_censor(self, censor_id: str, *, may_block: bool = True) -> Censor | None:
         """Count one firing; warn becomes block at ``BLOCK_AFTER_FIRES`` (unless ``may_block``
         is false: the firing is counted, the severity kept). None if no such censor."""
-        self.writes += 1
-        rows = await self.graph.write(
-            "learn/fire_censor",
-            censor_id=censor_id,
-            # A count no censor reaches: fired, never blocked by this firing.
-            block_after=BLOCK_AFTER_FIRES if may_block else 2**62,
-            now=utc_now(),
-        )
+        try:
+            rows = await self.graph.write(
+                "learn/fire_censor",
+                censor_id=censor_id,
+                # A count no censor reaches: fired, never blocked by this firing.
+                block_after=BLOCK_AFTER_FIRES if may_block else 2**62,
+                now=utc_now(),
+            )
+        finally:
+            self.writes += 1  # after the write, as in create_censor
         return from_properties(Censor, rows[0]["censor"]) if rows else None
 
     async def censor_by_trigger(self, trigger: str) -> Censor | None:

@@ -184,8 +184,9 @@ class DecisionStore:
         :meth:`start_execution` and then :meth:`move` would take it; ``changes``
         are the outcome properties :meth:`move` would write.
         """
-        _advance(decision, S.ACTING)
-        _advance(decision, S.DONE)
+        # Both moves checked first, held only once written: a failed write leaves the decision
+        # as it was, so the loop defers it (and retries it) instead of taking it for settled.
+        check_transition(check_transition(decision.status, S.ACTING), S.DONE)
         rows = await self.graph.write(
             "decide/record_dry_run",
             execution=to_properties(execution),
@@ -193,6 +194,8 @@ class DecisionStore:
             retry_of=execution.retry_of,
             changes=changes_as_properties({"status": S.DONE.value, **changes}),
         )
+        _advance(decision, S.ACTING)
+        _advance(decision, S.DONE)
         return str(rows[0]["id"])
 
     async def finish_execution(self, execution_id: str, **result: Any) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cognition.act.actor import DRY_RUN_OUTCOME, Actor, PlannedAction
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
@@ -15,6 +17,7 @@ from graph.models import (
     Decision,
     DecisionStatus,
     DecisionType,
+    Execution,
     Observation,
     ObservationType,
 )
@@ -22,6 +25,7 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import BudgetSettings
 from graph.store.decisions import DecisionStore
 from graph.store.memory import Memory
+from tests.conftest import graph_driver
 from tests.support.graph_checks import open_checks
 
 
@@ -73,3 +77,24 @@ async def test_a_dry_run_claims_no_change_as_its_own(memory: Memory, tmp_path: P
     # A person's edit right after the dry run (within the grace period) is a person's edit.
     edit = Observation(agent_id=memory.agent_id, type=ObservationType.FILE_MODIFIED, path="a.py")
     assert attribution.attribute(edit).caused_by is None
+
+
+async def test_a_dry_run_whose_write_fails_keeps_its_decision_as_it_was(
+    memory: Memory, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    decision = Decision(agent_id=memory.agent_id, type=DecisionType.ACT, confidence=0.9)
+    decision.status = DecisionStatus.DECIDED
+    await DecisionStore(memory).record_decision(decision, [], observation_ids=[])
+    gone = graph_driver(neo4j_endpoint)
+    await gone.start()
+    await gone.close()  # every write through it fails
+    execution = Execution(
+        agent_id=memory.agent_id,
+        decision_id=decision.id,
+        target=ActionTarget.CLAUDE_CODE,
+        dry_run=True,
+    )
+    with pytest.raises(Exception):  # noqa: B017 - whatever the closed driver raises
+        await DecisionStore(Memory(gone, memory.agent_id)).record_dry_run(execution, decision)
+    # Not taken for settled: the loop defers it (acting or decided -> waiting) and retries.
+    assert decision.status is DecisionStatus.DECIDED

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+
+import neo4j
 
 from cognition.act.actor import PlannedAction
 from cognition.act.plan import check_censor, recalled_censors
@@ -12,7 +15,9 @@ from cognition.recall.gather import Recall
 from cognition.schemas import DecisionContext, Deliberation, TemplateOption
 from graph.models import ActionTarget, DecisionType, Observation, ObservationType
 from graph.models.frame import FrameSpec
+from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
+from tests.support.graph_checks import CHECKS
 
 TASK = next(f for f in SEED_FRAMES if f.name == "task")
 TRIGGER = "process_intake on _intake/*.md"
@@ -91,3 +96,32 @@ async def test_a_list_cut_by_the_frame_is_not_taken_for_all(memory: Memory, tmp_
     assert len(context.censors) == 2 and recalled_censors(context, memory.censors) is None
     context = await _context(memory, tmp_path)
     assert len(context.censors) == 3 and recalled_censors(context, memory.censors) is not None
+
+
+async def test_a_recall_made_while_a_censor_is_being_fired_is_not_taken_as_current(
+    memory: Memory, tmp_path: Path, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    await CensorBook(memory.censors).record_failure(TRIGGER, reason="permission denied")
+    censor = await memory.censors.censor_by_trigger(TRIGGER)
+    assert censor is not None and censor.severity == "warn"
+    note = Observation(
+        agent_id=memory.agent_id, type=ObservationType.FILE_CREATED, path="_intake/a.md"
+    )
+    await memory.record_observations([note])
+    hold = CHECKS.get("checks/hold_censor").text
+    auth = (neo4j_endpoint.user, neo4j_endpoint.password)
+    raw = neo4j.AsyncGraphDatabase.driver(neo4j_endpoint.uri, auth=auth)
+    async with raw, raw.session(database=neo4j_endpoint.database) as session:
+        lock = await session.begin_transaction()
+        await (await lock.run(hold, censor_id=censor.id)).consume()
+        # An action's second failure fires the censor (warn -> block); its write waits on
+        # the lock, so a decision's recall now reads the censor still at warn.
+        firing = asyncio.create_task(memory.censors.fire_censor(censor.id))
+        await asyncio.sleep(0.2)
+        context = await Recall(memory, tmp_path, _templates).build([note], TASK)
+        assert [c.severity for c in context.censors] == ["warn"]
+        await lock.rollback()
+    fired = await firing
+    assert fired is not None and fired.severity == "block"
+    # Recall read the censor before the firing committed: its list is not trusted.
+    assert recalled_censors(context, memory.censors) is None
