@@ -45,31 +45,30 @@ async def run(count: int) -> bool:
         root = Path(tmp)
         settings.watch.root = root
         settings.agent_id = f"bench-burst-{new_id().lower()}"
-        stack = AsyncExitStack()  # the driver's close
-        endpoint, driver = await open_graph(stack, settings, child_environment())
-        print(f"neo4j: {endpoint.describe()}")
-        memory = Memory(driver, settings.agent_id)
-        # The daemon's intake (writer, watcher, rescan) without its loop: no episode to end.
-        ingestor, watcher, index_sync = build_intake(settings, root, memory, ActiveExecutions())
-        stop = asyncio.Event()
-        writer = asyncio.create_task(ingestor.run(stop))
-        status = StatusLine(ingestor, index_sync, out=io.StringIO())
-        watching = asyncio.create_task(watch_into(watcher, ingestor, stop, status))
-        try:
-            await asyncio.wait_for(watcher.ready.wait(), 30)
-            write_start = time.perf_counter()
-            for i in range(count):
-                (root / f"file{i:05}.txt").write_text(f"burst file {i}\n")
-            last_write = time.perf_counter()
-            persisted, caught_up = await _wait_persisted(memory.observation_counts, count)
-            latency = caught_up - last_write
-            rescued = await _rescan(index_sync) if persisted < count else 0
-            total, _ = await memory.observation_counts()
-        finally:
-            stop.set()
-            await asyncio.gather(writer, watching)
-            await memory.forget()
-            await stack.aclose()
+        async with AsyncExitStack() as stack:  # the driver's close, whatever fails
+            endpoint, driver = await open_graph(stack, settings, child_environment())
+            print(f"neo4j: {endpoint.describe()}")
+            memory = Memory(driver, settings.agent_id)
+            # The daemon's intake (writer, watcher, rescan) without its loop: no episode to end.
+            ingestor, watcher, index_sync = build_intake(settings, root, memory, ActiveExecutions())
+            stop = asyncio.Event()
+            writer = asyncio.create_task(ingestor.run(stop))
+            status = StatusLine(ingestor, index_sync, out=io.StringIO())
+            watching = asyncio.create_task(watch_into(watcher, ingestor, stop, status))
+            try:
+                await asyncio.wait_for(watcher.ready.wait(), 30)
+                write_start = time.perf_counter()
+                for i in range(count):
+                    (root / f"file{i:05}.txt").write_text(f"burst file {i}\n")
+                last_write = time.perf_counter()
+                persisted, caught_up = await _wait_persisted(memory.observation_counts, count)
+                latency = caught_up - last_write
+                rescued = await _rescan(index_sync) if persisted < count else 0
+                total, _ = await memory.observation_counts()
+            finally:
+                stop.set()
+                await asyncio.gather(writer, watching)
+                await memory.forget()
 
     writes_s = last_write - write_start
     print(f"wrote {count} files in {writes_s:.2f} s (baseline: the writes themselves)")

@@ -221,6 +221,8 @@ def start_parts(
         ]
     )
     stack.push_async_callback(supervisor.wait, SHUTDOWN_FLUSH_S)
+    # Set again below, first of all on the way out; this one covers a failure in between.
+    stack.callback(stop.set)
     stack.callback(_shut_down, scheduler)
     runtime.reconciler.start_retries(ready.recovered)
     stack.push_async_callback(runtime.reconciler.stop, grace)

@@ -116,6 +116,10 @@ async def build_loop(
         cases=settings.cases,
     )
     episode_id = (await memory.episodes.start_episode(session_id))[0].id
+    # Its end is on the stack from the moment it opens: a part that fails to build below
+    # still leaves the episode ended and ``daemon_stopped`` said.
+    built: list[DecisionLoop] = []
+    stack.push_async_callback(_end_episode, memory, session_id, episode_id, built)
     await llm.start()
     budget = ActionBudget(settings.budget)
     actor = Actor(
@@ -130,7 +134,7 @@ async def build_loop(
     parts = _acting_parts(settings, memory, actor, templates)
     recall = _recall(settings, memory, root, templates, embeddings)
     loop = _decision_loop(settings, llm, rsi, frames, recall, parts, (session_id, episode_id))
-    stack.push_async_callback(_end_episode, loop, episode_id)
+    built.append(loop)
     reconciler = Reconciler(memory, budget, parts, session_id=session_id)
     await _announce_start(settings, memory, root, session_id)
     return LoopRuntime(loop, llm, budget, templates, rsi, reconciler, vectors)
@@ -257,12 +261,14 @@ async def _announce_start(settings: Settings, memory: Memory, root: Path, sessio
     )
 
 
-async def _end_episode(loop: DecisionLoop, episode_id: str) -> None:
-    """End the loop's episode and say so in the event stream (``daemon_stopped``)."""
-    memory = loop.memory
+async def _end_episode(
+    memory: Memory, session_id: str, episode_id: str, built: list[DecisionLoop]
+) -> None:
+    """End the daemon's episode and say so in the event stream (``daemon_stopped``), with the
+    decisions of the loop in ``built`` (none when it was never built)."""
     await memory.episodes.end_episode(episode_id, outcome="completed", summary="daemon stopped")
     await memory.events.emit(
         "daemon_stopped",
-        {"decisions": loop.decided, "episode_id": episode_id},
-        session_id=loop.session_id,
+        {"decisions": sum(loop.decided for loop in built), "episode_id": episode_id},
+        session_id=session_id,
     )
