@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -63,3 +63,25 @@ def report_checks(checks: list[tuple[bool, str]]) -> bool:
     for ok, text in checks:
         print(f"{verdict(ok)}  {text}")
     return all(ok for ok, _ in checks)
+
+
+def chosen_arms(text: str, arms: Sequence[str], always: str) -> tuple[str, ...]:
+    """``--arms`` read: names from ``arms``, comma-separated, in ``arms``' order; ``always``
+    is always in. Raises ValueError naming an unknown arm."""
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = sorted(names - set(arms))
+    if unknown:
+        raise ValueError(f"unknown arm(s) {', '.join(unknown)}; the arms are {', '.join(arms)}")
+    return tuple(arm for arm in arms if arm in names or arm == always)
+
+
+def arms_argument(arms: Sequence[str], always: str) -> Callable[[str], tuple[str, ...]]:
+    """An argparse ``type`` for ``--arms``: :func:`chosen_arms`, an unknown arm a usage error."""
+
+    def read(text: str) -> tuple[str, ...]:
+        try:
+            return chosen_arms(text, arms, always)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from exc
+
+    return read

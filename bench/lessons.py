@@ -37,7 +37,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bench.common import connected, model_overrides
+from bench.common import arms_argument, connected, model_overrides
+from bench.common import chosen_arms as common_arms
 from bench.lessons_agent import ArmOutcomes, LessonAgent, fresh_memory
 from bench.lessons_library import LessonTask, Library, LibraryError, load_library
 from bench.stats import mcnemar_exact
@@ -207,20 +208,9 @@ def _positive(text: str) -> int:
 
 
 def chosen_arms(text: str) -> tuple[str, ...]:
-    """``--arms`` read: names from :data:`ARMS`, comma-separated; nous always runs. Raises
-    ValueError naming an unknown arm."""
-    names = {name.strip() for name in text.split(",") if name.strip()}
-    unknown = sorted(names - set(ARMS))
-    if unknown:
-        raise ValueError(f"unknown arm(s) {', '.join(unknown)}; the arms are {', '.join(ARMS)}")
-    return tuple(arm for arm in ARMS if arm in names or arm == "nous")
-
-
-def _arms(text: str) -> tuple[str, ...]:
-    try:
-        return chosen_arms(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
+    """``--arms`` read: names from :data:`ARMS`, comma-separated; ``nous`` always runs.
+    Raises ValueError naming an unknown arm."""
+    return common_arms(text, ARMS, "nous")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -241,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--arms",
-        type=_arms,
+        type=arms_argument(ARMS, "nous"),
         default=ARMS,
         help=f"comma-separated arms (default: all; nous always runs): {', '.join(ARMS)}",
     )

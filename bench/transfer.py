@@ -42,7 +42,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bench.common import connected, model_overrides
+from bench.common import arms_argument, connected, model_overrides
+from bench.common import chosen_arms as common_arms
 from bench.stats import mcnemar_exact
 from bench.transfer_practice import (
     Practice,
@@ -98,13 +99,9 @@ def arm_runs(
 
 
 def chosen_arms(text: str) -> tuple[str, ...]:
-    """``--arms`` read: names from :data:`ARMS`, comma-separated; ``none`` (every test's
-    reference) is always run. Raises ValueError naming an unknown arm."""
-    names = {name.strip() for name in text.split(",") if name.strip()}
-    unknown = sorted(names - set(ARMS))
-    if unknown:
-        raise ValueError(f"unknown arm(s) {', '.join(unknown)}; the arms are {', '.join(ARMS)}")
-    return tuple(arm for arm in ARMS if arm in names or arm == "none")
+    """``--arms`` read: names from :data:`ARMS`, comma-separated; ``none`` always runs.
+    Raises ValueError naming an unknown arm."""
+    return common_arms(text, ARMS, "none")
 
 
 async def _examples(
@@ -345,19 +342,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--arms",
-        type=_arms,
+        type=arms_argument(ARMS, "none"),
         default=ARMS,
         help=f"comma-separated arms to run (default: all; none is always run): {', '.join(ARMS)}",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     return asyncio.run(_main(parser.parse_args(argv)))
-
-
-def _arms(text: str) -> tuple[str, ...]:
-    try:
-        return chosen_arms(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from exc
 
 
 if __name__ == "__main__":

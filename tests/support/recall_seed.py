@@ -85,16 +85,21 @@ class Seeder:
         return [str(r["id"]) for r in result]
 
 
-@asynccontextmanager
-async def seeding(endpoint: Neo4jEndpoint, memory: Memory) -> AsyncIterator[Seeder]:
-    """A seeder for ``memory``'s agent; its fixture driver is closed after."""
-    driver = GraphDriver(
+def support_driver(endpoint: Neo4jEndpoint) -> GraphDriver:
+    """A new (not started) driver whose queries are the test-only ones under ``SUPPORT_CYPHER``."""
+    return GraphDriver(
         endpoint.uri,
         endpoint.user,
         endpoint.password,
         database=endpoint.database,
         queries=QueryLibrary(root=SUPPORT_CYPHER),
     )
+
+
+@asynccontextmanager
+async def seeding(endpoint: Neo4jEndpoint, memory: Memory) -> AsyncIterator[Seeder]:
+    """A seeder for ``memory``'s agent; its fixture driver is closed after."""
+    driver = support_driver(endpoint)
     await driver.start()
     try:
         yield Seeder(memory, Memory(driver, memory.agent_id))

@@ -9,21 +9,13 @@ import pytest
 from graph.errors import MemoryQueryError
 from graph.models import new_id
 from graph.server.finder import Neo4jEndpoint
-from graph.store.driver import GraphDriver
-from graph.store.queries import QueryLibrary
-from tests.support.recall_seed import SUPPORT_CYPHER
+from tests.support.recall_seed import support_driver
 
 
 async def test_the_error_comes_after_the_other_chunks_have_written(
     neo4j_endpoint: Neo4jEndpoint,
 ) -> None:
-    driver = GraphDriver(
-        neo4j_endpoint.uri,
-        neo4j_endpoint.user,
-        neo4j_endpoint.password,
-        database=neo4j_endpoint.database,
-        queries=QueryLibrary(root=SUPPORT_CYPHER),
-    )
+    driver = support_driver(neo4j_endpoint)
     await driver.start()
     agent = f"test-{new_id().lower()}"
     # The first chunk fails at once (1 / 0); the two after it write 2,000 nodes between them.
