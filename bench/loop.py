@@ -1,18 +1,23 @@
 """Decision loop overhead with the rules reasoner: milliseconds per decision, decisions per second.
 
-    python -m bench.loop [--decisions 300]
+    python -m bench.loop [--decisions 300] [--concurrency N]
 
 Builds the loop with the scheduler's own ``build_loop`` (rules reasoner,
 executors in dry-run mode, so no child process runs), writes synthetic
 observations of three kinds (intake notes that ACT, knowledge edits that
 ACT, config edits that WAIT) and their files (the intake template acts
 only on a file it can see; without it the note is investigated), and
-times ``DecisionLoop.decide`` on each:
+decides them the way the daemon does: ``DecisionLoop.tick`` until none is
+left, each tick deciding up to ``schedule.decision_concurrency`` files at
+once (``--concurrency`` overrides it; 1 decides one file after another).
+Each decision is timed from its start to its end (``DecisionLoop.decide``:
 frame, recall, render, deliberate, record the decision with its steps, and
-for ACT the dry-run execution and learning. It prints p50/p95 per decision
-and decisions per second, the decisions by type and the statements sent to
-Neo4j per decision, and the same run's baseline: one read round trip to
-Neo4j, the floor under any decision that remembers anything.
+for a dry-run ACT its execution and settlement); the rate is decisions over
+the wall time of the ticks, and of the actions they left running. It prints
+p50/p95 per decision and decisions per second, the decisions by type and
+the statements sent to Neo4j per decision (the ticks' own reads included),
+and the same run's baseline: one read round trip to Neo4j, the floor under
+any decision that remembers anything.
 
 Targets (issue 3): p50 at most 15 ms, at least 100 decisions per second.
 """
@@ -24,19 +29,23 @@ import asyncio
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
 from cognition.act.attribution import ActiveExecutions
+from cognition.loop import DecisionLoop, TickReport
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.ingest import Ingestor
-from graph.models import Observation, ObservationType, new_id
+from graph.models import Decision, Observation, ObservationType, OpenDecision, new_id
 from graph.settings import child_environment
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from scheduler.compose.loop import build_loop, load_action_templates
 from scheduler.index_sync import IndexSync
+
+WARM_UP = 20  # decisions before the timed ones: query plans, JIT
 
 KINDS = [
     (ObservationType.FILE_CREATED, "_intake/note{}.md"),
@@ -45,8 +54,10 @@ KINDS = [
 ]
 
 
-async def run(count: int) -> bool:
+async def run(count: int, concurrency: int | None = None) -> bool:
     settings = bench_settings()
+    if concurrency is not None:
+        settings.schedule.decision_concurrency = concurrency
     settings.reasoner = "rules"
     settings.executors.dry_run = True
     settings.budget.actions_per_hour = 1_000_000
@@ -75,25 +86,20 @@ async def run(count: int) -> bool:
                 attribution=attribution,
             )
             try:
-                batches = [
-                    [classifier.classify(_observation(memory.agent_id, i))] for i in range(count)
+                observations = [
+                    classifier.classify(_observation(memory.agent_id, i)) for i in range(count)
                 ]
-                await memory.record_observations([b[0] for b in batches])
-                _write_files(root, [b[0] for b in batches])
-                for batch in batches[:20]:  # warm-up: query plans, JIT
-                    await runtime.loop.decide(batch)
-                    await runtime.loop.idle()
+                _write_files(root, observations)
+                await memory.record_observations(observations[:WARM_UP])
+                await _ticks(runtime.loop)  # warm-up: query plans, JIT
                 floor = await _round_trips(memory, 200)
-                timings = []
+                await memory.record_observations(observations[WARM_UP:])
+                timings: list[float] = []
                 kinds: Counter[str] = Counter()
+                _time_each_decision(runtime.loop, timings, kinds)
                 statements = driver.statements
                 started = time.perf_counter()
-                for batch in batches[20:]:
-                    t0 = time.perf_counter()
-                    decision = await runtime.loop.decide(batch)
-                    await runtime.loop.idle()  # the action runs as a task: count it in
-                    timings.append((time.perf_counter() - t0) * 1000)
-                    kinds[decision.type.value] += 1
+                await _ticks(runtime.loop)
                 elapsed = time.perf_counter() - started
                 statements = driver.statements - statements
             finally:
@@ -103,7 +109,10 @@ async def run(count: int) -> bool:
 
     p50, p95 = percentile(timings, 50), percentile(timings, 95)
     rate = len(timings) / elapsed
-    print(f"{len(timings)} decisions (rules reasoner, dry-run executors) in {elapsed:.2f} s")
+    print(
+        f"{len(timings)} decisions (rules reasoner, dry-run executors) in {elapsed:.2f} s,"
+        f" up to {settings.schedule.decision_concurrency} files at once"
+    )
     print("decisions: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
     print(f"statements to Neo4j per decision: {statements / len(timings):.2f}")
     print(f"per decision: p50 {p50:.1f} ms, p95 {p95:.1f} ms; {rate:.0f} decisions/s")
@@ -115,6 +124,32 @@ async def run(count: int) -> bool:
     for ok, text in checks:
         print(f"{verdict(ok)}  {text}")
     return all(ok for ok, _ in checks)
+
+
+async def _ticks(loop: DecisionLoop) -> None:
+    """Tick until a tick decides nothing, then let the actions it started end."""
+    while (await loop.tick()).decisions:
+        pass
+    await loop.idle()
+
+
+def _time_each_decision(loop: DecisionLoop, timings: list[float], kinds: Counter[str]) -> None:
+    """Time every decision the ticks make, start to end, and count it by type."""
+    decide = loop.decide
+
+    async def timed(
+        batch: list[Observation],
+        report: TickReport | None = None,
+        *,
+        chain: Sequence[OpenDecision] = (),
+    ) -> Decision:
+        t0 = time.perf_counter()
+        decision = await decide(batch, report, chain=chain)
+        timings.append((time.perf_counter() - t0) * 1000)
+        kinds[decision.type.value] += 1
+        return decision
+
+    loop.decide = timed  # type: ignore[method-assign]
 
 
 def _write_files(root: Path, observations: list[Observation]) -> None:
@@ -142,8 +177,14 @@ async def _round_trips(memory: Memory, n: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--decisions", type=int, default=300)
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=None,
+        help="files a tick decides at once (default: schedule.decision_concurrency)",
+    )
     args = parser.parse_args()
-    asyncio.run(run(args.decisions + 20))
+    asyncio.run(run(args.decisions + WARM_UP, args.concurrency))
 
 
 if __name__ == "__main__":

@@ -5,13 +5,16 @@ observations no decision has considered (critical first, then urgent, then
 by time), one group per file (:mod:`cognition.worklist`): a file's new
 changes take up its open WAIT or INVESTIGATE chain, superseding it, and are
 all the new decision considers; a due INVESTIGATE is decided again; a due
-WAIT with nothing new is closed without a decision. Each group is carried
-through the stages once, in order: frame (:mod:`cognition.frames`),
-recall (:mod:`cognition.recall`), deliberate (:mod:`cognition.deliberate`),
-plan (:mod:`cognition.act.plan`), then either an action, which runs as a
-task of its own while the loop goes on deciding (:mod:`cognition.act`, its
-monitor inside the actor, then :mod:`cognition.learn.settle`), or the
-follow-up of a WAIT, INVESTIGATE or ESCALATE (:mod:`cognition.follow_up`);
+WAIT with nothing new is closed without a decision. Up to
+``schedule.decision_concurrency`` files are decided at once (never two
+decisions on one file). Each group is carried through the stages once, in
+order: frame (:mod:`cognition.frames`), recall (:mod:`cognition.recall`),
+deliberate (:mod:`cognition.deliberate`), plan (:mod:`cognition.act.plan`),
+then either an action, which runs as a task of its own while the loop goes
+on deciding (:mod:`cognition.act`, its monitor inside the actor, then
+:mod:`cognition.learn.settle`; a dry run's is written with its decision,
+since nothing runs), or the follow-up of a WAIT, INVESTIGATE or ESCALATE
+(:mod:`cognition.follow_up`);
 a WAIT no loaded template could act on is settled in that one step.
 Every step leaves nodes: the ``Decision`` with its ``ReasoningStep`` chain
 and what it recalled, then ``Execution``, ``Escalation``, ``Lesson`` and
@@ -26,18 +29,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from cognition.act.actor import Actor, ActOutcome, PlannedAction
+from cognition.act.actor import DRY_RUN_OUTCOME, Actor, ActOutcome, PlannedAction
 from cognition.act.plan import plan
 from cognition.act.running import RunningActions
 from cognition.act.templates import TemplateRegistry
 from cognition.context.render import render_context
-from cognition.deliberate import Reasoner, pattern_key
+from cognition.decision_draft import decision_steps, draft_decision, frame_text, template_row
+from cognition.deliberate import Reasoner
 from cognition.follow_up import FollowUps, LoopSettings
 from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.learn.settle import settle_outcome
 from cognition.recall.gather import Recall, recalled_decision_ids
-from cognition.recall.investigate import Investigator, findings_step
+from cognition.recall.investigate import Investigator
 from cognition.schemas import DecisionContext, Deliberation
 from cognition.sense.classify import ObservationBatcher
 from cognition.worklist import Work, chains, most_urgent_first, per_file, urgency
@@ -45,12 +49,11 @@ from graph.models import (
     Decision,
     DecisionStatus,
     DecisionType,
+    Execution,
     Observation,
     OpenDecision,
-    ReasoningStep,
     utc_now,
 )
-from graph.models.paths import path_pattern
 from graph.store.decisions import TRANSITIONS
 from graph.store.memory import Memory
 
@@ -176,9 +179,32 @@ class DecisionLoop:
             else:
                 await self._close_unchanged(chain)
         work.extend(Work(most_urgent_first(group)) for group in files.values())
-        for item in sorted(work, key=lambda item: urgency(item.batch)):
-            await self._decide(item, report)
+        await self._decide_all(sorted(work, key=lambda item: urgency(item.batch)), report)
         return report
+
+    async def _decide_all(self, work: list[Work], report: TickReport) -> None:
+        """Decide ``work``, most urgent first, up to ``decision_concurrency`` files at once.
+
+        Each item is one file (its chain and all its new changes, :func:`per_file`),
+        so no two decisions at once are about one file, and a file's changes keep
+        their order; deciding files side by side lets the server overlap their
+        round trips and commits. ``report.decisions`` keeps the order of ``work``.
+        """
+        decided: list[Decision | None] = [None] * len(work)
+        queue = iter(enumerate(work))
+
+        async def worker() -> None:
+            for i, item in queue:  # one iterator: each item is taken by one worker
+                decided[i] = await self._decide(item, report)
+
+        workers = min(self.settings.schedule.decision_concurrency, len(work))
+        if workers <= 1:
+            await worker()
+        else:
+            async with asyncio.TaskGroup() as group:
+                for n in range(workers):
+                    group.create_task(worker(), name=f"decide {n}")
+        report.decisions.extend(d for d in decided if d is not None)
 
     async def _close_unchanged(self, chain: list[OpenDecision]) -> None:
         try:
@@ -187,16 +213,15 @@ class DecisionLoop:
             # Left open, it is due again at the next tick; the other files go on.
             log.exception("closing the WAIT on %s failed", chain[-1].decision.path)
 
-    async def _decide(self, work: Work, report: TickReport) -> None:
+    async def _decide(self, work: Work, report: TickReport) -> Decision | None:
         try:
-            decision = await self.decide(work.batch, report, chain=work.chain)
+            return await self.decide(work.batch, report, chain=work.chain)
         except Exception:
             # One bad batch must not stop the loop. A failure before the decision
             # is written leaves its observations unprocessed, so the next tick
             # tries them again; one after it is deferred in ``decide``.
             log.exception("deciding on %d observations failed", len(work.batch))
-            return
-        report.decisions.append(decision)
+            return None
 
     async def decide(
         self,
@@ -215,7 +240,15 @@ class DecisionLoop:
         previous = chain[-1] if chain else None
         round_ = previous.decision.investigation_round if previous else 0
         decision, deliberation, context, planned = await self._deliberate(batch, previous, round_)
-        await self._record(decision, deliberation, context, batch, chain)
+        dry = None
+        if decision.type is DecisionType.ACT and planned is not None:
+            # A dry run runs nothing: its end is known now, and written with the decision.
+            dry = await self.actor.dry_run_at_once(decision, planned)
+        await self._record(decision, deliberation, context, batch, chain, dry)
+        if dry is not None:
+            if report is not None:
+                report.outcomes.append(dry[1])
+            return decision
         try:
             if decision.type is DecisionType.ACT and planned is not None:
                 self.actions.start(
@@ -235,7 +268,7 @@ class DecisionLoop:
     ) -> tuple[Decision, Deliberation, DecisionContext, PlannedAction | None]:
         """Frame, recall, deliberate and plan: the decision, not yet written."""
         questions = list(previous.decision.investigation_questions) if previous else []
-        frame = await self.frames.choose(_frame_text(batch[0]), default="task")
+        frame = await self.frames.choose(frame_text(batch[0]), default="task")
         context = await self.recall.build(
             batch,
             frame,
@@ -254,7 +287,7 @@ class DecisionLoop:
             deliberation, context, self.templates, self.memory.censors
         )
         opening = self.follow_ups.opening(deliberation.decision_type, deliberation, round_, batch)
-        decision = _decision(deliberation, context, frame.name, planned, opening)
+        decision = draft_decision(deliberation, context, frame.name, planned, opening)
         return decision, deliberation, context, planned
 
     async def _record(
@@ -264,20 +297,31 @@ class DecisionLoop:
         context: DecisionContext,
         batch: list[Observation],
         chain: Sequence[OpenDecision],
+        dry: tuple[Execution, ActOutcome] | None = None,
     ) -> None:
-        """Write the decision with its steps and links; it supersedes the file's open chain."""
+        """Write the decision with its steps and links; it supersedes the file's open chain.
+
+        ``dry`` is a dry run's ended attempt (:meth:`Actor.dry_run_at_once`):
+        written in the same statement, which settles the decision.
+        """
         previous = chain[-1] if chain else None
+        execution = dry[0] if dry is not None else None
+        settled = None
+        if execution is not None:
+            settled = {"outcome": DRY_RUN_OUTCOME, "outcome_at": execution.ended_at}
         await self.decisions.record_decision(
             decision,
-            _steps(deliberation, previous, decision.agent_id),
+            decision_steps(deliberation, previous, decision.agent_id),
             observation_ids=[o.id for o in batch],
             recalled_ids=recalled_decision_ids(context),
             pattern_key=decision.pattern_key,
-            template=_template_row(self.templates, decision),
+            template=template_row(self.templates, decision),
             episode_id=self.episode_id,
             heuristic_ids=list(deliberation.applied_strategies),
             superseded_ids=[o.decision.id for o in chain],
             frame=decision.frame,
+            dry_run=execution,
+            settled=settled,
         )
         self.decided += 1
 
@@ -317,77 +361,3 @@ class DecisionLoop:
             )
         else:
             await self.decisions.settle(decision.id, wait_until=retry, outcome=why)
-
-
-def _frame_text(observation: Observation) -> str:
-    words = [observation.type.value.replace("_", " "), observation.category.value]
-    if observation.path:
-        words.append(observation.path.replace("/", " ").replace("_", " "))
-    error = observation.metadata.get("error")
-    if isinstance(error, str):
-        words.append(error)
-    return " ".join(words)
-
-
-def _steps(
-    deliberation: Deliberation, previous: OpenDecision | None, agent_id: str
-) -> list[ReasoningStep]:
-    """The deliberation's steps, after the INVESTIGATE step when an investigation came first."""
-    found = findings_step(agent_id, previous.investigation) if previous else None
-    if found is None:
-        return list(deliberation.steps)
-    return [found, *(s.model_copy(update={"order": s.order + 1}) for s in deliberation.steps)]
-
-
-# What a decision takes over from its deliberation as it is.
-_CARRIED = {
-    "confidence",
-    "raw_confidence",
-    "reasoning",
-    "reasoner",
-    "model",
-    "is_critical",
-    "wait_timeout_s",
-    "investigation_questions",
-    "escalation_reason",
-    "escalation_priority",
-}
-
-
-def _decision(
-    deliberation: Deliberation,
-    context: DecisionContext,
-    frame: str,
-    planned: PlannedAction | None,
-    opening: dict[str, object],
-) -> Decision:
-    """The decision a deliberation came to, in the status ``opening`` chose (not yet written)."""
-    primary = context.primary
-    # Only an ACT uses a template: the pattern key and USED say what was done,
-    # not what was considered (the MATCH_PATTERN step records that).
-    acting = deliberation.decision_type is DecisionType.ACT
-    template = deliberation.template if acting else None
-    return Decision(
-        agent_id=context.agent_id,
-        type=deliberation.decision_type,
-        frame=frame,
-        template=template,
-        target=planned.target if planned else None,
-        prompt=planned.prompt if planned else None,
-        category=primary.category.value,
-        observation_type=primary.type.value,
-        path=primary.path,
-        path_pattern=path_pattern(primary.path),
-        pattern_key=pattern_key(
-            primary.category.value, primary.type.value, deliberation.decision_type, template
-        ),
-        **deliberation.model_dump(include=_CARRIED),
-        **opening,
-    )
-
-
-def _template_row(templates: TemplateRegistry, decision: Decision) -> dict[str, object] | None:
-    if decision.template is None:
-        return None
-    template = templates.get(decision.template)
-    return {"name": template.name, "version": template.version, "target": template.target}

@@ -183,6 +183,63 @@ class Actor:
         self, decision: Decision, action: PlannedAction, run: _Attempts, attempt: int
     ) -> Verdict:
         """One attempt: its Execution node, the run, validation, the judge's verdict, the record."""
+        execution, request = self._new_attempt(decision, action, run, attempt)
+        if not run.dry_run:  # a dry run's attempt is written once, when it has ended (_record)
+            await self.decisions.start_execution(execution, decision)
+        result, validated, report = await self._run_and_validate(action, run, request)
+        run.results.append(result)
+        run.failure = self._failure(result, validated, report)
+        verdict = self.judge.verdict(
+            result.success, validated, attempt - 1, action.max_retries, run.failure
+        )
+        checked = bool(action.success_criteria) and not run.dry_run
+        ended = {
+            "failure_type": run.failure.failure_type.value if run.failure else None,
+            "verdict": verdict.verdict.value,
+            "validation_passed": validated if checked else None,
+            "validation": report,
+        }
+        await self._record(execution, decision, result, ended)
+        run.previous = execution.id
+        return verdict.verdict
+
+    async def dry_run_at_once(
+        self, decision: Decision, action: PlannedAction
+    ) -> tuple[Execution, ActOutcome] | None:
+        """A dry run's first attempt, run before its decision is written; it writes nothing.
+
+        Nothing runs, so nothing happens between the decision and its end: the
+        caller writes the decision, this ended Execution and the settlement
+        (:data:`DRY_RUN_OUTCOME`) in one statement (``record_decision(...,
+        dry_run=...)``). None when the executor is not a dry run, the budget
+        refuses a ticket now, or the attempt did not complete: then the action
+        goes the usual way (:meth:`act`, once the decision is written).
+        """
+        executor = self.executors.get(action.target)
+        if executor is None or not getattr(executor, "dry_run", False):
+            return None
+        ticket = self.budget.try_acquire()
+        if ticket is None:
+            return None
+        # Held while the executor "runs": other decisions' dry runs need not wait for a write.
+        async with ticket:
+            run = _Attempts(executor, True, action.prompt)
+            execution, request = self._new_attempt(decision, action, run, 1)
+            result = await executor.execute(request)
+        failure = self._failure(result, result.success, None)
+        verdict = self.judge.verdict(result.success, result.success, 0, action.max_retries, failure)
+        if verdict.verdict is not Verdict.COMPLETE:
+            return None  # never for the shipped dry-run executor, which always succeeds
+        ended = {"verdict": verdict.verdict.value, "failure_type": None, "ended_at": utc_now()}
+        done = execution.model_copy(update={**_result_changes(result), **ended})
+        decision.outcome_success = None
+        outcome = ActOutcome(True, 1, execution.id, results=[result], dry_run=True, settled=True)
+        return done, outcome
+
+    def _new_attempt(
+        self, decision: Decision, action: PlannedAction, run: _Attempts, attempt: int
+    ) -> tuple[Execution, ExecutionRequest]:
+        """Attempt ``attempt``'s Execution (not yet written) and the request its executor gets."""
         execution = Execution(
             id=str(uuid.uuid4()),
             agent_id=decision.agent_id,
@@ -204,39 +261,23 @@ class Actor:
             strategy=action.strategy,
         )
         execution.command = _command_for(run.executor, request)
-        if not run.dry_run:  # a dry run's attempt is written once, when it has ended (_record)
-            await self.decisions.start_execution(execution, decision)
-        result, validated, report = await self._run_and_validate(action, run, request)
-        run.results.append(result)
-        run.failure = self._failure(result, validated, report)
-        verdict = self.judge.verdict(
-            result.success, validated, attempt - 1, action.max_retries, run.failure
-        )
-        checked = bool(action.success_criteria) and not run.dry_run
-        ended = {
-            "failure_type": run.failure.failure_type.value if run.failure else None,
-            "verdict": verdict.verdict.value,
-            "validation_passed": validated if checked else None,
-            "validation": report,
-        }
-        await self._record(execution, decision, result, ended)
-        run.previous = execution.id
-        return verdict.verdict
+        return execution, request
 
     async def _run_and_validate(
         self, action: PlannedAction, run: _Attempts, request: ExecutionRequest
     ) -> tuple[ExecutionResult, bool, str | None]:
         """Run the executor; check the success criteria over the root (never for a dry run)."""
-        checks, text = action.success_criteria, _text_params(action)
-        before = await asyncio.to_thread(snapshot, self.root, checks, text)
         if run.dry_run:
             # Nothing runs, so no change in the root is its own: one a person makes now
-            # (an upgrade rewriting many files at once) must not be attributed to it.
+            # (an upgrade rewriting many files at once) must not be attributed to it; and
+            # its success criteria are never checked, so the root is not looked at.
             result = await run.executor.execute(request)
-        else:
-            with self.attribution.running(request.execution_id, action.working_set):
-                result = await run.executor.execute(request)
-        if not (result.success and checks) or run.dry_run:
+            return result, result.success, None
+        checks, text = action.success_criteria, _text_params(action)
+        before = await asyncio.to_thread(snapshot, self.root, checks, text)
+        with self.attribution.running(request.execution_id, action.working_set):
+            result = await run.executor.execute(request)
+        if not (result.success and checks):
             return result, result.success, None
         validated, report = await asyncio.to_thread(validate, self.root, checks, text, before)
         return result, validated, report
@@ -268,18 +309,7 @@ class Actor:
         settles its decision too (:data:`DRY_RUN_OUTCOME`), which
         :func:`cognition.learn.settle.settle_outcome` then leaves alone.
         """
-        changes: dict[str, Any] = {
-            "command": result.command,
-            "return_code": result.return_code,
-            "duration_s": result.duration_s,
-            "success": result.success,
-            "timed_out": result.timed_out,
-            "output_excerpt": result.output,
-            "error": result.error,
-            "cost_usd": result.cost_usd,
-            "num_turns": result.num_turns,
-            **ended,
-        }
+        changes = {**_result_changes(result), **ended}
         if execution.dry_run:
             ended_at = utc_now()
             done = execution.model_copy(update={**changes, "ended_at": ended_at})
@@ -342,6 +372,21 @@ class Actor:
         await escalate(
             self.decisions, decision, reason=error or "the action failed", message=message
         )
+
+
+def _result_changes(result: ExecutionResult) -> dict[str, Any]:
+    """An attempt's Execution properties from its executor's result."""
+    return {
+        "command": result.command,
+        "return_code": result.return_code,
+        "duration_s": result.duration_s,
+        "success": result.success,
+        "timed_out": result.timed_out,
+        "output_excerpt": result.output,
+        "error": result.error,
+        "cost_usd": result.cost_usd,
+        "num_turns": result.num_turns,
+    }
 
 
 def _text_params(action: PlannedAction) -> dict[str, str]:

@@ -3,13 +3,16 @@
 //   ReasoningStep nodes chained by NEXT, RECALLED the past decisions recall showed it,
 //   MATCHED its Pattern, USED its ActionTemplate, IN_EPISODE its episode, APPLIED the
 //   heuristics its DECIDE step named of those its prompt showed (their usage counted),
-//   SUPERSEDES a waiting decision it re-decided, and one more use of the Frame it was
-//   framed in (seed 004's usage_count).
+//   SUPERSEDES a waiting decision it re-decided, one more use of the Frame it was
+//   framed in (seed 004's usage_count), and, for a dry run's ACT, the ended Execution of
+//   its one attempt (EXECUTED_AS; the decision's map then holds its settlement already:
+//   nothing ran, so nothing happens between the decision and the dry run's end).
 // params: $decision (map of Decision properties, id and agent_id included), $observation_ids,
 //   $steps (list of maps of ReasoningStep properties, each with order), $recalled_ids,
 //   $pattern (map {id, key} or null), $template (map {id, name, version, target} or null),
 //   $episode_id (or null), $heuristic_ids, $superseded_ids, $superseded (the status
-//   value for them), $frame (a frame name or null)
+//   value for them), $frame (a frame name or null), $execution (map of a dry run's ended
+//   Execution properties, or null)
 // returns: id of the decision
 // note: the decision is created here, so its relationships are CREATEd, not MERGEd: a MERGE
 //   looks through the other node's relationships (every RECALLED past decision's, the
@@ -78,5 +81,11 @@ CALL (d) {
   WITH d WHERE $frame IS NOT NULL
   MATCH (f:Frame {agent_id: d.agent_id, name: $frame})
   SET f.usage_count = coalesce(f.usage_count, 0) + 1, f.last_used = d.at
+}
+CALL (d) {
+  WITH d WHERE $execution IS NOT NULL
+  CREATE (x:Execution)
+  SET x = $execution
+  CREATE (d)-[:EXECUTED_AS]->(x)
 }
 RETURN d.id AS id

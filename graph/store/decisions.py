@@ -133,20 +133,31 @@ class DecisionStore:
         heuristic_ids: Sequence[str] = (),
         superseded_ids: Sequence[str] = (),
         frame: str | None = None,
+        dry_run: Execution | None = None,
+        settled: Mapping[str, Any] | None = None,
     ) -> str:
         """Write the decision and its explanation; mark its observations processed.
 
         ``frame`` names the frame the decision was made in; its usage count
-        goes up in the same transaction.
+        goes up in the same transaction. ``dry_run`` is a dry run's ended
+        first attempt: written in the same statement (``EXECUTED_AS``), with
+        the decision settled by it, done with the outcome properties
+        ``settled``, as :meth:`start_execution` and :meth:`record_dry_run`
+        would have left it (both moves checked, held once written).
         """
         if decision.status not in INITIAL:
             raise DecisionStatusError(f"a new decision cannot start {decision.status.value}")
+        properties = to_properties(decision)
+        if dry_run is not None:
+            check_transition(check_transition(decision.status, S.ACTING), S.DONE)
+            done = {"status": S.DONE.value, "executed": True, **(settled or {})}
+            properties.update(changes_as_properties(done))
         template_row = None
         if template is not None:
             template_row = {"id": new_id(), **dict(template)}
         rows = await self.graph.write(
             "decide/record_decision",
-            decision=to_properties(decision),
+            decision=properties,
             observation_ids=list(observation_ids),
             steps=[to_properties(s) for s in steps],
             recalled_ids=list(recalled_ids),
@@ -157,7 +168,11 @@ class DecisionStore:
             superseded_ids=list(superseded_ids),
             superseded=S.SUPERSEDED.value,
             frame=frame,
+            execution=to_properties(dry_run) if dry_run is not None else None,
         )
+        if dry_run is not None:
+            _advance(decision, S.ACTING)
+            _advance(decision, S.DONE)
         return str(rows[0]["id"])
 
     async def start_execution(self, execution: Execution, decision: Decision | None = None) -> str:
