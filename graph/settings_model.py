@@ -175,7 +175,7 @@ class ScheduleSettings(BaseModel):
     decision_interval_s: float = Field(2.0, gt=0)
     decision_max_observations: int = Field(200, ge=1)
     decision_concurrency: int = Field(
-        4, ge=1, description="files one tick decides at once (each file's changes stay in order)"
+        2, ge=1, description="files one tick decides at once (each file's changes stay in order)"
     )
     max_investigation_rounds: int = Field(2, ge=0)
     investigate_delay_s: float = Field(60.0, gt=0)

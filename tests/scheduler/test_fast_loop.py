@@ -12,8 +12,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cognition.act.actor import DRY_RUN_OUTCOME
+from cognition.deliberate import Reasoner
 from cognition.loop import DecisionLoop, TickReport
-from graph.models import Decision, DecisionStatus, DecisionType, Observation, OpenDecision
+from cognition.schemas import DecisionContext, Deliberation, RenderedContext
+from graph.models import (
+    Decision,
+    DecisionStatus,
+    DecisionType,
+    Observation,
+    OpenDecision,
+    ReasonerKind,
+)
 from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
 from tests.scheduler.test_loop import _rig
@@ -135,3 +144,30 @@ async def test_one_file_at_a_time_when_decision_concurrency_is_one(
         _count_decides(rig.runtime.loop, in_flight, [])
         report = await rig.tick_and_act()
         assert len(report.decisions) == 4 and max(in_flight) == 1
+
+
+class _Handed:
+    """The loop's own reasoner, noting the rendered context each deliberation is handed."""
+
+    def __init__(self, reasoner: Reasoner) -> None:
+        self.reasoner, self.kind, self.texts = reasoner, reasoner.kind, list[str]()
+
+    async def deliberate(self, context: DecisionContext, rendered: RenderedContext) -> Deliberation:
+        self.texts.append(rendered.text)
+        return await self.reasoner.deliberate(context, rendered)
+
+
+async def test_the_rules_reasoner_is_handed_no_rendered_prompt(
+    tmp_path: Path, memory: Memory
+) -> None:
+    async for rig in _rig(tmp_path, memory, **DRY):
+        (rig.root / "_intake" / "note.md").write_text("a note\n")
+        await rig.observe()
+        loop = rig.runtime.loop
+        assert loop.reasoner.kind is ReasonerKind.RULES
+        handed = _Handed(loop.reasoner)
+        loop.reasoner = handed
+        report = await rig.tick_and_act()
+        # Rendering is a model's prompt; the rules never read it, so it is not made.
+        assert [d.type for d in report.decisions] == [DecisionType.ACT]
+        assert handed.texts == [""]
