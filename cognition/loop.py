@@ -5,9 +5,9 @@ observations no decision has considered (critical first, then urgent, then
 by time), one group per file (:mod:`cognition.worklist`): a file's new
 changes take up its open WAIT or INVESTIGATE chain, superseding it, and are
 all the new decision considers; a due INVESTIGATE is decided again; a due
-WAIT with nothing new is closed without a decision. Up to
-``schedule.decision_concurrency`` files are decided at once (never two
-decisions on one file). Each group is carried through the stages once, in
+WAIT with nothing new is closed without a decision. With the rules
+reasoner, up to ``schedule.decision_concurrency`` files are decided at once
+(never two decisions on one file). Each group is carried through the stages once, in
 order: frame (:mod:`cognition.frames`), recall (:mod:`cognition.recall`),
 deliberate (:mod:`cognition.deliberate`), plan (:mod:`cognition.act.plan`),
 then either an action, which runs as a task of its own while the loop goes
@@ -202,7 +202,7 @@ class DecisionLoop:
             for i, item in queue:  # one iterator: each item is taken by one worker
                 decided[i] = await self._decide(item, report)
 
-        workers = min(self.settings.schedule.decision_concurrency, len(work))
+        workers = min(self._concurrency(), len(work))
         if workers <= 1:
             await worker()
         else:
@@ -217,6 +217,17 @@ class DecisionLoop:
         except Exception:
             # Left open, it is due again at the next tick; the other files go on.
             log.exception("closing the WAIT on %s failed", chain[-1].decision.path)
+
+    def _concurrency(self) -> int:
+        """How many files may be decided at once: one at a time when a model may reason.
+
+        The model answers one request at a time (:mod:`cognition.llm_pacing`), and a
+        decision kept waiting for its turn past ``llm.decision_wait_s`` goes to the
+        rules: deciding files side by side would only make them queue there.
+        """
+        if self.reasoner.kind is not ReasonerKind.RULES:
+            return 1
+        return self.settings.schedule.decision_concurrency
 
     async def _decide(self, work: Work, report: TickReport) -> Decision | None:
         try:

@@ -171,3 +171,22 @@ async def test_the_rules_reasoner_is_handed_no_rendered_prompt(
         # Rendering is a model's prompt; the rules never read it, so it is not made.
         assert [d.type for d in report.decisions] == [DecisionType.ACT]
         assert handed.texts == [""]
+
+
+async def test_files_are_decided_one_at_a_time_when_a_model_may_reason(
+    tmp_path: Path, memory: Memory
+) -> None:
+    async for rig in _rig(tmp_path, memory, **DRY, **{"schedule.decision_concurrency": 4}):
+        for n in range(4):
+            (rig.root / "_intake" / f"n{n}.md").write_text(f"note {n}\n")
+        await rig.observe()
+        loop = rig.runtime.loop
+        handed = _Handed(loop.reasoner)
+        handed.kind = ReasonerKind.LLM  # the loop sees a reasoner that may ask a model
+        loop.reasoner = handed
+        in_flight: list[int] = []
+        _count_decides(loop, in_flight, [])
+        report = await rig.tick_and_act()
+        # The model answers one request at a time: the files take turns, as before.
+        assert len(report.decisions) == 4 and max(in_flight) == 1
+        assert all(text for text in handed.texts)  # a model's reasoner gets its prompt
