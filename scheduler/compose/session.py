@@ -21,6 +21,7 @@ from cognition.frames.engine import FrameEngine
 from cognition.recall.vectors import VectorJob
 from graph.server.address import local_uri
 from graph.settings import Settings
+from graph.store.bolt_driver import lean_driver
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from scheduler.claude.prompt_recall import PromptRecall
@@ -28,10 +29,15 @@ from scheduler.claude.session import ClaudeSession
 
 
 @asynccontextmanager
-async def open_memory(settings: Settings) -> AsyncIterator[Memory]:
-    """The agent's memory over a driver straight to the configured Neo4j; closed on the way out."""
+async def open_memory(settings: Settings, *, lean: bool = False) -> AsyncIterator[Memory]:
+    """The agent's memory over a driver straight to the configured Neo4j; closed on the way out.
+
+    ``lean``: over the hook's own Bolt client, one connection (a plain ``bolt://``
+    address; the official driver for anything else), for a process that must start fast.
+    """
     neo4j = settings.neo4j
-    driver = GraphDriver(
+    build = lean_driver if lean else GraphDriver
+    driver = build(
         neo4j.uri or local_uri(neo4j),
         neo4j.user,
         neo4j.password.get_secret_value(),
@@ -46,8 +52,9 @@ async def open_memory(settings: Settings) -> AsyncIterator[Memory]:
 
 @asynccontextmanager
 async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSession]:
-    """A started session over the agent's memory; the driver closed on the way out."""
-    async with open_memory(settings) as memory:
+    """A started session over the agent's memory (the hook's own Bolt client, one
+    connection); the driver closed on the way out."""
+    async with open_memory(settings, lean=True) as memory:
         yield build_session(memory, settings, root)
 
 
