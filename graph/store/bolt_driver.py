@@ -36,7 +36,7 @@ DEFAULT_PORT = 7687
 def lean_driver(uri: str, user: str, password: str, *, database: str = "neo4j") -> GraphDriver:
     """This module's driver for a plain ``bolt://host[:port]`` address; else the official one."""
     parts = urlsplit(uri)
-    if parts.scheme == "bolt" and parts.hostname and not parts.path.strip("/"):
+    if parts.scheme == "bolt" and parts.hostname and not parts.path.strip("/") + parts.query:
         return BoltGraphDriver(uri, user, password, database=database)
     return GraphDriver(uri, user, password, database=database)
 

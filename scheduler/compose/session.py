@@ -13,12 +13,11 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cognition.chat.cases import SessionCases
 from cognition.chat.layer import CognitiveLayer
-from cognition.embeddings import Embeddings, build_embeddings
 from cognition.frames.engine import FrameEngine
-from cognition.recall.vectors import VectorJob
 from graph.server.address import local_uri
 from graph.settings import Settings
 from graph.store.bolt_driver import lean_driver
@@ -26,6 +25,11 @@ from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from scheduler.claude.prompt_recall import PromptRecall
 from scheduler.claude.session import ClaudeSession
+
+if TYPE_CHECKING:
+    # The vectors child's parts, loaded by it alone (the hook's own path never embeds).
+    from cognition.embeddings import Embeddings
+    from cognition.recall.vectors import VectorJob
 
 
 @asynccontextmanager
@@ -61,6 +65,8 @@ async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSe
 def hook_embeddings(settings: Settings) -> Embeddings | None:
     """The embedded model a hook's vectors child embeds with (None: embeddings off, or an
     endpoint, which the daemon's LLM client embeds)."""
+    from cognition.embeddings import build_embeddings
+
     return build_embeddings(settings.embeddings, None)
 
 
@@ -74,6 +80,8 @@ def hook_vector_job(
     since: datetime,
 ) -> VectorJob:
     """The vector job of a hook's child: ``labels``' nodes written since ``since``."""
+    from cognition.recall.vectors import VectorJob
+
     return VectorJob(memory, embeddings, settings.embeddings, root, labels=labels, since=since)
 
 

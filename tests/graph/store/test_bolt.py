@@ -260,6 +260,7 @@ async def test_neo4j_gone_mid_query_fails_every_statement_waiting_clearly(
         ("bolt://127.0.0.1:7687", True),
         ("bolt://localhost", True),
         ("neo4j://127.0.0.1:7687", False),
+        ("bolt://127.0.0.1:7687?policy=x", False),
         ("bolt+s://db.example.com:7687", False),
         ("bolt+ssc://db.example.com", False),
         ("neo4j+s://x.databases.neo4j.io", False),
