@@ -183,7 +183,7 @@ class BoltConnection:
         if self._reading is not None:
             self._reading.cancel()
             # The reader ends here; what it failed with was handed to the waiting callers.
-            with contextlib.suppress(asyncio.CancelledError, OSError, ValueError):
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._reading
         with contextlib.suppress(OSError):
             await self._writer.wait_closed()
@@ -192,8 +192,8 @@ class BoltConnection:
         try:
             while True:
                 self._receive(await self._message())
-        except (OSError, asyncio.IncompleteReadError, ValueError, IndexError) as exc:
-            why = "Neo4j closed the connection" if isinstance(exc, EOFError) else str(exc)
+        except Exception as exc:  # whatever broke, every caller hears of it
+            why = "Neo4j closed the connection" if isinstance(exc, EOFError) else repr(exc)
             self._fail_all(BoltConnectionLost(f"the connection to Neo4j broke: {why}"))
 
     def _receive(self, answer: Structure) -> None:
@@ -205,6 +205,8 @@ class BoltConnection:
             return
         self._waiting.popleft()
         if kind == _RESET:
+            if answer.tag != _SUCCESS:
+                raise ValueError("Neo4j refused to reset the connection")
             self._resetting = False
             for again in self._ignored:
                 again.ignored = False

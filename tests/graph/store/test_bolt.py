@@ -21,6 +21,7 @@ from graph import runtime
 from graph.errors import LoginRefusedError, MemoryQueryError, MemoryUnavailableError
 from graph.models import DecisionStatus
 from graph.server.finder import Neo4jEndpoint
+from graph.store.bolt import encode
 from graph.store.bolt_driver import BoltGraphDriver, lean_driver
 from graph.store.driver import GraphDriver, Row
 from graph.store.memory import Memory
@@ -268,3 +269,64 @@ async def test_neo4j_gone_mid_query_fails_every_statement_waiting_clearly(
 )
 def test_the_hook_speaks_plain_bolt_only(uri: str, lean: bool) -> None:
     assert isinstance(lean_driver(uri, "u", "p"), BoltGraphDriver) is lean
+
+
+async def _fake_neo4j(
+    answer_after_login: bytes, version: bytes = b"\x00\x00\x04\x05"
+) -> asyncio.Server:
+    """A server that takes the handshake, accepts any login, then answers with these bytes."""
+
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await reader.readexactly(20)
+            writer.write(version)
+            if version != bytes(4):
+                success = encode(0x70, {})
+                writer.write(success + success)  # HELLO and LOGON
+                await reader.read(65536)  # the first statement
+                writer.write(answer_after_login)
+            await writer.drain()
+        finally:
+            writer.close()  # then gone
+            await writer.wait_closed()
+
+    return await asyncio.start_server(serve, "127.0.0.1", 0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (b"\x00\x03\xb1\x70", "the connection to Neo4j broke"),  # a message cut short
+        (b"\x00\x02\xc9\x00\x00\x00", "the connection to Neo4j broke"),  # not a message
+        (encode(0x7E), "Neo4j does not answer"),  # IGNORED, then the server goes away
+    ],
+    ids=["cut-short", "not-a-message", "gone"],
+)
+async def test_a_server_that_answers_nonsense_fails_the_statement_clearly(
+    answer: bytes, said: str
+) -> None:
+    server = await _fake_neo4j(answer)
+    port = server.sockets[0].getsockname()[1]
+    client = BoltGraphDriver(
+        f"bolt://127.0.0.1:{port}", "neo4j", "x", queries=QueryLibrary(root=SUPPORT_CYPHER)
+    )
+    try:
+        await client.start()
+        with pytest.raises(MemoryUnavailableError, match=said):
+            await asyncio.wait_for(client.read("checks/bolt_echo", value=1), 10)
+    finally:
+        await client.close()
+        server.close()
+
+
+async def test_a_server_without_bolt_5_is_refused_by_name() -> None:
+    server = await _fake_neo4j(b"", version=bytes(4))
+    port = server.sockets[0].getsockname()[1]
+    client = BoltGraphDriver(f"bolt://127.0.0.1:{port}", "neo4j", "x")
+    try:
+        with pytest.raises(
+            MemoryUnavailableError, match=r"speaks no Bolt version from 5\.1 to 5\.4"
+        ):
+            await client.start()
+    finally:
+        server.close()
