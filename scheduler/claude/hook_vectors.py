@@ -118,11 +118,6 @@ def _embed_in_child(
 
     if settings is None:
         settings = load_settings(config, overrides={"agent_id": agent_id} if agent_id else {})
-    # The whole child at the engine's priority (``embeddings.nice``, 19 by default), not only
-    # the engine's thread: its imports, the model's load and the driver's work would otherwise
-    # take a core from the next hook, which Claude Code waits for.
-    with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, 0, settings.embeddings.nice)
     left = started + settings.claude.hook_timeout_s - time.monotonic()
     if left <= 0:
         return
