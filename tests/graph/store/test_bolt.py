@@ -21,6 +21,7 @@ from graph import runtime
 from graph.errors import LoginRefusedError, MemoryQueryError, MemoryUnavailableError
 from graph.models import DecisionStatus
 from graph.server.finder import Neo4jEndpoint
+from graph.settings import load_settings
 from graph.store.bolt import encode
 from graph.store.bolt_driver import BoltGraphDriver, lean_driver
 from graph.store.driver import GraphDriver, Row
@@ -29,7 +30,7 @@ from graph.store.queries import QueryLibrary
 from scheduler.claude.payload import parse_payload
 from scheduler.compose.session import build_session
 from tests.scheduler.claude.tcp_relay import Relay
-from tests.support.hook_session import hook_settings
+from tests.support.hook_session import EMPTY, Session, hook_settings
 from tests.support.recall_seed import SUPPORT_CYPHER, seeding, support_driver
 
 
@@ -330,3 +331,39 @@ async def test_a_server_without_bolt_5_is_refused_by_name() -> None:
             await client.start()
     finally:
         server.close()
+
+
+class CountingRelay(Relay):
+    """A relay that counts the connections made through it."""
+
+    connections = 0
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        await super()._pipe(reader, writer)
+
+
+async def test_a_hook_working_alone_uses_one_connection(
+    neo4j_endpoint: Neo4jEndpoint, memory: Memory, tmp_path: Path
+) -> None:
+    (tmp_path / "plan.md").write_text("# Plan\n")
+    async with seeding(neo4j_endpoint, memory) as seeder:
+        await seeder.decision("plan.md", outcome_success=True, outcome="index rebuilt")
+    host, port = neo4j_endpoint.uri.removeprefix("bolt://").rsplit(":", 1)
+    relay = CountingRelay(host, int(port))
+    await relay.start()
+    environ = {
+        "NOUS_AGENT_ID": memory.agent_id,
+        "NEO4J_URI": f"bolt://127.0.0.1:{relay.port}",
+        "NEO4J_USER": neo4j_endpoint.user,
+        "NEO4J_PASSWORD": neo4j_endpoint.password,
+    }
+    session = Session(load_settings(EMPTY, environ=environ), tmp_path, "one-connection")
+    try:
+        for event, fields in SESSION[:2]:  # SessionStart, then a prompt (pre_turn's steps at once)
+            before = relay.connections
+            answer = await session.hook(event, **fields)
+            assert relay.connections - before == 1, event
+        assert "index rebuilt" in answer
+    finally:
+        await relay.cut()
