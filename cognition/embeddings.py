@@ -26,14 +26,16 @@ import os
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Protocol
-
-import openai
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cognition.errors import LLMUnavailableError
-from cognition.llm import LLMClient
-from graph.settings import EmbeddingSettings
 from graph.settings_model import EMBEDDING_DIMENSIONS
+
+if TYPE_CHECKING:
+    # Types only: a hook loads this module (the case bank's cosine, hybrid recall's types),
+    # and the OpenAI client costs it more than a bare interpreter's start.
+    from cognition.llm import LLMClient
+    from graph.settings import EmbeddingSettings
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +140,8 @@ class EndpointEmbedder:
             return None
         if self.llm.backing_off:
             raise LLMUnavailableError("embeddings: LLM endpoint unavailable (backing off)")
+        import openai  # loaded already: ``llm`` is the OpenAI client's wrapper
+
         try:
             # The client's one turn, as for chat requests: one request at a time per endpoint.
             async with self.llm.turn() as sdk, asyncio.timeout(self.timeout_s):

@@ -31,7 +31,8 @@ Similarity = Literal["same_file", "same_kind", "same_pattern"]
 
 
 class _Data(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Built on first use: a hook loads these with the chat layer and rarely builds one.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class PastDecision(_Data):

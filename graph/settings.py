@@ -23,11 +23,11 @@ the file (or the environment variable) and the dotted key.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import ValidationError
 
 from graph.errors import SettingsError
@@ -97,7 +97,10 @@ from graph.settings_rsi import (
 from graph.settings_rsi import (
     RSISettings as RSISettings,
 )
-from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
+
+# What an environment value is read as without YAML: a word YAML reads as that very string.
+_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null"})
 
 _TOP_LEVEL = frozenset(
     n for n, f in Settings.model_fields.items() if not hasattr(f.default_factory, "model_fields")
@@ -154,6 +157,12 @@ def load_settings(
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
+    # YAML is imported only when there is YAML to read: a hook with no settings file and
+    # plain words in its environment never pays for it (issue 27).
+    import yaml
+
+    from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
+
     try:
         loaded = parse_yaml(read_text(path, what="settings file"))
     except YamlFileError as exc:
@@ -184,6 +193,12 @@ def _env_key(name: str) -> tuple[str, ...] | None:
 
 
 def _parse_env_value(name: str, value: str) -> Any:
+    if _PLAIN_WORD.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return value  # what YAML would read it as, without loading YAML
+    import yaml
+
+    from graph.yamlfile import parse_yaml, yaml_problem
+
     try:
         return parse_yaml(value) if value.strip() else value
     except yaml.YAMLError as exc:

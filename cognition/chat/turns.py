@@ -23,7 +23,7 @@ from graph.models.frame import FrameSpec
 class TurnContext(BaseModel):
     """What ``pre_turn`` gives the runtime: everything its model needs for the turn."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     session_id: str
     system_prompt: str
@@ -39,7 +39,7 @@ class TurnContext(BaseModel):
 class ToolResult(BaseModel):
     """One tool call the model made during the turn, and what came of it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     tool_name: str
     arguments: dict[str, Any] = Field(default_factory=dict)
@@ -54,7 +54,7 @@ class ToolResult(BaseModel):
 class TurnResult(BaseModel):
     """What ``post_turn`` is told: the response, the tool calls, the turn's own error."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     response_text: str
     tool_results: list[ToolResult] = Field(default_factory=list)

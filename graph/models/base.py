@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import os
+import time
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict, Field
-from ulid import ULID
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+"""A ULID's alphabet: Crockford's base 32."""
 
 
 def new_id() -> str:
-    """A new node id: a ULID, so ids sort by creation time."""
-    return str(ULID())
+    """A new node id: a ULID (48 bits of Unix milliseconds, then 80 random bits, in 26
+    characters of Crockford's base 32), so ids sort by creation time.
+
+    Made here, not by ``python-ulid``: its import reads the installed packages' metadata,
+    which costs a hook process (issue 27) more than the whole id is worth.
+    """
+    value = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
+    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -5, -5))
 
 
 def utc_now() -> datetime:
@@ -21,7 +31,9 @@ def utc_now() -> datetime:
 class Node(BaseModel):
     """Base of every node model."""
 
-    model_config = ConfigDict(extra="forbid", use_enum_values=False)
+    # Built on first use, not at import: a hook process builds a few of the node models and
+    # imports them all (issue 27).
+    model_config = ConfigDict(extra="forbid", use_enum_values=False, defer_build=True)
 
     id: str = Field(default_factory=new_id)
     agent_id: str

@@ -125,7 +125,7 @@ class OpenDecision(BaseModel):
     ``investigation_*`` fields are what its investigation found (empty for a WAIT).
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     decision: Decision
     observation_ids: list[str] = Field(default_factory=list)

@@ -113,7 +113,7 @@ class Observation(Node):
 class FileRecord(BaseModel):
     """What the memory knows of one file under the root (a ``File`` node)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     path: str
     content_hash: str | None = None

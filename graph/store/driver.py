@@ -16,15 +16,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import neo4j
-from neo4j import AsyncDriver, AsyncGraphDatabase
-from neo4j.exceptions import AuthError, DriverError, Neo4jError
+from typing import TYPE_CHECKING, Any
 
 from graph.errors import GraphError, MemoryQueryError, MemoryUnavailableError
 from graph.store.login_guard import check_login, is_refusal, login_refused
 from graph.store.queries import Query, QueryLibrary
+
+if TYPE_CHECKING:
+    import neo4j
+    from neo4j import AsyncDriver
+
+# The official driver is imported where it is used, not here: a hook working alone uses
+# its own client (graph.store.bolt_driver, a subclass) and must not pay for this one's import.
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +63,9 @@ class GraphDriver:
         if self._driver is not None:
             return
         check_login(self.uri, *self._auth)
+        from neo4j import AsyncGraphDatabase
+        from neo4j.exceptions import AuthError, DriverError, Neo4jError
+
         # Notifications (unknown label on a fresh database, and the like) would be
         # logged with the full statement on every call; the tests EXPLAIN instead.
         driver = AsyncGraphDatabase.driver(
@@ -145,6 +151,8 @@ class GraphDriver:
 
     async def run_schema(self, text: str, *, source: str) -> None:
         """Run one schema statement in an auto-commit transaction (schema needs its own)."""
+        from neo4j.exceptions import DriverError, Neo4jError
+
         try:
             async with self.driver.session(database=self.database) as session:
                 result = await session.run(text)
@@ -156,6 +164,8 @@ class GraphDriver:
 
     async def explain(self, name: str) -> dict[str, Any]:
         """The plan of a query by name, from ``EXPLAIN`` (nothing is executed)."""
+        from neo4j.exceptions import Neo4jError
+
         query = self.queries.get(name)
         try:
             async with self.driver.session(database=self.database) as session:
@@ -178,6 +188,9 @@ class GraphDriver:
         of new ids, so running one again adds nothing or fails on the id's
         constraint.
         """
+        import neo4j
+        from neo4j.exceptions import DriverError, Neo4jError
+
         self.statements += 1
         mode = neo4j.READ_ACCESS if read else neo4j.WRITE_ACCESS
         try:
@@ -195,6 +208,9 @@ class GraphDriver:
         return await self._execute(query, params, read=read)
 
     async def _execute(self, query: Query, params: Mapping[str, Any], *, read: bool) -> list[Row]:
+        import neo4j
+        from neo4j.exceptions import DriverError, Neo4jError
+
         try:
             # execute_query: the same managed, retried transaction as execute_read/write, but
             # BEGIN goes out with RUN and PULL instead of waiting for its own reply: two

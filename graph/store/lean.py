@@ -9,7 +9,9 @@ imported, by such a process only (never by the daemon):
   imports both when installed, for result frames the hook never asks for:
   numpy alone costs the hook several bare interpreters' start);
 - pydantic's plugins are not looked for (the search reads every installed
-  package's metadata).
+  package's metadata, and its module alone imports ``importlib.metadata``):
+  its loader is replaced by one that finds none, which is what
+  ``PYDANTIC_DISABLE_PLUGINS=__all__`` makes the real one answer.
 
 Nothing here changes what a query returns: the driver's numpy support only
 converts numpy values passed as parameters, which Nous never passes.
@@ -22,11 +24,16 @@ import sys
 import types
 
 _OPTIONAL_DEPS = "neo4j._optional_deps"
+_PLUGIN_LOADER = "pydantic.plugin._loader"
 
 
 def lean_process() -> None:
     """Leave out what a hook never uses (see the module); a no-op once the driver is loaded."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if "pydantic" not in sys.modules and _PLUGIN_LOADER not in sys.modules:
+        loader = types.ModuleType(_PLUGIN_LOADER, "pydantic's plugin loader, finding none.")
+        loader.get_plugins = _no_plugins  # type: ignore[attr-defined]
+        sys.modules[_PLUGIN_LOADER] = loader
     if "neo4j" in sys.modules or _OPTIONAL_DEPS in sys.modules:
         return
     stub = types.ModuleType(_OPTIONAL_DEPS, "The driver's optional dependencies, left off.")
@@ -34,3 +41,7 @@ def lean_process() -> None:
     stub.pd = None  # type: ignore[attr-defined]
     stub.__all__ = ["np", "pd"]  # type: ignore[attr-defined]
     sys.modules[_OPTIONAL_DEPS] = stub
+
+
+def _no_plugins() -> tuple[()]:
+    return ()

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Literal
 
@@ -105,15 +105,17 @@ def shipped_cypher() -> Path:
 
     The files are read with plain paths (``rglob``, error messages naming the file), so the
     package must be a folder on disk, which every wheel install and editable install is.
+    Found by its import spec, not ``importlib.resources`` (whose import, zipfile and all,
+    costs a hook process more than a bare interpreter's start: issue 27).
     """
-    try:
-        root = resources.files(CYPHER_PACKAGE)
-    except ModuleNotFoundError:
+    spec = find_spec(CYPHER_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
         raise QueryNotFoundError(
             f"the {CYPHER_PACKAGE!r} package is not installed beside graph/ "
             "(reinstall Nous: pip install .)"
-        ) from None
-    if not isinstance(root, Path):
+        )
+    root = Path(next(iter(spec.submodule_search_locations)))
+    if not root.is_dir():
         raise QueryNotFoundError(
             f"the {CYPHER_PACKAGE!r} package at {root} is not a folder on disk "
             "(zipped installs are not supported)"

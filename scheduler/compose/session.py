@@ -13,25 +13,35 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cognition.chat.cases import SessionCases
 from cognition.chat.layer import CognitiveLayer
-from cognition.embeddings import Embeddings, build_embeddings
 from cognition.frames.engine import FrameEngine
-from cognition.recall.vectors import VectorJob
 from graph.server.address import local_uri
 from graph.settings import Settings
+from graph.store.bolt_driver import lean_driver
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from scheduler.claude.prompt_recall import PromptRecall
 from scheduler.claude.session import ClaudeSession
 
+if TYPE_CHECKING:
+    # The vectors child's parts, loaded by it alone (the hook's own path never embeds).
+    from cognition.embeddings import Embeddings
+    from cognition.recall.vectors import VectorJob
+
 
 @asynccontextmanager
-async def open_memory(settings: Settings) -> AsyncIterator[Memory]:
-    """The agent's memory over a driver straight to the configured Neo4j; closed on the way out."""
+async def open_memory(settings: Settings, *, lean: bool = False) -> AsyncIterator[Memory]:
+    """The agent's memory over a driver straight to the configured Neo4j; closed on the way out.
+
+    ``lean``: over the hook's own Bolt client, one connection (a plain ``bolt://``
+    address; the official driver for anything else), for a process that must start fast.
+    """
     neo4j = settings.neo4j
-    driver = GraphDriver(
+    build = lean_driver if lean else GraphDriver
+    driver = build(
         neo4j.uri or local_uri(neo4j),
         neo4j.user,
         neo4j.password.get_secret_value(),
@@ -46,14 +56,17 @@ async def open_memory(settings: Settings) -> AsyncIterator[Memory]:
 
 @asynccontextmanager
 async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSession]:
-    """A started session over the agent's memory; the driver closed on the way out."""
-    async with open_memory(settings) as memory:
+    """A started session over the agent's memory (the hook's own Bolt client, one
+    connection); the driver closed on the way out."""
+    async with open_memory(settings, lean=True) as memory:
         yield build_session(memory, settings, root)
 
 
 def hook_embeddings(settings: Settings) -> Embeddings | None:
     """The embedded model a hook's vectors child embeds with (None: embeddings off, or an
     endpoint, which the daemon's LLM client embeds)."""
+    from cognition.embeddings import build_embeddings
+
     return build_embeddings(settings.embeddings, None)
 
 
@@ -67,6 +80,8 @@ def hook_vector_job(
     since: datetime,
 ) -> VectorJob:
     """The vector job of a hook's child: ``labels``' nodes written since ``since``."""
+    from cognition.recall.vectors import VectorJob
+
     return VectorJob(memory, embeddings, settings.embeddings, root, labels=labels, since=since)
 
 

@@ -136,3 +136,18 @@ def test_embeddings_off_may_be_written_bare(tmp_path: Path) -> None:
     assert load_settings(_write(tmp_path, ""), environ=env).embeddings.provider == "off"
     with pytest.raises(SettingsError, match=r"embeddings\.provider"):
         load_settings(_write(tmp_path, "embeddings:\n  provider: on\n"), environ={})
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["abc", "test-01ABC", "A-b_c", "x_y", "a1", "y", "n", "O", "inf", "nan", "e1", "yEs",
+     "yes", "Yes", "YES", "no", "NO", "on", "On", "off", "OFF", "null", "Null", "NULL",
+     "true", "True", "FALSE", "1", "1.5", "~", "[a, b]", "a b", "-x", ".inf", "2026-11-27"],
+)  # fmt: skip
+def test_an_environment_value_reads_as_yaml_reads_it_with_or_without_yaml(value: str) -> None:
+    # Plain words skip YAML (a hook need not import it); every value still reads as YAML would.
+    from graph.settings import _parse_env_value
+    from graph.yamlfile import parse_yaml
+
+    assert _parse_env_value("NOUS_X", value) == parse_yaml(value)
+    assert type(_parse_env_value("NOUS_X", value)) is type(parse_yaml(value))
