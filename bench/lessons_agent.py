@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from bench.lessons_library import LessonTask, Library, lesson_problem, solution_module
 from cognition.chat.cases import SessionCases
+from cognition.chat.code_notes import SessionNotes
 from cognition.chat.layer import CognitiveLayer
 from cognition.chat.turns import ToolResult, TurnResult
 from cognition.code_reply import extract_code
@@ -149,9 +150,14 @@ class LessonAgent:
         cases = SessionCases(
             memory, self.settings.cases, learn=learn, draw=draw, verifying=VERIFYING
         )
+        notes = SessionNotes(
+            memory, self.settings.code_notes, learn=learn, draw=draw, verifying=VERIFYING
+        )
         # Frozen: censors are filed on a scratch agent, so no later prompt shows them.
         censors = None if learn or scratch is None else CensorBook(scratch.censors)
-        return CognitiveLayer(memory, FrameEngine(memory), censors=censors, cases=cases)
+        return CognitiveLayer(
+            memory, FrameEngine(memory), censors=censors, cases=cases, code_notes=notes
+        )
 
     async def _task(self, layer: CognitiveLayer, task: LessonTask, outcomes: ArmOutcomes) -> None:
         session = f"lessons-{new_id()}"

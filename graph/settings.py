@@ -95,6 +95,9 @@ from graph.settings_rsi import (
     CaseSettings as CaseSettings,
 )
 from graph.settings_rsi import (
+    CodeNoteSettings as CodeNoteSettings,
+)
+from graph.settings_rsi import (
     RSISettings as RSISettings,
 )
 from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from cognition.chat.cases import SessionCases
+from cognition.chat.code_notes import SessionNotes
 from cognition.chat.layer import CognitiveLayer
 from cognition.embeddings import Embeddings, build_embeddings
 from cognition.frames.engine import FrameEngine
@@ -77,5 +78,6 @@ def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSessi
         FrameEngine(memory),
         context_builder=PromptRecall(memory, root),
         cases=SessionCases(memory, settings.cases),
+        code_notes=SessionNotes(memory, settings.code_notes),
     )
     return ClaudeSession(layer, memory.turns, memory.heuristics, memory.audit, settings.claude)
