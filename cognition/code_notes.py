@@ -47,6 +47,7 @@ _DOTTED = re.compile(rf"\b({_IDENT}(?:\.{_IDENT})+)\b")
 _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|-?\b\d+(?:\.\d+)?\b")
 _LINE_CHARS = 240
 _OUTPUT_LINES = 200
+_OUTPUT_CHARS = 32_000
 _STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 
 
@@ -144,10 +145,20 @@ def _named_in(message: str) -> set[str]:
     return {name.split(".")[-1] for name in found}
 
 
+def _bounded(output: str) -> list[str]:
+    """The head and the tail of a long output (a test run's error often comes last)."""
+    if len(output) > 2 * _OUTPUT_CHARS:
+        output = f"{output[:_OUTPUT_CHARS]}\n{output[-_OUTPUT_CHARS:]}"
+    lines = output.splitlines()
+    if len(lines) > 2 * _OUTPUT_LINES:
+        lines = lines[:_OUTPUT_LINES] + lines[-_OUTPUT_LINES:]
+    return lines
+
+
 def observations(output: str, code: str) -> list[Observed]:
     """The notes a failed call's ``output`` makes about the names its ``code`` called."""
     calls = {call.name: call for call in library_calls(code)}
-    lines = [line.strip() for line in output.splitlines()[:_OUTPUT_LINES] if line.strip()]
+    lines = [line.strip() for line in _bounded(output) if line.strip()]
     found: dict[tuple[str, NoteKind], Observed] = {}
     frames = {name for line in lines for name in _FRAME.findall(line)}
     for line in lines:

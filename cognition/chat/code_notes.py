@@ -48,7 +48,8 @@ def choose_notes(
 ) -> list[CodeNote]:
     """The notes to show: the names in the order the prompt gives them, one note of each name
     per round (worked calls first, then errors, then wrong values; the better credited, the
-    more often seen, the newer first), at most ``per_name`` of a name, ``per_prompt`` in all."""
+    more often seen, the newer first), at most ``per_name`` of a name, ``per_prompt`` in all;
+    a statement already chosen under another name is not repeated."""
     place = {name: i for i, name in enumerate(names)}
     groups: dict[str, list[CodeNote]] = {}
     for note in notes:
@@ -58,10 +59,16 @@ def choose_notes(
     )
     ranked = {name: sorted(groups[name], key=_rank)[:per_name] for name in order}
     chosen: list[CodeNote] = []
+    said: set[tuple[NoteKind, str]] = set()
     for round_ in range(per_name):
         for name in order:
-            if round_ < len(ranked[name]) and len(chosen) < per_prompt:
-                chosen.append(ranked[name][round_])
+            if round_ >= len(ranked[name]) or len(chosen) >= per_prompt:
+                continue
+            note = ranked[name][round_]
+            # A wrong value blamed on every call the code made is said once, under the first.
+            if (note.kind, note.text) not in said or note.kind is NoteKind.WORKED:
+                chosen.append(note)
+                said.add((note.kind, note.text))
     return chosen
 
 

@@ -116,3 +116,25 @@ def test_a_note_imitating_a_fence_stays_data() -> None:
     marker = text.splitlines()[1][: -len("text")]
     assert len(marker) > 3 and text.rstrip().endswith(marker)
     assert text.count(marker) == 2  # the note cannot close the fence or open one of its own
+
+
+def test_a_wrong_value_blamed_on_several_calls_is_shown_once() -> None:
+    same = "assert paid(2) == 200 (got 2, expected 200)"
+    held = [note("a", NoteKind.WRONG_VALUE, same), note("b", NoteKind.WRONG_VALUE, same)]
+    chosen = choose_notes(held, ["a", "b"], per_prompt=6, per_name=3)
+    assert [n.name for n in chosen] == ["a"]
+
+
+def test_huge_or_odd_output_is_read_in_bounds() -> None:
+    huge = (
+        "ValueError: span: "
+        + "x\x00\u202e" * 2_000_000
+        + "\n"
+        + "FAILED assert f() == 1\n" * 10_000
+    )
+    [raised] = observations(huge, SPAN_CODE)
+    assert raised.name == "span" and len(raised.text) <= 240
+    late = "x\n" * 100_000 + "E   ValueError: span: positions are counted from 1\n"
+    assert [n.name for n in observations(late, SPAN_CODE)] == ["span"]  # the tail is read
+    odd = observations("ValueError: sp\u00e4n\x00: bad\n", "import tally\nx = tally.sp\u00e4n(1)\n")
+    assert odd == []  # not an identifier the code called as such: nothing kept
