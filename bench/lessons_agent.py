@@ -1,12 +1,15 @@
 """The bench.lessons agent: one task through Nous's chat API, as Claude Code's hooks drive it.
 
 Per task: ``pre_turn`` with the task's prompt (its context carries the cases
-recalled for it, fenced as data); up to :data:`ATTEMPTS` requests, each reply's
-code run against the task's tests in practice's sandbox and handed back as a
-``run_tests`` tool result (its output the error when it failed); ``post_turn``
-with the response and every tool result; ``end_session``. With ``learn=False``
-the agent's memory is frozen: no case is written or credited, and censors are
-filed on a scratch agent that is forgotten at once.
+and code notes recalled for it, fenced as data); up to :data:`ATTEMPTS`
+requests, each reply's code run against the task's tests in practice's sandbox
+and handed back as a ``run_tests`` tool result (its output the error when it
+failed); ``post_turn`` with the response and every tool result;
+``end_session``. ``run_tests`` is a verifying tool: a passing call is a
+verified attempt (a case, ``worked`` code notes), a failing one is kept as
+code notes and not censored. With ``learn=False`` the agent's memory is
+frozen: no case or note is written or credited, and censors are filed on a
+scratch agent that is forgotten at once.
 """
 
 from __future__ import annotations
@@ -156,7 +159,12 @@ class LessonAgent:
         # Frozen: censors are filed on a scratch agent, so no later prompt shows them.
         censors = None if learn or scratch is None else CensorBook(scratch.censors)
         return CognitiveLayer(
-            memory, FrameEngine(memory), censors=censors, cases=cases, code_notes=notes
+            memory,
+            FrameEngine(memory),
+            censors=censors,
+            cases=cases,
+            code_notes=notes,
+            verifying=VERIFYING,
         )
 
     async def _task(self, layer: CognitiveLayer, task: LessonTask, outcomes: ArmOutcomes) -> None:

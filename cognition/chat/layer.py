@@ -108,6 +108,7 @@ class CognitiveLayer:
         identity_prompt: str = "",
         cases: SessionCases | None = None,
         code_notes: SessionNotes | None = None,
+        verifying: frozenset[str] = frozenset(),
     ) -> None:
         self.memory = memory
         self.frames = frames
@@ -117,6 +118,9 @@ class CognitiveLayer:
         self.context_builder = context_builder or self.minimal_context
         self.cases = cases if cases is not None else SessionCases(memory)  # issue 25
         self.code_notes = code_notes if code_notes is not None else SessionNotes(memory)
+        # Tools whose failure is a check that failed (a test run): kept as code notes, not
+        # censored, since "avoid this call" says nothing true of the next check.
+        self.verifying = verifying
 
     async def pre_turn(self, session_id: str, user_input: str) -> TurnContext:
         """SENSE → FRAME → RECALL → DELIBERATE: prepare the model's turn."""
@@ -186,7 +190,11 @@ class CognitiveLayer:
         """MONITOR → LEARN: assess the finished turn and learn from it."""
         assessment = _assess(result, result.tool_results)
         # A failure the runtime reported as it happened (ToolCalls) has its censor already.
-        uncounted = [t for t in result.tool_results if t.censor_id is None]
+        uncounted = [
+            t
+            for t in result.tool_results
+            if t.censor_id is None and t.tool_name not in self.verifying
+        ]
         censors: list[Censor] = await _attempt(
             "censor filing",
             lambda: self.censors.from_assessment(

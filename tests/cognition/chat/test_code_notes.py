@@ -142,3 +142,23 @@ async def test_frozen_notes_write_and_credit_nothing(memory: Memory) -> None:
     assert "positions are counted" in shown
     [note] = await memory.code_notes.active()
     assert (note.uses, note.seen) == (0, 1)
+
+
+async def test_a_failed_check_is_kept_as_notes_not_censored_and_other_failures_still_are(
+    memory: Memory,
+) -> None:
+    notes = SessionNotes(memory, CodeNoteSettings(), verifying=CHECK)
+    layer = CognitiveLayer(memory, FrameEngine(memory), code_notes=notes, verifying=CHECK)
+    await turn(layer, "s-1", FIRST_2, run(SPAN_0, SPAN_ERROR))
+    assert await memory.censors.active_censors() == []
+    assert [n.name for n in await memory.code_notes.active()] == ["span"]
+    denied = ToolResult(
+        tool_name="Bash", arguments={"command": "cat /root/x"}, error="Permission denied"
+    )
+    await turn(layer, "s-2", "show the file", denied)
+    [censor] = await memory.censors.active_censors()
+    assert "Bash" in censor.trigger_pattern
+    # Without the check declared, the failed test run is censored as before.
+    plain = CognitiveLayer(memory, FrameEngine(memory), code_notes=notes)
+    await turn(plain, "s-3", FIRST_2, run(SPAN_0, SPAN_ERROR))
+    assert len(await memory.censors.active_censors()) == 2
