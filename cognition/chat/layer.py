@@ -189,19 +189,7 @@ class CognitiveLayer:
     ) -> Assessment:
         """MONITOR → LEARN: assess the finished turn and learn from it."""
         assessment = _assess(result, result.tool_results)
-        # A failure the runtime reported as it happened (ToolCalls) has its censor already.
-        uncounted = [
-            t
-            for t in result.tool_results
-            if t.censor_id is None and t.tool_name not in self.verifying
-        ]
-        censors: list[Censor] = await _attempt(
-            "censor filing",
-            lambda: self.censors.from_assessment(
-                _assess(result, uncounted), episode_id=context.episode_id
-            ),
-            [],
-        )
+        censors = await self._file_censors(result, context)
         counted = [t for t in result.tool_results if t.censor_id is not None]
         lessons = [t.censor_trigger or "" for t in counted] + [c.trigger_pattern for c in censors]
         decision_id, episode_id = context.decision_id, context.episode_id
@@ -243,6 +231,23 @@ class CognitiveLayer:
             session_id=session_id,
         )
         return assessment
+
+    async def _file_censors(self, result: TurnResult, context: TurnContext) -> list[Censor]:
+        """The censors the turn's failed calls teach (none for a failed check)."""
+        # A failure the runtime reported as it happened (ToolCalls) has its censor already.
+        uncounted = [
+            t
+            for t in result.tool_results
+            if t.censor_id is None and t.tool_name not in self.verifying
+        ]
+        no_censors: list[Censor] = []
+        return await _attempt(
+            "censor filing",
+            lambda: self.censors.from_assessment(
+                _assess(result, uncounted), episode_id=context.episode_id
+            ),
+            no_censors,
+        )
 
     async def end_session(self, session_id: str) -> Episode | None:
         """End the session's episode ("completed"); a second call does nothing.
