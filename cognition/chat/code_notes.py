@@ -39,17 +39,29 @@ _TASK_CHARS = 160
 PER_TURN = 12
 
 
-def _rank(note: CodeNote) -> tuple[int, int, int, float]:
-    return (_KIND_ORDER[note.kind], note.harmful - note.helpful, -note.seen, -note.at.timestamp())
+def _rank(note: CodeNote) -> tuple[int, int, float]:
+    return (note.harmful - note.helpful, -note.seen, -note.at.timestamp())
+
+
+def _varied(notes: Sequence[CodeNote]) -> list[CodeNote]:
+    """One name's notes, the best of each kind first (worked, raised, wrong value), then the
+    second best of each, and so on: a rule the library stated is not crowded out by calls
+    that worked, nor those by it."""
+    place: dict[str, tuple[int, int]] = {}
+    for kind in _KIND_ORDER:
+        same = sorted((n for n in notes if n.kind is kind), key=_rank)
+        place.update({n.id: (i, _KIND_ORDER[kind]) for i, n in enumerate(same)})
+    return sorted(notes, key=lambda n: place[n.id])
 
 
 def choose_notes(
     notes: Sequence[CodeNote], names: Sequence[str], per_prompt: int, per_name: int
 ) -> list[CodeNote]:
     """The notes to show: the names in the order the prompt gives them, one note of each name
-    per round (worked calls first, then errors, then wrong values; the better credited, the
-    more often seen, the newer first), at most ``per_name`` of a name, ``per_prompt`` in all;
-    a statement already chosen under another name is not repeated."""
+    per round (of a name, the best worked call, raised error and wrong value, then the second
+    best of each; the better credited, the more often seen, the newer first), at most
+    ``per_name`` of a name, ``per_prompt`` in all; a statement already chosen under another
+    name is not repeated."""
     place = {name: i for i, name in enumerate(names)}
     groups: dict[str, list[CodeNote]] = {}
     for note in notes:
@@ -57,7 +69,7 @@ def choose_notes(
     order = sorted(
         groups, key=lambda n: min(place.get(n, len(place)), place.get(groups[n][0].qualified, 99))
     )
-    ranked = {name: sorted(groups[name], key=_rank)[:per_name] for name in order}
+    ranked = {name: _varied(groups[name])[:per_name] for name in order}
     chosen: list[CodeNote] = []
     said: set[tuple[NoteKind, str]] = set()
     for round_ in range(per_name):

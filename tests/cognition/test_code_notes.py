@@ -138,3 +138,14 @@ def test_huge_or_odd_output_is_read_in_bounds() -> None:
     assert [n.name for n in observations(late, SPAN_CODE)] == ["span"]  # the tail is read
     odd = observations("ValueError: sp\u00e4n\x00: bad\n", "import tally\nx = tally.sp\u00e4n(1)\n")
     assert odd == []  # not an identifier the code called as such: nothing kept
+
+
+def test_calls_that_worked_do_not_crowd_out_the_rule_the_library_stated() -> None:
+    held = [note("a", NoteKind.WORKED, f"worked {i}", seen=5 - i) for i in range(4)]
+    held += [note("a", NoteKind.RAISED, "a: counted from 1"), note("a", NoteKind.WRONG_VALUE, "x")]
+    chosen = choose_notes(held, ["a"], per_prompt=6, per_name=3)
+    assert [(n.kind, n.text) for n in chosen] == [
+        (NoteKind.WORKED, "worked 0"),
+        (NoteKind.RAISED, "a: counted from 1"),
+        (NoteKind.WRONG_VALUE, "x"),
+    ]
