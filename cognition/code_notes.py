@@ -10,7 +10,7 @@ reads such statements out of a tool call's output, pure and without I/O:
   imported ``from`` such a module), each with the line that makes it;
 - :func:`observations`: from a failed call's output and its code, a note per
   called name the output speaks of: ``raised`` (an exception message naming
-  it, or a traceback frame in it) or ``wrong_value`` (a failing assert line,
+  it, or a traceback frame in it) or ``failed_assert`` (a failing assert line,
   kept for every library call the code made, since the values alone do not
   say which call was wrong);
 - :func:`passed_calls`: from code whose check passed, a ``worked`` note per
@@ -177,8 +177,8 @@ def observations(output: str, code: str) -> list[Observed]:
     failing = next((m.group(1) for line in lines if (m := _ASSERT.search(line))), None)
     if failing is not None and not any(k is NoteKind.RAISED for _, k in found):
         for call in calls.values():
-            found[(call.name, NoteKind.WRONG_VALUE)] = Observed(
-                call.name, call.qualified, NoteKind.WRONG_VALUE, call.line,
+            found[(call.name, NoteKind.FAILED_ASSERT)] = Observed(
+                call.name, call.qualified, NoteKind.FAILED_ASSERT, call.line,
                 clip(failing, _LINE_CHARS),
             )  # fmt: skip
     return list(found.values())

@@ -33,7 +33,7 @@ from graph.store.memory import Memory
 NOTES_LABEL = "notes from your memory: what earlier runs showed about names this task uses"
 NOTES_HEADING = "## Notes on the code this task names"
 CONTRADICTED = "contradicted by a verified pass"
-_KIND_ORDER = {NoteKind.WORKED: 0, NoteKind.RAISED: 1, NoteKind.WRONG_VALUE: 2}
+_KIND_ORDER = {NoteKind.WORKED: 0, NoteKind.RAISED: 1, NoteKind.FAILED_ASSERT: 2}
 _TASK_CHARS = 160
 # At most this many notes written from one turn (a long turn's output says many things).
 PER_TURN = 12
@@ -44,7 +44,7 @@ def _rank(note: CodeNote) -> tuple[int, int, float]:
 
 
 def _varied(notes: Sequence[CodeNote]) -> list[CodeNote]:
-    """One name's notes, the best of each kind first (worked, raised, wrong value), then the
+    """One name's notes, the best of each kind first (worked, raised, failed assert), then the
     second best of each, and so on: a rule the library stated is not crowded out by calls
     that worked, nor those by it."""
     place: dict[str, tuple[int, int]] = {}
@@ -58,7 +58,7 @@ def choose_notes(
     notes: Sequence[CodeNote], names: Sequence[str], per_prompt: int, per_name: int
 ) -> list[CodeNote]:
     """The notes to show: the names in the order the prompt gives them, one note of each name
-    per round (of a name, the best worked call, raised error and wrong value, then the second
+    per round (of a name, the best worked call, raised error and failed assert, then the second
     best of each; the better credited, the more often seen, the newer first), at most
     ``per_name`` of a name, ``per_prompt`` in all; a statement already chosen under another
     name is not repeated."""
@@ -77,7 +77,7 @@ def choose_notes(
             if round_ >= len(ranked[name]) or len(chosen) >= per_prompt:
                 continue
             note = ranked[name][round_]
-            # A wrong value blamed on every call the code made is said once, under the first.
+            # A failed assert blamed on every call the code made is said once, under the first.
             if (note.kind, note.text) not in said or note.kind is NoteKind.WORKED:
                 chosen.append(note)
                 said.add((note.kind, note.text))
@@ -90,7 +90,7 @@ def note_line(note: CodeNote, chars: int) -> str:
     text = clip(note.text, chars)
     said = {
         NoteKind.RAISED: f"raised {text}",
-        NoteKind.WRONG_VALUE: f"gave a wrong value: {text}",
+        NoteKind.FAILED_ASSERT: f"failed the test: {text}",
         NoteKind.WORKED: f"worked: {text}",
     }[note.kind]
     task = f" (task: {clip(' '.join(note.task.split()), _TASK_CHARS)})" if note.task else ""

@@ -1,9 +1,10 @@
 """Code notes (issue 25): what a tool call's output said about the code it called.
 
 A ``CodeNote`` is one statement a run made about a name the code called: the
-error a library raised when a call was made (``raised``), the values a test
-compared when a call gave a wrong one (``wrong_value``), or a call that was
-part of code whose check passed (``worked``). It is kept without waiting for
+error a library raised when a call was made (``raised``), the first failing
+assert (and the values it compared) of code that made the call
+(``failed_assert``), or a call that was part of code whose check passed
+(``worked``). It is kept without waiting for
 a verified pass (a library's own error text is true whatever the attempt's
 outcome), keyed by the name it is about, recalled for a prompt that names
 the same name, and credited by the outcome of the attempts that saw it.
@@ -21,7 +22,7 @@ class NoteKind(StrEnum):
     """What the run said about the name."""
 
     RAISED = "raised"
-    WRONG_VALUE = "wrong_value"
+    FAILED_ASSERT = "failed_assert"
     WORKED = "worked"
 
 

@@ -56,14 +56,14 @@ def test_a_library_error_is_a_note_about_the_name_it_speaks_of() -> None:
     assert "call open_ledger(ledger) before post" in post.text
 
 
-def test_a_wrong_value_is_kept_for_each_library_call_and_a_pass_for_each_call_too() -> None:
+def test_a_failed_assert_is_kept_for_each_library_call_and_a_pass_for_each_call_too() -> None:
     code = "import tally\n\ndef secs(a, b):\n    return tally.elapsed(a, b)\n"
     output = (
         "0 of 3 tests passed\n"
         "FAILED line 2: assert secs(1.0, 2.5) == 1.5 (got 1500, expected 1.5)\n"
     )
     [wrong] = observations(output, code)
-    assert (wrong.name, wrong.kind) == ("elapsed", NoteKind.WRONG_VALUE)
+    assert (wrong.name, wrong.kind) == ("elapsed", NoteKind.FAILED_ASSERT)
     assert wrong.text == "assert secs(1.0, 2.5) == 1.5 (got 1500, expected 1.5)"
     [worked] = passed_calls(code.replace("b)", "b) / 1000"), "3 of 3 tests passed")
     assert (worked.kind, worked.call) == (NoteKind.WORKED, "return tally.elapsed(a, b) / 1000")
@@ -91,10 +91,10 @@ def note(name: str, kind: NoteKind, text: str, **extra: object) -> CodeNote:
 
 def test_notes_are_chosen_per_name_in_the_prompts_order_and_fenced_within_the_budget() -> None:
     held = [
-        note("b", NoteKind.WRONG_VALUE, "wrong b"),
+        note("b", NoteKind.FAILED_ASSERT, "wrong b"),
         note("a", NoteKind.RAISED, "a raised"),
         note("b", NoteKind.WORKED, "b worked"),
-        note("a", NoteKind.WRONG_VALUE, "a wrong"),
+        note("a", NoteKind.FAILED_ASSERT, "a wrong"),
     ]
     chosen = choose_notes(held, ["lib.a", "a", "b"], per_prompt=3, per_name=2)
     assert [(n.name, n.text) for n in chosen] == [
@@ -118,9 +118,9 @@ def test_a_note_imitating_a_fence_stays_data() -> None:
     assert text.count(marker) == 2  # the note cannot close the fence or open one of its own
 
 
-def test_a_wrong_value_blamed_on_several_calls_is_shown_once() -> None:
+def test_a_failed_assert_blamed_on_several_calls_is_shown_once() -> None:
     same = "assert paid(2) == 200 (got 2, expected 200)"
-    held = [note("a", NoteKind.WRONG_VALUE, same), note("b", NoteKind.WRONG_VALUE, same)]
+    held = [note("a", NoteKind.FAILED_ASSERT, same), note("b", NoteKind.FAILED_ASSERT, same)]
     chosen = choose_notes(held, ["a", "b"], per_prompt=6, per_name=3)
     assert [n.name for n in chosen] == ["a"]
 
@@ -142,10 +142,13 @@ def test_huge_or_odd_output_is_read_in_bounds() -> None:
 
 def test_calls_that_worked_do_not_crowd_out_the_rule_the_library_stated() -> None:
     held = [note("a", NoteKind.WORKED, f"worked {i}", seen=5 - i) for i in range(4)]
-    held += [note("a", NoteKind.RAISED, "a: counted from 1"), note("a", NoteKind.WRONG_VALUE, "x")]
+    held += [
+        note("a", NoteKind.RAISED, "a: counted from 1"),
+        note("a", NoteKind.FAILED_ASSERT, "x"),
+    ]
     chosen = choose_notes(held, ["a"], per_prompt=6, per_name=3)
     assert [(n.kind, n.text) for n in chosen] == [
         (NoteKind.WORKED, "worked 0"),
         (NoteKind.RAISED, "a: counted from 1"),
-        (NoteKind.WRONG_VALUE, "x"),
+        (NoteKind.FAILED_ASSERT, "x"),
     ]

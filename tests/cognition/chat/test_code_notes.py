@@ -128,10 +128,10 @@ async def test_a_verified_pass_retires_the_failure_note_it_contradicts(memory: M
     )
     await turn(layer, "s-1", FIRST_2, run(blamed, wrong), run(same_call))
     notes = {n.kind: n for n in await memory.code_notes.active()}
-    assert NoteKind.WRONG_VALUE not in notes  # contradicted, retired
+    assert NoteKind.FAILED_ASSERT not in notes  # contradicted, retired
     assert notes[NoteKind.WORKED].call == "return tally.span(text, 1, 2) + ''.join([])"
     shown = await turn(layer, "s-2", LAST_3)
-    assert "worked: 3 of 3 tests passed" in shown and "wrong value" not in shown
+    assert "worked: 3 of 3 tests passed" in shown and "failed the test" not in shown
     assert CONTRADICTED == "contradicted by a verified pass"
 
 
