@@ -40,7 +40,9 @@ PER_TURN = 12
 
 
 def _rank(note: CodeNote) -> tuple[int, int, float]:
-    return (note.harmful - note.helpful, -note.seen, -note.at.timestamp())
+    # Times seen first: a statement many runs made is the surest; credit, which a true note
+    # shown to many attempts that failed anyway also collects, only then (the pruner uses it).
+    return (-note.seen, note.harmful - note.helpful, -note.at.timestamp())
 
 
 def _varied(notes: Sequence[CodeNote]) -> list[CodeNote]:
@@ -59,7 +61,7 @@ def choose_notes(
 ) -> list[CodeNote]:
     """The notes to show: the names in the order the prompt gives them, one note of each name
     per round (of a name, the best worked call, raised error and failed assert, then the second
-    best of each; the better credited, the more often seen, the newer first), at most
+    best of each; the more often seen, the better credited, the newer first), at most
     ``per_name`` of a name, ``per_prompt`` in all; a statement already chosen under another
     name is not repeated."""
     place = {name: i for i, name in enumerate(names)}

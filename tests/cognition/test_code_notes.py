@@ -152,3 +152,10 @@ def test_calls_that_worked_do_not_crowd_out_the_rule_the_library_stated() -> Non
         (NoteKind.RAISED, "a: counted from 1"),
         (NoteKind.FAILED_ASSERT, "x"),
     ]
+
+
+def test_the_statement_seen_most_often_comes_first_whatever_its_credit() -> None:
+    often = note("a", NoteKind.RAISED, "counted from 1", seen=10, harmful=6, uses=6)
+    fresh = note("a", NoteKind.RAISED, "end is past the last position")
+    chosen = choose_notes([fresh, often], ["a"], per_prompt=6, per_name=1)
+    assert [n.text for n in chosen] == ["counted from 1"]
