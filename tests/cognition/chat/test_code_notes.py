@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 from cognition.chat.code_notes import CONTRADICTED, NOTES_HEADING, SessionNotes
 from cognition.chat.layer import CognitiveLayer
@@ -10,11 +11,13 @@ from cognition.chat.turns import ToolResult, TurnResult
 from cognition.frames.engine import FrameEngine
 from graph.models import NoteKind, Turn, utc_now
 from graph.server.finder import Neo4jEndpoint
-from graph.settings import CodeNoteSettings
+from graph.settings import CodeNoteSettings, RSISettings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from graph.store.turns import TurnStore
 from rsi.code_note_prune import NoteBank, prune_code_notes
+from rsi.prune import format_prune
+from scheduler.improvement import build_self_improvement
 from tests.support.graph_checks import open_checks
 
 CHECK = frozenset({"run_tests"})
@@ -162,3 +165,18 @@ async def test_a_failed_check_is_kept_as_notes_not_censored_and_other_failures_s
     plain = CognitiveLayer(memory, FrameEngine(memory), code_notes=notes)
     await turn(plain, "s-3", FIRST_2, run(SPAN_0, SPAN_ERROR))
     assert len(await memory.censors.active_censors()) == 2
+
+
+async def test_the_daily_prune_retires_harmful_notes(memory: Memory, tmp_path: Path) -> None:
+    layer = layer_of(memory)
+    await turn(layer, "s-1", FIRST_2, run(SPAN_0, SPAN_ERROR))
+    for session in ("s-2", "s-3"):  # shown twice to a first attempt that failed
+        await turn(layer, session, LAST_3, run(SPAN_0, "0 of 3 tests passed"))
+    [note] = await memory.code_notes.active()
+    parts = await build_self_improvement(
+        RSISettings(), memory, None, tmp_path, code_notes=CodeNoteSettings(prune_harm_margin=2)
+    )
+    report = await parts.pruner.run()
+    assert report.code_notes == [(note.id, "harmful")]
+    assert "code notes: 1 retired" in format_prune(report)
+    assert await memory.code_notes.active() == []
