@@ -1,12 +1,15 @@
 """The bench.lessons agent: one task through Nous's chat API, as Claude Code's hooks drive it.
 
 Per task: ``pre_turn`` with the task's prompt (its context carries the cases
-recalled for it, fenced as data); up to :data:`ATTEMPTS` requests, each reply's
-code run against the task's tests in practice's sandbox and handed back as a
-``run_tests`` tool result (its output the error when it failed); ``post_turn``
-with the response and every tool result; ``end_session``. With ``learn=False``
-the agent's memory is frozen: no case is written or credited, and censors are
-filed on a scratch agent that is forgotten at once.
+and code notes recalled for it, fenced as data); up to :data:`ATTEMPTS`
+requests, each reply's code run against the task's tests in practice's sandbox
+and handed back as a ``run_tests`` tool result (its output the error when it
+failed); ``post_turn`` with the response and every tool result;
+``end_session``. ``run_tests`` is a verifying tool: a passing call is a
+verified attempt (a case, ``worked`` code notes), a failing one is kept as
+code notes and not censored. With ``learn=False`` the agent's memory is
+frozen: no case or note is written or credited, and censors are filed on a
+scratch agent that is forgotten at once.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass, field
 
 from bench.lessons_library import LessonTask, Library, lesson_problem, solution_module
 from cognition.chat.cases import SessionCases
+from cognition.chat.code_notes import SessionNotes
 from cognition.chat.layer import CognitiveLayer
 from cognition.chat.turns import ToolResult, TurnResult
 from cognition.code_reply import extract_code
@@ -149,9 +153,19 @@ class LessonAgent:
         cases = SessionCases(
             memory, self.settings.cases, learn=learn, draw=draw, verifying=VERIFYING
         )
+        notes = SessionNotes(
+            memory, self.settings.code_notes, learn=learn, draw=draw, verifying=VERIFYING
+        )
         # Frozen: censors are filed on a scratch agent, so no later prompt shows them.
         censors = None if learn or scratch is None else CensorBook(scratch.censors)
-        return CognitiveLayer(memory, FrameEngine(memory), censors=censors, cases=cases)
+        return CognitiveLayer(
+            memory,
+            FrameEngine(memory),
+            censors=censors,
+            cases=cases,
+            code_notes=notes,
+            verifying=VERIFYING,
+        )
 
     async def _task(self, layer: CognitiveLayer, task: LessonTask, outcomes: ArmOutcomes) -> None:
         session = f"lessons-{new_id()}"

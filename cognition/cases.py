@@ -8,7 +8,8 @@ tool call did what a failed one meant to do). Before the next attempt,
 the vector job has written one, compared in memory: the bank is capped),
 fuses the two lists by reciprocal rank, and drops everything below both
 floors (``cases.min_similarity``: the share of the task's words found in the
-case's task and error; ``cases.min_cosine``),
+case's task and error, not counting words most of a bank of four or more
+cases shares, such as a library's name; ``cases.min_cosine``),
 so a task unlike anything seen gets no examples at all. :func:`worked_examples`
 fences what it shows as data, within ``cases.max_tokens``; :meth:`credit`
 counts each use as helpful or harmful by the attempt's outcome. A new case
@@ -40,6 +41,9 @@ _COMMON = frozenset(
     }
 )  # fmt: skip
 _RRF_K = 60
+# A word in more than this share of a bank of at least COMMON_BANK cases is not a similarity.
+COMMON_SHARE = 0.5
+COMMON_BANK = 4
 EXAMPLES_LABEL = "worked examples from your memory: past tasks and what worked"
 
 
@@ -48,10 +52,25 @@ def terms(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower().replace("_", " ")) if w not in _COMMON}
 
 
-def word_similarity(query: str, text: str) -> float:
-    """The share of ``query``'s content words found in ``text`` (0.0 when it has none)."""
-    wanted = terms(query)
+def word_similarity(query: str, text: str, common: frozenset[str] = frozenset()) -> float:
+    """The share of ``query``'s content words found in ``text`` (0.0 when it has none);
+    words in ``common`` (see :func:`common_words`) are not counted."""
+    wanted = terms(query) - common
     return len(wanted & terms(text)) / len(wanted) if wanted else 0.0
+
+
+def common_words(texts: Sequence[str]) -> frozenset[str]:
+    """The words found in more than :data:`COMMON_SHARE` of ``texts`` (when there are at least
+    :data:`COMMON_BANK`): in a bank where nearly every case names the same library or repeats
+    the same task template ("write", "using"), those words say nothing about which case is
+    close, and a task sharing only them is not similar to any."""
+    if len(texts) < COMMON_BANK:
+        return frozenset()
+    counts: dict[str, int] = {}
+    for text in texts:
+        for word in terms(text):
+            counts[word] = counts.get(word, 0) + 1
+    return frozenset(w for w, n in counts.items() if n > COMMON_SHARE * len(texts))
 
 
 @dataclass(frozen=True)
@@ -126,11 +145,12 @@ class CaseBank:
         if not self.settings.enabled or most <= 0 or not task.strip():
             return Recalled([], [])
         found: dict[str, Case] = {}
+        hits = await self.store.search(task, domain, most * 4)
+        common = await self._common(domain) if hits else frozenset()
         words = [
             hit.case
-            for hit in await self.store.search(task, domain, most * 4)
-            if word_similarity(task, f"{hit.case.task}\n{hit.case.error}")
-            >= self.settings.min_similarity
+            for hit in hits
+            if word_similarity(task, _case_words(hit.case), common) >= self.settings.min_similarity
         ]
         meaning = await self._by_meaning(task, domain)
         fused: dict[str, float] = {}
@@ -140,6 +160,10 @@ class CaseBank:
                 fused[case.id] = fused.get(case.id, 0.0) + 1.0 / (_RRF_K + rank + 1)
         best = sorted(fused, key=lambda i: (-fused[i], i))[:most]
         return Recalled([found[i] for i in best], [fused[i] for i in best])
+
+    async def _common(self, domain: str | None) -> frozenset[str]:
+        """The words most of the bank's active cases share (:func:`common_words`)."""
+        return common_words([_case_words(c) for c, _ in await self.store.active(domain)])
 
     async def _by_meaning(self, task: str, domain: str | None) -> list[Case]:
         if self.embeddings is None:
@@ -163,6 +187,11 @@ class CaseBank:
     async def credit(self, case_ids: Sequence[str], *, passed: bool) -> int:
         """Credit each case shown to an attempt: helpful when it passed, harmful when not."""
         return await self.store.credit(case_ids, helpful=passed)
+
+
+def _case_words(case: Case) -> str:
+    """What a task is compared with: the case's task and error."""
+    return f"{case.task}\n{case.error}"
 
 
 def shared_lesson(cases: Sequence[Case], floor: float, least: int = 2) -> list[Case]:

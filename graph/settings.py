@@ -95,6 +95,9 @@ from graph.settings_rsi import (
     CaseSettings as CaseSettings,
 )
 from graph.settings_rsi import (
+    CodeNoteSettings as CodeNoteSettings,
+)
+from graph.settings_rsi import (
     RSISettings as RSISettings,
 )
 

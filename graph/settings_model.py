@@ -13,7 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 from graph.settings_claude import ClaudeSettings, McpSettings
-from graph.settings_rsi import CaseSettings, RSISettings
+from graph.settings_rsi import CaseSettings, CodeNoteSettings, RSISettings
 
 DEFAULT_CONFIG_FILE = Path("nous.yaml")
 
@@ -355,6 +355,7 @@ class Settings(BaseModel):
     rsi: RSISettings = Field(default_factory=RSISettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
     cases: CaseSettings = Field(default_factory=CaseSettings)
+    code_notes: CodeNoteSettings = Field(default_factory=CodeNoteSettings)
     claude: ClaudeSettings = Field(default_factory=ClaudeSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
 

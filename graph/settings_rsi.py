@@ -71,3 +71,18 @@ class CaseSettings(BaseModel):
     prune_harm_margin: int = Field(1, ge=1, description="harmful minus helpful that retires")
     prune_min_age_days: float = Field(14.0, ge=0, description="age after which unused retire")
     field_chars: int = Field(1500, ge=100, le=20_000, description="of each field shown")
+
+
+class CodeNoteSettings(BaseModel):
+    """Code notes (issue 25): what failed and passing runs said about the names code called."""
+
+    model_config = _STRICT
+
+    enabled: bool = True
+    per_prompt: int = Field(6, ge=0, le=30, description="most notes shown before one attempt")
+    per_name: int = Field(3, ge=1, le=10, description="most notes shown about one name")
+    max_tokens: int = Field(600, ge=0, description="token budget of the notes in one prompt")
+    max_notes: int = Field(500, ge=1, description="the cap (active notes per agent)")
+    prune_harm_margin: int = Field(2, ge=1, description="harmful minus helpful that retires")
+    prune_min_age_days: float = Field(30.0, ge=0, description="age after which unused retire")
+    field_chars: int = Field(300, ge=40, le=5000, description="of each field shown")

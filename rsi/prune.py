@@ -29,6 +29,7 @@ from graph.settings import RSISettings
 from graph.store.events import EventStore
 from graph.store.heuristics import HeuristicStore, PruneOrder
 from rsi.case_prune import CasePrunes, prune_cases
+from rsi.code_note_prune import NoteBank, prune_code_notes
 from rsi.heuristic_stage import HeuristicStage
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,7 @@ class PruneReport:
     choices: list[PruneChoice] = field(default_factory=list)
     pruned_ids: list[str] = field(default_factory=list)
     cases: CasePrunes = field(default_factory=CasePrunes)
+    code_notes: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def active_after(self) -> int:
@@ -114,7 +116,8 @@ class Pruner(HeuristicStage):
 
     ``on_change`` runs after the active set changed (the strategy book's
     refresh, which writes the strategies files). With ``cases``, the case bank
-    is pruned in the same run (:mod:`rsi.case_prune`).
+    is pruned in the same run (:mod:`rsi.case_prune`), and with ``code_notes`` the
+    code notes (:mod:`rsi.code_note_prune`).
     """
 
     def __init__(
@@ -125,9 +128,11 @@ class Pruner(HeuristicStage):
         *,
         on_change: Callable[[], Awaitable[object]] | None = None,
         cases: CaseBank | None = None,
+        code_notes: NoteBank | None = None,
     ) -> None:
         super().__init__(store, events, settings, on_change=on_change)
         self.cases = cases
+        self.code_notes = code_notes
 
     async def run(self, *, cycle_id: str | None = None, now: datetime | None = None) -> PruneReport:
         """Retire what the rules say, ``PRUNED_IN`` ``cycle_id`` or a new job run."""
@@ -140,6 +145,8 @@ class Pruner(HeuristicStage):
         report.pruned_ids = await self.store.prune(orders, run_id=report.run_id, now=at)
         if self.cases is not None:
             report.cases = await prune_cases(self.cases, at)
+        if self.code_notes is not None:
+            report.code_notes = await prune_code_notes(self.code_notes, at)
         if report.pruned_ids:
             done = set(report.pruned_ids)
             await self.events.emit(
@@ -175,4 +182,6 @@ def format_prune(report: PruneReport) -> str:
     )
     if report.cases.retire or report.cases.merge:
         lines.append(f"cases: {len(report.cases.retire)} retired, {len(report.cases.merge)} merged")
+    if report.code_notes:
+        lines.append(f"code notes: {len(report.code_notes)} retired")
     return "\n".join(lines)

@@ -13,8 +13,9 @@ from pathlib import Path
 from cognition.cases import CaseBank
 from cognition.embeddings import Embeddings, EndpointEmbedder
 from cognition.llm import LLMClient
-from graph.settings import CaseSettings, RSISettings, state_dir
+from graph.settings import CaseSettings, CodeNoteSettings, RSISettings, state_dir
 from graph.store.memory import Memory
+from rsi.code_note_prune import NoteBank
 from rsi.crystallize import Crystallizer
 from rsi.engine import RSIEngine
 from rsi.prune import Pruner
@@ -41,6 +42,7 @@ async def build_self_improvement(
     chat_model: str = "",
     embeddings: Embeddings | None = None,
     cases: CaseSettings | None = None,
+    code_notes: CodeNoteSettings | None = None,
 ) -> SelfImprovement:
     """Self-improvement's parts for ``memory``'s agent; the strategies files go to ``root/.nous``.
 
@@ -51,7 +53,8 @@ async def build_self_improvement(
     recall's vectors come from, with its cache); without it, by
     ``rsi.embedding_model`` at the LLM's endpoint when that is set, else the
     model judges. Practice keeps and recalls cases (``cases``: the settings'
-    ``cases`` section, defaults when None). Reads the active heuristics once
+    ``cases`` section, defaults when None); the pruner prunes the code notes too
+    (``code_notes``: the settings' section, defaults when None). Reads the active heuristics once
     (writing the files if they are out of date); does no other I/O.
     """
     store = memory.heuristics
@@ -87,5 +90,6 @@ async def build_self_improvement(
         crystallizer=crystallizer,
         trials=trials,
     )
-    pruner = Pruner(store, events, settings, on_change=book.refresh, cases=bank)
+    notes = NoteBank(memory.code_notes, code_notes or CodeNoteSettings())
+    pruner = Pruner(store, events, settings, on_change=book.refresh, cases=bank, code_notes=notes)
     return SelfImprovement(book, crystallizer, trials, pruner, engine)

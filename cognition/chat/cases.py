@@ -108,6 +108,15 @@ def verified(
     return pairs
 
 
+def first_outcome(
+    calls: Sequence[ToolResult], verifying: frozenset[str], assessment: Assessment
+) -> bool:
+    """Whether the attempt what a turn was shown went to passed: a ``verifying`` tool's first
+    call when the turn made one, else the turn's own outcome."""
+    checks = [c for c in calls if c.tool_name in verifying]
+    return checks[0].error is None if checks else assessment.outcome is EpisodeOutcome.SUCCESS
+
+
 class SessionCases:
     """One agent's cases as its Claude Code sessions write, see and credit them."""
 
@@ -152,9 +161,7 @@ class SessionCases:
         if not self.learn:
             return []
         calls = result.tool_results
-        checks = [c for c in calls if c.tool_name in self.verifying]
-        # The attempt the cases were shown to: a verifying tool's first call, else the turn.
-        passed = checks[0].error is None if checks else assessment.outcome is EpisodeOutcome.SUCCESS
+        passed = first_outcome(calls, self.verifying, assessment)
         await self.bank.store.credit_session(context.session_id, helpful=passed)
         kept = verified(calls, self.verifying)
         if not kept:

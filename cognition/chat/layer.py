@@ -17,13 +17,13 @@ decision when deliberation cannot start).
 from __future__ import annotations
 
 import asyncio
-import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TypeVar
+from collections.abc import Awaitable, Callable
 
 from cognition.chat.cases import SessionCases
+from cognition.chat.code_notes import SessionNotes
+from cognition.chat.steps import assess_turn as _assess
+from cognition.chat.steps import attempt_step as _attempt
 from cognition.chat.turns import (
-    ToolResult,
     TurnContext,
     TurnResult,
     render_turn_context,
@@ -35,9 +35,7 @@ from cognition.learn.learner import CensorBook, OutcomeLearner
 from cognition.monitor import (
     Assessment,
     EpisodeOutcome,
-    ToolError,
     analyze_failure,
-    assess,
 )
 from cognition.text import estimate_tokens, plain_text
 from graph.models import (
@@ -53,11 +51,8 @@ from graph.models.frame import FrameSpec
 from graph.models.learn import pattern_key
 from graph.store.memory import Memory
 
-log = logging.getLogger(__name__)
-
 # Called as builder(user_input, frame, session_id); returns the system prompt.
 ContextBuilder = Callable[[str, FrameSpec, str], Awaitable[str]]
-T = TypeVar("T")
 
 # Seed 004's D8: these frames open a decision before the model acts.
 DELIBERATE_FRAMES = frozenset({"decision", "task", "debug"})
@@ -112,6 +107,8 @@ class CognitiveLayer:
         context_builder: ContextBuilder | None = None,
         identity_prompt: str = "",
         cases: SessionCases | None = None,
+        code_notes: SessionNotes | None = None,
+        verifying: frozenset[str] = frozenset(),
     ) -> None:
         self.memory = memory
         self.frames = frames
@@ -120,6 +117,10 @@ class CognitiveLayer:
         self.identity_prompt = identity_prompt
         self.context_builder = context_builder or self.minimal_context
         self.cases = cases if cases is not None else SessionCases(memory)  # issue 25
+        self.code_notes = code_notes if code_notes is not None else SessionNotes(memory)
+        # Tools whose failure is a check that failed (a test run): kept as code notes, not
+        # censored, since "avoid this call" says nothing true of the next check.
+        self.verifying = verifying
 
     async def pre_turn(self, session_id: str, user_input: str) -> TurnContext:
         """SENSE → FRAME → RECALL → DELIBERATE: prepare the model's turn."""
@@ -154,7 +155,14 @@ class CognitiveLayer:
             examples = steps.create_task(
                 _attempt("case recall", lambda: self.cases.before_turn(session_id, user_input), "")
             )
-        prompt = built.result() + examples.result()
+            notes = steps.create_task(
+                _attempt(
+                    "code note recall",
+                    lambda: self.code_notes.before_turn(session_id, user_input),
+                    "",
+                )
+            )
+        prompt = built.result() + examples.result() + notes.result()
         return TurnContext(
             session_id=session_id,
             system_prompt=prompt,
@@ -181,19 +189,14 @@ class CognitiveLayer:
     ) -> Assessment:
         """MONITOR → LEARN: assess the finished turn and learn from it."""
         assessment = _assess(result, result.tool_results)
-        # A failure the runtime reported as it happened (ToolCalls) has its censor already.
-        uncounted = [t for t in result.tool_results if t.censor_id is None]
-        censors: list[Censor] = await _attempt(
-            "censor filing",
-            lambda: self.censors.from_assessment(
-                _assess(result, uncounted), episode_id=context.episode_id
-            ),
-            [],
-        )
+        censors = await self._file_censors(result, context)
         counted = [t for t in result.tool_results if t.censor_id is not None]
         lessons = [t.censor_trigger or "" for t in counted] + [c.trigger_pattern for c in censors]
         decision_id, episode_id = context.decision_id, context.episode_id
         await _attempt("cases", lambda: self.cases.after_turn(result, context, assessment), None)
+        await _attempt(
+            "code notes", lambda: self.code_notes.after_turn(result, context, assessment), None
+        )
         if decision_id is not None:
             await _attempt("learning", lambda: self._learn(decision_id, assessment, result), None)
             await _attempt(
@@ -228,6 +231,23 @@ class CognitiveLayer:
             session_id=session_id,
         )
         return assessment
+
+    async def _file_censors(self, result: TurnResult, context: TurnContext) -> list[Censor]:
+        """The censors the turn's failed calls teach (none for a failed check)."""
+        # A failure the runtime reported as it happened (ToolCalls) has its censor already.
+        uncounted = [
+            t
+            for t in result.tool_results
+            if t.censor_id is None and t.tool_name not in self.verifying
+        ]
+        no_censors: list[Censor] = []
+        return await _attempt(
+            "censor filing",
+            lambda: self.censors.from_assessment(
+                _assess(result, uncounted), episode_id=context.episode_id
+            ),
+            no_censors,
+        )
 
     async def end_session(self, session_id: str) -> Episode | None:
         """End the session's episode ("completed"); a second call does nothing.
@@ -376,23 +396,3 @@ class CognitiveLayer:
             outcome_success=success,
             outcome_at=utc_now(),
         )
-
-
-def _assess(result: TurnResult, tools: Sequence[ToolResult]) -> Assessment:
-    tool_errors = [ToolError(t.error, t.tool_name, t.arguments) for t in tools if t.error]
-    try:
-        return assess(result.response_text, tool_errors, result.error)
-    except Exception as exc:  # arguments are the runtime's data; judge the errors alone
-        log.warning("assessment failed, retried without arguments: %s", type(exc).__name__)
-        return assess(result.response_text, [e.error for e in tool_errors], result.error)
-
-
-async def _attempt(what: str, step: Callable[[], Awaitable[T]], fallback: T) -> T:
-    """Run one step of a turn; on any failure log it and go on with ``fallback``."""
-    try:
-        # Called inside the try: a plugged-in builder may fail before it awaits.
-        return await step()
-    except Exception as exc:  # seed 004: a failed step never crashes the turn
-        # Graph errors name the query, never its parameters, so this logs no user data.
-        log.warning("%s failed, going on without it: %s: %s", what, type(exc).__name__, exc)
-        return fallback

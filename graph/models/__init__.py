@@ -6,6 +6,7 @@ these models into query parameters.
 
 from graph.models.base import Node, new_id, utc_now
 from graph.models.cases import Case, CaseSource, CaseStatus
+from graph.models.code_notes import CodeNote, NoteKind, NoteStatus
 from graph.models.decide import (
     ActionTarget,
     Decision,
@@ -56,6 +57,7 @@ __all__ = [
     "CaseStatus",
     "Category",
     "Censor",
+    "CodeNote",
     "ContextBudget",
     "Decision",
     "DecisionStatus",
@@ -75,6 +77,8 @@ __all__ = [
     "HeuristicTrial",
     "Lesson",
     "Node",
+    "NoteKind",
+    "NoteStatus",
     "Observation",
     "ObservationType",
     "OpenDecision",

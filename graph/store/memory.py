@@ -22,6 +22,7 @@ from graph.store.agent_graph import AgentGraph
 from graph.store.audit import AuditStore
 from graph.store.cases import CaseStore
 from graph.store.censors import CensorStore
+from graph.store.code_notes import CodeNoteStore
 from graph.store.decisions import DecisionStore
 from graph.store.driver import GraphDriver
 from graph.store.embeddings import EmbeddingStore
@@ -57,6 +58,7 @@ class Memory(AgentGraph):
         self.admin = AdminStore(self)
         self.recovery = RecoveryStore(self)
         self.cases = CaseStore(self)
+        self.code_notes = CodeNoteStore(self)
 
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000

@@ -115,7 +115,10 @@ async def _cycle(args: argparse.Namespace, parts: Connected) -> int:
 
 
 async def _prune(args: argparse.Namespace, parts: Connected) -> int:
-    improvement = await build_self_improvement(parts.settings.rsi, parts.memory, None, parts.root)
+    settings = parts.settings
+    improvement = await build_self_improvement(
+        settings.rsi, parts.memory, None, parts.root, code_notes=settings.code_notes
+    )
     print(format_prune(await improvement.pruner.run()))
     return EXIT_OK
 

@@ -114,6 +114,7 @@ async def build_loop(
         settings.llm.model,
         embeddings=embeddings,
         cases=settings.cases,
+        code_notes=settings.code_notes,
     )
     episode_id = (await memory.episodes.start_episode(session_id))[0].id
     # Its end is on the stack from the moment it opens: a part that fails to build below

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cognition.chat.cases import SessionCases
+from cognition.chat.code_notes import SessionNotes
 from cognition.chat.layer import CognitiveLayer
 from cognition.frames.engine import FrameEngine
 from graph.server.address import local_uri
@@ -92,5 +93,6 @@ def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSessi
         FrameEngine(memory),
         context_builder=PromptRecall(memory, root),
         cases=SessionCases(memory, settings.cases),
+        code_notes=SessionNotes(memory, settings.code_notes),
     )
     return ClaudeSession(layer, memory.turns, memory.heuristics, memory.audit, settings.claude)

@@ -41,6 +41,28 @@ async def test_a_similar_task_recalls_the_case_and_an_unrelated_one_recalls_noth
     assert (await cases.recall(CSV_TASK, "math")).ids == []  # another domain
 
 
+async def test_words_most_of_the_bank_shares_do_not_make_a_case_similar(memory: Memory) -> None:
+    cases = bank(memory)
+    ids = {}
+    for name, does in [
+        ("pad", "pads `text` with dots"),
+        ("label", "labels `name`"),
+        ("ratio", "divides `b` by `a`"),
+        ("round", "rounds `x` to a tenth"),
+    ]:
+        ids[name] = await cases.write(
+            domain="code", source=CaseSource.SESSION,
+            task=f"Write `f_{name}(text)` that {does}, using `tally.{name}`.",
+            worked=f"import tally\ndef f_{name}(text):\n    return tally.{name}(text)",
+        )  # fmt: skip
+    # Shares "write", "text", "using", "tally" with every case: 4 of its 7 words, and none says
+    # which case is close.
+    span = "Write `last_3(text)` that returns the last 3 characters of `text`, using `tally.span`."
+    assert (await cases.recall(span, "code")).ids == []
+    near = "Write `share(text)` that divides by 4, using `tally.ratio`."
+    assert (await cases.recall(near, "code")).ids[:1] == [ids["ratio"]]
+
+
 async def test_cases_never_cross_agents(driver: GraphDriver, memory: Memory) -> None:
     other = Memory(driver, f"{memory.agent_id}-other")
     try:
