@@ -107,11 +107,25 @@ async def run(count: int, concurrency: int | None = None) -> bool:
                 await stack.aclose()
                 await memory.forget()
 
+    return _report(
+        timings, kinds, statements, elapsed, floor, settings.schedule.decision_concurrency
+    )
+
+
+def _report(
+    timings: list[float],
+    kinds: Counter[str],
+    statements: int,
+    elapsed: float,
+    floor: float,
+    concurrency: int,
+) -> bool:
+    """Print the run's figures and verdicts; True when every target is met."""
     p50, p95 = percentile(timings, 50), percentile(timings, 95)
     rate = len(timings) / elapsed
     print(
         f"{len(timings)} decisions (rules reasoner, dry-run executors) in {elapsed:.2f} s,"
-        f" up to {settings.schedule.decision_concurrency} files at once"
+        f" up to {concurrency} files at once"
     )
     print("decisions: " + ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())))
     print(f"statements to Neo4j per decision: {statements / len(timings):.2f}")
