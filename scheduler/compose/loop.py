@@ -123,14 +123,8 @@ async def build_loop(
     stack.push_async_callback(_end_episode, memory, session_id, episode_id, built)
     await llm.start()
     budget = ActionBudget(settings.budget)
-    actor = Actor(
-        memory.decisions,
-        _executors(settings, index_sync, environ),
-        budget,
-        attribution,
-        root,
-        Monitor(),
-    )
+    executors = _executors(settings, index_sync, environ)
+    actor = Actor(memory.decisions, executors, budget, attribution, root, Monitor())
     # One set of acting parts, shared by the loop and the reconciler.
     parts = _acting_parts(settings, memory, actor, templates)
     recall = _recall(settings, memory, root, templates, embeddings)
