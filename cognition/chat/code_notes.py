@@ -75,8 +75,10 @@ def choose_notes(
     groups: dict[str, list[CodeNote]] = {}
     for note in notes:
         groups.setdefault(note.name, []).append(note)
+    unnamed = len(place)
     order = sorted(
-        groups, key=lambda n: min(place.get(n, len(place)), place.get(groups[n][0].qualified, 99))
+        groups,
+        key=lambda n: min(place.get(n, unnamed), place.get(groups[n][0].qualified, unnamed)),
     )
     ranked = {name: _varied(groups[name])[:per_name] for name in order}
     chosen: list[CodeNote] = []
