@@ -16,7 +16,8 @@ reads such statements out of a tool call's output, pure and without I/O:
 - :func:`passed_calls`: from code whose check passed, a ``worked`` note per
   library call;
 - :func:`prompt_names`: the names a prompt speaks of as code (backticked,
-  dotted, or called), which recall matches notes against.
+  dotted, or called), which recall matches notes against; :func:`prose_names`
+  its plain words, which recall falls back on when those match no note.
 
 With no code (a shell command's output), an exception message's leading
 ``name:`` or a ``name(`` in it is the name.
@@ -48,6 +49,7 @@ _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|-?\b\d+(?:\.\d+)?\b")
 _LINE_CHARS = 240
 _OUTPUT_LINES = 200
 _OUTPUT_CHARS = 32_000
+_PROSE_NAMES = 200
 _STDLIB = frozenset(sys.stdlib_module_names) | {"__future__"}
 
 
@@ -203,9 +205,12 @@ def prompt_names(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def same_call(a: str, b: str) -> bool:
-    """Whether two lines of code are the same call (whitespace aside)."""
-    return "".join(a.split()) == "".join(b.split())
+def prose_names(text: str) -> list[str]:
+    """Every word of ``text`` that could name code (identifiers of 3 characters or more), in
+    order, at most :data:`_PROSE_NAMES`: what recall falls back on when the prompt names no
+    code that any note is about (a prompt that says "using the span function")."""
+    words = (w for w in re.findall(_IDENT, text[: 50 * _PROSE_NAMES]) if len(w) >= 3)
+    return list(dict.fromkeys(words))[:_PROSE_NAMES]
 
 
 def calls_in(code: str) -> Iterable[str]:

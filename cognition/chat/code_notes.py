@@ -23,7 +23,14 @@ from collections.abc import Sequence
 
 from cognition.chat.cases import first_outcome, verified
 from cognition.chat.turns import ToolResult, TurnContext, TurnResult
-from cognition.code_notes import Observed, calls_in, observations, passed_calls, prompt_names
+from cognition.code_notes import (
+    Observed,
+    calls_in,
+    observations,
+    passed_calls,
+    prompt_names,
+    prose_names,
+)
 from cognition.monitor import Assessment
 from cognition.text import clip, estimate_tokens, fence
 from graph.models import CodeNote, NoteKind
@@ -68,8 +75,10 @@ def choose_notes(
     groups: dict[str, list[CodeNote]] = {}
     for note in notes:
         groups.setdefault(note.name, []).append(note)
+    unnamed = len(place)
     order = sorted(
-        groups, key=lambda n: min(place.get(n, len(place)), place.get(groups[n][0].qualified, 99))
+        groups,
+        key=lambda n: min(place.get(n, unnamed), place.get(groups[n][0].qualified, unnamed)),
     )
     ranked = {name: _varied(groups[name])[:per_name] for name in order}
     chosen: list[CodeNote] = []
@@ -153,7 +162,8 @@ class SessionNotes:
         self.verifying = verifying
 
     async def before_turn(self, session_id: str, user_input: str) -> str:
-        """The notes about the names the prompt speaks of ("" for none), marked for credit."""
+        """The notes about the names the prompt speaks of as code, else about its plain words
+        ("" for none), marked for credit."""
         s = self.settings
         if not s.enabled or s.per_prompt == 0:
             return ""
@@ -163,6 +173,9 @@ class SessionNotes:
         else:
             names = prompt_names(user_input)
             held = await self.store.about(names)
+            if not held:  # no name of code the prompt gives has a note: try its plain words
+                names = prose_names(user_input)
+                held = await self.store.about(names)
             chosen = choose_notes(held, names, s.per_prompt, s.per_name)
         text, ids = render_notes(chosen, s.max_tokens, s.field_chars)
         if self.learn:

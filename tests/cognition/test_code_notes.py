@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from cognition.chat.code_notes import choose_notes, render_notes
-from cognition.code_notes import library_calls, observations, passed_calls, prompt_names
+from cognition.code_notes import (
+    library_calls,
+    observations,
+    passed_calls,
+    prompt_names,
+    prose_names,
+)
 from graph.models import CodeNote, NoteKind
 
 SPAN_CODE = "import tally\n\ndef first_2(text):\n    return tally.span(text, 0, 2)\n"
@@ -159,3 +165,11 @@ def test_the_statement_seen_most_often_comes_first_whatever_its_credit() -> None
     fresh = note("a", NoteKind.RAISED, "end is past the last position")
     chosen = choose_notes([fresh, often], ["a"], per_prompt=6, per_name=1)
     assert [n.text for n in chosen] == ["counted from 1"]
+
+
+def test_plain_words_are_the_fallback_names_bounded() -> None:
+    assert prose_names("Use the span function on it, then span again.") == [
+        "Use", "the", "span", "function", "then", "again",
+    ]  # fmt: skip
+    assert len(prose_names("word " * 100_000)) == 1
+    assert len(prose_names(" ".join(f"w{i:04d}" for i in range(5000)))) == 200

@@ -80,8 +80,10 @@ async def test_a_library_error_is_kept_at_once_and_shown_for_a_later_prompt_nami
     assert "`tally.span`:" in shown and "positions are counted from 1, got start=0" in shown
     unrelated = await turn(layer, "s-3", "Write `tag(name)` using `tally.label`.")
     assert NOTES_HEADING not in unrelated and "positions are counted" not in unrelated
-    prose = await turn(layer, "s-4", "what does span mean in a sentence?")
-    assert NOTES_HEADING not in prose  # a word in prose is not a name of code
+    prose = await turn(layer, "s-4", "Return the last 3 characters with the span function.")
+    assert "positions are counted from 1" in prose  # no code named: its plain words match
+    other = await turn(layer, "s-5", "Write a haiku about spans of autumn leaves.")
+    assert NOTES_HEADING not in other
 
 
 async def test_a_repeat_is_counted_on_one_note_and_notes_never_cross_agents(
