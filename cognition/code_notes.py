@@ -47,6 +47,7 @@ _CODE_SPAN = re.compile(r"`([^`\n]{1,200})`")
 _DOTTED = re.compile(rf"\b({_IDENT}(?:\.{_IDENT})+)\b")
 _LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"|-?\b\d+(?:\.\d+)?\b")
 _LINE_CHARS = 240
+_NAME_CHARS = 120  # a longer "name" is no function's: and name and key are indexed, bounded
 _OUTPUT_LINES = 200
 _OUTPUT_CHARS = 32_000
 _PROSE_NAMES = 200
@@ -183,15 +184,21 @@ def observations(output: str, code: str) -> list[Observed]:
                 call.name, call.qualified, NoteKind.FAILED_ASSERT, call.line,
                 clip(failing, _LINE_CHARS),
             )  # fmt: skip
-    return list(found.values())
+    return [o for o in found.values() if _named_fairly(o)]
+
+
+def _named_fairly(observed: Observed) -> bool:
+    """Whether the note's names are short enough to be a function's (and to be indexed)."""
+    return len(observed.name) <= _NAME_CHARS and len(observed.qualified) <= 2 * _NAME_CHARS
 
 
 def passed_calls(code: str, result: str) -> list[Observed]:
     """A ``worked`` note for each library call in ``code``, whose check passed (``result``)."""
     said = clip(" ".join(result.split()), _LINE_CHARS) or "its check passed"
-    return [
+    notes = [
         Observed(c.name, c.qualified, NoteKind.WORKED, c.line, said) for c in library_calls(code)
     ]
+    return [o for o in notes if _named_fairly(o)]
 
 
 def prompt_names(text: str) -> list[str]:

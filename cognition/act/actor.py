@@ -1,13 +1,11 @@
 """Carrying out an ACT decision: budget, executor, Execution nodes, complete / retry / escalate.
 
-Each attempt is an ``Execution`` node written before the child process
-starts (so the agent's own edits can point at it) and finished when it
-ends. Seed 002's monitor, handed in as an :class:`AttemptJudge` (the
-monitor stage comes after this one, so the actor knows it only by this
-interface), decides after every attempt: complete, retry with a refined
-prompt (``RETRY_OF`` the attempt before), or escalate with its message.
-The action budget bounds attempts per hour and at once; an action over
-budget is deferred, not dropped.
+Each attempt is an ``Execution`` node written before the child process starts (so the
+agent's own edits can point at it) and finished when it ends. Seed 002's monitor, handed in
+as an :class:`AttemptJudge` (the monitor stage comes after this one), decides after every
+attempt: complete, retry with a refined prompt (``RETRY_OF`` the attempt before), or
+escalate. The action budget bounds attempts per hour and at once; an action over budget is
+deferred, not dropped.
 """
 
 from __future__ import annotations
@@ -208,12 +206,10 @@ class Actor:
     ) -> tuple[Execution, ActOutcome] | None:
         """A dry run's first attempt, run before its decision is written; it writes nothing.
 
-        Nothing runs, so nothing happens between the decision and its end: the
-        caller writes the decision, this ended Execution and the settlement
-        (:data:`DRY_RUN_OUTCOME`) in one statement (``record_decision(...,
-        dry_run=...)``). None when the executor is not a dry run, the budget
-        refuses a ticket now, or the attempt did not complete: then the action
-        goes the usual way (:meth:`act`, once the decision is written).
+        Nothing runs, so the caller writes the decision, this ended Execution and the
+        settlement (:data:`DRY_RUN_OUTCOME`) in one statement. None when the executor is
+        not a dry run, the budget refuses a ticket now, or the attempt failed or did not
+        complete: then the action goes the usual way (:meth:`act`, once the decision is written).
         """
         executor = self.executors.get(action.target)
         if executor is None or not getattr(executor, "dry_run", False):
@@ -225,7 +221,11 @@ class Actor:
         async with ticket:
             run = _Attempts(executor, True, action.prompt)
             execution, request = self._new_attempt(decision, action, run, 1)
-            result = await executor.execute(request)
+            try:
+                result = await executor.execute(request)
+            except Exception:  # act records and retries it (unwritten: a ticket each tick)
+                log.exception("the dry run of %s failed; acting the usual way", action.target)
+                return None
         failure = self._failure(result, result.success, None)
         verdict = self.judge.verdict(result.success, result.success, 0, action.max_retries, failure)
         if verdict.verdict is not Verdict.COMPLETE:

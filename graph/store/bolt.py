@@ -112,6 +112,14 @@ class BoltConnection:
         try:
             await connection._handshake()
             await connection._login(user, password)
+        except (BoltFailure, BoltConnectionLost):
+            connection._writer.close()
+            raise
+        except Exception as exc:
+            # The server went away or answered garbage while logging in (too many connections,
+            # shutting down): the same "does not answer" as before the handshake.
+            connection._writer.close()
+            raise BoltConnectionLost(f"{host}:{port} broke off the login: {exc!r}") from None
         except BaseException:
             connection._writer.close()
             raise
@@ -131,10 +139,9 @@ class BoltConnection:
         self.version = (answer[3], answer[2])
 
     async def _login(self, user: str, password: str) -> None:
-        extra: dict[str, Any] = {
-            "user_agent": USER_AGENT,
-            "bolt_agent": {"product": USER_AGENT, "language": "Python"},
-        }
+        extra: dict[str, Any] = {"user_agent": USER_AGENT}
+        if self.version >= (5, 3):  # bolt_agent is a field of HELLO from Bolt 5.3 on
+            extra["bolt_agent"] = {"product": USER_AGENT, "language": "Python"}
         if self.version >= (5, 2):
             extra["notifications_minimum_severity"] = "OFF"
         auth = {"scheme": "basic", "principal": user, "credentials": password}

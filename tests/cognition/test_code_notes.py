@@ -173,3 +173,15 @@ def test_plain_words_are_the_fallback_names_bounded() -> None:
     ]  # fmt: skip
     assert len(prose_names("word " * 100_000)) == 1
     assert len(prose_names(" ".join(f"w{i:04d}" for i in range(5000)))) == 200
+
+
+def test_a_name_too_long_to_be_a_function_is_not_noted() -> None:
+    # Names and keys are indexed (Neo4j refuses an index key over 8 KiB, failing the write
+    # of every note of the turn): a huge "name" in hostile output is no function's.
+    huge = "a" * 20_000
+    assert observations(f"ValueError: {huge}(x) failed", "") == []
+    code = f"import tally\n\n\ndef f(x):\n    return tally.{huge}(x)\n"
+    assert observations(f"ValueError: {huge}: bad", code) == []
+    assert passed_calls(code, "3 of 3 tests passed") == []
+    short = observations("ValueError: span: positions are counted from 1", "")
+    assert [o.name for o in short] == ["span"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from cognition.act.actor import DRY_RUN_OUTCOME
 from cognition.deliberate import Reasoner
@@ -190,3 +191,38 @@ async def test_files_are_decided_one_at_a_time_when_a_model_may_reason(
         # The model answers one request at a time: the files take turns, as before.
         assert len(report.decisions) == 4 and max(in_flight) == 1
         assert all(text for text in handed.texts)  # a model's reasoner gets its prompt
+
+
+async def test_a_dry_run_that_raises_goes_the_usual_way_and_is_decided_once(
+    tmp_path: Path, memory: Memory
+) -> None:
+    # Unwritten, a decision whose dry run raised would be taken again at every tick, each
+    # time with a budget ticket, until the hour's budget was gone: it is written and the
+    # action goes the usual way (act records the failure and retries it) instead.
+    async for rig in _rig(tmp_path, memory, **DRY):
+        (rig.root / "_intake" / "note.md").write_text("note\n")
+        await rig.observe()
+        actor = rig.runtime.loop.actor
+        [(target, executor)] = [
+            (name, e) for name, e in actor.executors.items() if name == "claude_code"
+        ]
+        raised: list[str] = []
+        executor.execute = _breaking_once(executor.execute, raised)  # type: ignore[method-assign]
+        report = await rig.tick_and_act()
+        [decision] = [d for d in report.decisions if d.type is DecisionType.ACT]
+        again = await rig.runtime.loop.tick()
+        assert raised == [target] and target == "claude_code"
+        assert not [d for d in again.decisions if d.id != decision.id and d.path == decision.path]
+        assert actor.budget._used() <= 2  # the failed dry run's ticket, then act's
+
+
+def _breaking_once(real: Any, raised: list[str]) -> Any:
+    """``real`` (an executor's ``execute``), raising the first time it is called."""
+
+    async def execute(request: Any) -> Any:
+        if not raised:
+            raised.append("claude_code")
+            raise RuntimeError("the dry executor broke")
+        return await real(request)
+
+    return execute

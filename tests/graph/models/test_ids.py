@@ -36,3 +36,11 @@ def test_a_node_built_after_import_is_validated() -> None:
         assert "unknown" in str(exc)
     else:
         raise AssertionError("an unknown field must be refused")
+
+
+def test_ids_made_in_one_millisecond_keep_their_order() -> None:
+    # Queries break ties of ``at`` by id: ids made one after another must sort in that order,
+    # also within one millisecond (python-ulid counted on within a millisecond too).
+    made = [new_id() for _ in range(5000)]
+    assert made == sorted(made)
+    assert len(set(made)) == len(made)

@@ -367,3 +367,34 @@ async def test_a_hook_working_alone_uses_one_connection(
         assert "index rebuilt" in answer
     finally:
         await relay.cut()
+
+
+@pytest.mark.parametrize(
+    "login_answer",
+    [b"", b"\x00\x03\xb1\x70", b"\x00\x02\xc9\x00\x00\x00"],
+    ids=["gone", "cut-short", "not-a-message"],
+)
+async def test_a_server_that_breaks_off_the_login_is_memory_unavailable(
+    login_answer: bytes,
+) -> None:
+    # Too many connections, or a server shutting down: it takes the handshake, then goes
+    # away or answers garbage before the login ends. Said as Neo4j not answering, like a
+    # refused connection, never as a bare read error.
+    async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await reader.readexactly(20)
+            writer.write(b"\x00\x00\x04\x05")
+            writer.write(login_answer)
+            await writer.drain()
+        finally:
+            writer.close()
+            await writer.wait_closed()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    client = BoltGraphDriver(f"bolt://127.0.0.1:{port}", "neo4j", "x")
+    try:
+        with pytest.raises(MemoryUnavailableError, match="broke off the login"):
+            await asyncio.wait_for(client.start(), 10)
+    finally:
+        server.close()
