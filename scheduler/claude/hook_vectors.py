@@ -7,14 +7,15 @@ once its answer is printed (:func:`hand_off_vectors`, the one call
 the child, in a session of its own with its standard streams on
 ``/dev/null`` (its warnings go to ``vectors.log`` in the runtime folder),
 embeds the agent's pending nodes written since :data:`LOOKBACK` before now
-(the hook's own writes, and what an earlier hook left), within the hook's
+(the turn's writes, and what an earlier hook left), within the hook's
 own limit (``claude.hook_timeout_s``, counted from the hook's start). What
 it does not finish stays pending for the next writer: the next hook,
 ``nous mcp`` or the daemon's vector job. One child per agent embeds at a
 time (a lock in the runtime folder); the next waits for it, then finds
-little left. Only events that write recallable text hand off
-(:data:`EMBEDDING_EVENTS`). A hook the daemon answered hands nothing
-here: the daemon wrote its nodes, and its vector job embeds them.
+little left. Only the events that end a turn or a session hand off
+(:data:`EMBEDDING_EVENTS`): the turn's writes are embedded in one batch.
+A hook the daemon answered hands nothing here: the daemon wrote its nodes,
+and its vector job embeds them.
 """
 
 from __future__ import annotations
@@ -36,14 +37,16 @@ from typing import TYPE_CHECKING, TextIO
 if TYPE_CHECKING:
     from graph.settings import Settings
 
-EMBEDDING_EVENTS = frozenset(
-    {"UserPromptSubmit", "PostToolUseFailure", "PreCompact", "Stop", "SessionEnd"}
-)
-"""The hooks that may write text recall shows (a decision, a censor, a turn, an episode)."""
+EMBEDDING_EVENTS = frozenset({"PreCompact", "Stop", "SessionEnd"})
+"""The hooks that hand off: a turn's end, a compaction, a session's end. What the turn's
+other hooks wrote (the prompt's decision and turn, a failure's censor) is embedded then, in one
+batch: one model load a turn instead of one per prompt and per failed tool call, and none
+while the model works and the next hooks run."""
 HOOK_LABELS = ("Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn")
 """What a hook writes that has a vector (never a File: the daemon's watcher writes those)."""
-LOOKBACK = timedelta(minutes=10)
-"""How far back the child looks for pending nodes: this hook's, and what earlier ones left."""
+LOOKBACK = timedelta(hours=24)
+"""How far back the child looks for pending nodes: the whole turn's (however long it ran), and
+what earlier hooks left."""
 LOCK_POLL_S = 0.05
 LOG_CAP_BYTES = 1_000_000
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from pathlib import Path
+
+import pytest
 
 from cognition.embeddings import EMBEDDED_MODEL
 from graph.store.embeddings import EmbeddingStore
 from graph.store.memory import Memory
+from scheduler.claude.hook_vectors import hand_off_vectors
 from tests.support.claude_cli import nous_program
 
 SESSION = "s-vectors"
@@ -52,3 +57,23 @@ async def test_a_session_without_a_daemon_leaves_nothing_pending(
         counts = await _pending(memory)
     assert all(pending == 0 for _, pending in counts.values()), counts
     assert counts["Turn"][0] == 1 and counts["Episode"][0] >= 1, counts
+
+
+def test_only_a_turns_end_hands_its_writes_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One child a turn, at its end: none after a prompt or a failed tool call (a child's
+    # imports and model load would compete with the model's work and the turn's next hooks).
+    forks: list[int] = []
+
+    def fork() -> int:
+        forks.append(1)
+        return 1  # the parent's side: hand_off_vectors returns at once
+
+    monkeypatch.setattr(os, "fork", fork)
+    stdout = sys.__stdout__
+    assert stdout is not None
+    for event in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUseFailure"):
+        hand_off_vectors(event, stdout, root=".", started=0.0)
+    assert forks == []
+    for event in ("Stop", "PreCompact", "SessionEnd"):
+        hand_off_vectors(event, stdout, root=".", started=0.0)
+    assert len(forks) == 3
