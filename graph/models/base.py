@@ -20,9 +20,11 @@ def new_id() -> str:
     Made here, not by ``python-ulid``: its import reads the installed packages' metadata,
     which costs a hook process (issue 27) more than the whole id is worth.
     """
-    global _last
+    global _last, _pid
     now = time.time_ns() // 1_000_000
     with _lock:
+        if _pid != os.getpid():  # a forked child: counting on from its parent could repeat ids
+            _last, _pid = 0, os.getpid()
         # The same millisecond (or the clock stepped back): one more than the last id, so
         # ids made in one process keep their order (``ORDER BY x.at, x.id`` breaks ties).
         fresh = now << 80 | int.from_bytes(os.urandom(10), "big")
@@ -34,6 +36,7 @@ def new_id() -> str:
 _lock = threading.Lock()
 _last = 0
 """The last id made in this process, as a number (:func:`new_id` counts on from it)."""
+_pid = os.getpid()
 
 
 def utc_now() -> datetime:

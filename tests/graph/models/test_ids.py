@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from datetime import UTC, datetime
 
@@ -44,3 +45,20 @@ def test_ids_made_in_one_millisecond_keep_their_order() -> None:
     made = [new_id() for _ in range(5000)]
     assert made == sorted(made)
     assert len(set(made)) == len(made)
+
+
+def test_a_forked_child_does_not_repeat_its_parents_next_id() -> None:
+    # A hook forks its vectors child right after writing: both must not count on from the
+    # same last id within one millisecond.
+    new_id()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: its next id, to the parent
+        os.write(write, new_id().encode())
+        os._exit(0)
+    mine = new_id()
+    os.waitpid(pid, 0)
+    theirs = os.read(read, 64).decode()
+    os.close(read)
+    os.close(write)
+    assert len(theirs) == 26 and theirs != mine
