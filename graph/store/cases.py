@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from graph.models import Case, utc_now
 from graph.store.agent_graph import AgentGraph
+from graph.store.credited import CreditedBank
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.mapping import from_properties, to_properties
 
@@ -27,8 +28,10 @@ class ScoredCase:
     score: float
 
 
-class CaseStore:
+class CaseStore(CreditedBank):
     """One agent's cases."""
+
+    folder = "cases"
 
     def __init__(self, graph: AgentGraph) -> None:
         self.graph = graph
@@ -87,27 +90,6 @@ class CaseStore:
             "cases/credit", ids=list(dict.fromkeys(case_ids)), helpful=helpful, now=utc_now()
         )
         return int(rows[0]["credited"]) if rows else 0
-
-    async def mark_shown(self, case_ids: Sequence[str], session_id: str) -> None:
-        """Remember that ``session_id``'s next turn was shown these cases."""
-        if case_ids:
-            await self.graph.write("cases/mark_shown", ids=list(case_ids), session_id=session_id)
-
-    async def credit_session(self, session_id: str, *, helpful: bool) -> int:
-        """Credit the cases ``session_id``'s turn was shown by its outcome; forget the mark."""
-        rows = await self.graph.write(
-            "cases/credit_session", session_id=session_id, helpful=helpful, now=utc_now()
-        )
-        return int(rows[0]["credited"]) if rows else 0
-
-    async def retire(self, reasons: Sequence[tuple[str, str]]) -> list[str]:
-        """Retire cases, each ``(id, reason)``; return the ids retired."""
-        if not reasons:
-            return []
-        rows = await self.graph.write(
-            "cases/retire", rows=[{"id": i, "reason": r} for i, r in reasons], now=utc_now()
-        )
-        return [str(r["id"]) for r in rows]
 
     async def merge(self, keep_id: str, duplicate_id: str) -> bool:
         """Fold ``duplicate_id`` into ``keep_id``; whether it was done."""

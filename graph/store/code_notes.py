@@ -12,11 +12,14 @@ from collections.abc import Sequence
 
 from graph.models import CodeNote, utc_now
 from graph.store.agent_graph import AgentGraph
+from graph.store.credited import CreditedBank
 from graph.store.mapping import from_properties, to_properties
 
 
-class CodeNoteStore:
+class CodeNoteStore(CreditedBank):
     """One agent's code notes."""
+
+    folder = "code_notes"
 
     def __init__(self, graph: AgentGraph) -> None:
         self.graph = graph
@@ -61,29 +64,6 @@ class CodeNoteStore:
         """Every active note, oldest first."""
         rows = await self.graph.read("code_notes/active", limit=limit)
         return [self._note(r["note"]) for r in rows]
-
-    async def mark_shown(self, note_ids: Sequence[str], session_id: str) -> None:
-        """Remember that ``session_id``'s next turn was shown these notes."""
-        if note_ids:
-            await self.graph.write(
-                "code_notes/mark_shown", ids=list(note_ids), session_id=session_id
-            )
-
-    async def credit_session(self, session_id: str, *, helpful: bool) -> int:
-        """Credit the notes ``session_id``'s turn was shown by its outcome; forget the mark."""
-        rows = await self.graph.write(
-            "code_notes/credit_session", session_id=session_id, helpful=helpful, now=utc_now()
-        )
-        return int(rows[0]["credited"]) if rows else 0
-
-    async def retire(self, reasons: Sequence[tuple[str, str]]) -> list[str]:
-        """Retire notes, each ``(id, reason)``; return the ids retired."""
-        if not reasons:
-            return []
-        rows = await self.graph.write(
-            "code_notes/retire", rows=[{"id": i, "reason": r} for i, r in reasons], now=utc_now()
-        )
-        return [str(r["id"]) for r in rows]
 
     def _note(self, properties: dict[str, object]) -> CodeNote:
         return from_properties(CodeNote, properties, agent_id=self.agent_id)
