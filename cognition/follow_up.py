@@ -36,6 +36,7 @@ from graph.models import (
     DecisionType,
     Observation,
     OpenDecision,
+    Urgency,
     utc_now,
 )
 from graph.settings import BudgetSettings, ScheduleSettings, ThresholdSettings
@@ -142,6 +143,30 @@ class FollowUps:
         else:
             reason = deliberation.escalation_reason or decision.reasoning
         await self.escalate_undecided(decision, reason)
+
+    async def settle_quietly(self, files: dict[str, list[Observation]]) -> None:
+        """Settle, without a new decision, the changes of files nothing can act on.
+
+        A file whose latest decision was settled at once because no loaded
+        template could act on it, and whose new changes no template could act
+        on either (none critical), gets no decision of its own: its changes are
+        CONSIDERED by that decision, so a file nothing can act on costs one
+        decision however often it changes. Taken out of ``files``.
+        """
+        quiet = [
+            path
+            for path, group in files.items()
+            if group[0].path is not None
+            and not self.could_act(group)
+            and not any(o.urgency is Urgency.CRITICAL for o in group)
+        ]
+        if not quiet:
+            return
+        settled = await self.decisions.settled_files(quiet, NOTHING_TO_ACT_ON)
+        for path, decision_id in settled.items():
+            group = files.pop(path)
+            await self.decisions.fold(decision_id, [o.id for o in group])
+            log.debug("%d changes to %s settled by decision %s", len(group), path, decision_id)
 
     async def close_unchanged(self, chain: list[OpenDecision]) -> None:
         """End a WAIT chain whose look found nothing new: closed, no new decision.

@@ -183,6 +183,8 @@ class DecisionLoop:
                     work.append(Work(most_urgent_first(earlier), chain))
             else:
                 await self._close_unchanged(chain)
+        # A file nothing can act on, settled before, gets no new decision for its changes.
+        await self.follow_ups.settle_quietly(files)
         work.extend(Work(most_urgent_first(group)) for group in files.values())
         await self._decide_all(sorted(work, key=lambda item: urgency(item.batch)), report)
         return report

@@ -115,6 +115,9 @@ class Decision(Node):
     outcome: str | None = None
     outcome_success: bool | None = None
     outcome_at: datetime | None = None
+    # Later changes to its file settled by this decision, when no template could act on
+    # them either (the loop's quiet path: no new decision for each).
+    folded_changes: int = 0
     status: DecisionStatus = DecisionStatus.DECIDED
 
 

@@ -120,6 +120,28 @@ class DecisionStore:
             for row in rows
         ]
 
+    async def settled_files(self, paths: Sequence[str], outcome: str) -> dict[str, str]:
+        """Of ``paths``, those whose latest decision is closed with ``outcome``: path -> its id."""
+        if not paths:
+            return {}
+        rows = await self.graph.read(
+            "decide/settled_files",
+            paths=list(paths),
+            outcome=outcome,
+            status=DecisionStatus.CLOSED.value,
+        )
+        return {str(r["path"]): str(r["decision_id"]) for r in rows}
+
+    async def fold(self, decision_id: str, observation_ids: Sequence[str]) -> int:
+        """Settle observations with ``decision_id`` (CONSIDERED now, processed); how many."""
+        rows = await self.graph.write(
+            "decide/fold_observations",
+            decision_id=decision_id,
+            observation_ids=list(observation_ids),
+            at=utc_now(),
+        )
+        return int(rows[0]["folded"]) if rows else 0
+
     async def record_decision(
         self,
         decision: Decision,

@@ -371,9 +371,13 @@ async def test_a_change_nothing_could_act_on_is_settled_in_one_step(rig: Rig) ->
     assert (decision.type.value, decision.status, decision.wait_until) == ("wait", "closed", None)
     assert "no loaded template could act" in (decision.outcome or "")
     assert (await rig.runtime.loop.tick()).decisions == []
-    (rig.root / "config" / "app.yaml").write_text("level: 2\n")  # a new change: one new step
-    await rig.observe()
-    [fresh] = (await rig.runtime.loop.tick()).decisions
-    assert (fresh.status, fresh.wait_until) == ("closed", None)
-    links = await rig.rows("audit/decision_links", decision_id=fresh.id)
-    assert {r["type"]: r["count"] for r in links}["CONSIDERED"] == 1
+    for level in (2, 3):  # later changes nothing could act on either: no new decision
+        (rig.root / "config" / "app.yaml").write_text(f"level: {level}\n")
+        await rig.observe()
+        assert (await rig.runtime.loop.tick()).decisions == []
+    # Settled by the file's one decision, which now considered all three changes.
+    links = await rig.rows("audit/decision_links", decision_id=decision.id)
+    assert {r["type"]: r["count"] for r in links}["CONSIDERED"] == 3
+    assert await rig.runtime.loop.decisions.unprocessed_observations(10) == []
+    [row] = await rig.rows("audit/decision", decision_id=decision.id)
+    assert row["decision"]["folded_changes"] == 2
