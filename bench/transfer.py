@@ -117,11 +117,39 @@ async def _examples(
     return text, len(ids)
 
 
+Asked = dict[tuple[str | None, str], bool]
+"""Outcomes by request (system prompt, user prompt): asked once per run."""
+
+
 async def _ask(
-    llm: LLMClient, arm: ArmRun, task: Problem, examples: str, result: TransferResult
+    llm: LLMClient,
+    arm: ArmRun,
+    task: Problem,
+    examples: str,
+    result: TransferResult,
+    asked: Asked,
 ) -> bool:
-    """One problem in one arm: asked, its code checked; a failed request counts as a failure."""
+    """One problem in one arm: asked, its code checked; a failed request counts as a failure.
+
+    At temperature 0 the same request gets the same answer, so an arm whose prompt
+    is the very one an earlier arm sent for this problem (``cases`` when nothing was
+    close enough, ``principles`` with none learned) takes that outcome (``reused``).
+    """
     user = plain_prompt(task) if arm.system is None else task_prompt(task, examples)
+    key = (arm.system, user)
+    if key in asked:
+        result.reused[arm.name] = result.reused.get(arm.name, 0) + 1
+        return asked[key]
+    failed_before = result.errors.get(arm.name, 0)
+    outcome = await _asked(llm, arm, task, user, result)
+    if result.errors.get(arm.name, 0) == failed_before:  # a failed request is asked again
+        asked[key] = outcome
+    return outcome
+
+
+async def _asked(
+    llm: LLMClient, arm: ArmRun, task: Problem, user: str, result: TransferResult
+) -> bool:
     try:
         reply = await llm.complete_text(
             system=arm.system, user=user, step=f"transfer_{arm.name}", temperature=0.0
@@ -161,12 +189,13 @@ async def run_transfer(
         case_bank=len(await cases.store.active(domain)) if cases is not None else 0,
     )
     rng = random.Random(seed)
+    asked: Asked = {}
     for arm in arm_runs(settings, strategies, arms):
         outcomes = []
         for task in tasks:
             examples, shown = await _examples(arm, task, cases, rng, domain)
             result.cases_shown[arm.name] = result.cases_shown.get(arm.name, 0) + shown
-            outcomes.append(await _ask(llm, arm, task, examples, result))
+            outcomes.append(await _ask(llm, arm, task, examples, result, asked))
         result.passed[arm.name] = outcomes
         result.pass_at_1[arm.name] = round(sum(outcomes) / len(outcomes), 4) if outcomes else 0.0
         # A run with a small local model takes an hour or more: say each arm as it ends.

@@ -26,6 +26,8 @@ class TransferResult:
     unusable: dict[str, int] = field(default_factory=dict)  # replies that held no code
     prompt_tokens: dict[str, int] = field(default_factory=dict)
     cases_shown: dict[str, int] = field(default_factory=dict)
+    # Answers taken from an earlier arm that sent the very same request (temperature 0).
+    reused: dict[str, int] = field(default_factory=dict)
     case_bank: int = 0  # active cases the agent held
 
 
@@ -43,6 +45,11 @@ def format_result(result: TransferResult) -> str:
         note = f"; {errors} requests failed, counted as failures" if errors else ""
         note += f"; {unusable} replies held no usable code" if unusable else ""
         note += f"; {result.cases_shown[arm]} cases shown" if result.cases_shown.get(arm) else ""
+        note += (
+            f"; {result.reused[arm]} the same request as an earlier arm's"
+            if result.reused.get(arm)
+            else ""
+        )
         tokens = result.prompt_tokens.get(arm, 0) / n if n else 0.0
         lines.append(
             f"  pass@1 {arm:<12} {result.pass_at_1[arm]:.3f} ({passed}/{n}); "

@@ -107,7 +107,10 @@ async def test_five_arms_on_the_stub_with_strategies_and_cases_from_the_graph(
         async with LLMClient(settings.llm) as llm:
             result = await run_transfer(llm, settings, strategies, tasks, bank)
         requests = stub.chat_requests
-    assert len(requests) == 20
+    # Each problem in each arm, but a request an earlier arm already sent (temperature 0) is
+    # not sent again: `cases` where no case is close enough sends `none`'s very request.
+    assert result.reused["cases"] == 3
+    assert len(requests) + sum(result.reused.values()) == 20
     assert {r.body["temperature"] for r in requests if r.body} == {0.0}
     assert not any(r.response_format for r in requests)  # code is never asked for as JSON
     plain = [r for r in requests if r.step == "transfer_plain"]
@@ -204,8 +207,15 @@ async def test_a_reply_without_code_is_counted_and_reported() -> None:
         settings = Settings(llm=LLMSettings(base_url=stub.base_url))
         async with LLMClient(settings.llm) as llm:
             result = await run_transfer(llm, settings, StrategySet([], [], "none", "v0"), tasks)
-    assert result.unusable == dict.fromkeys(ARMS, 2) and result.errors == {}
-    assert "2 replies held no usable code" in format_result(result)
+    # With nothing learned and no cases, every arm after `none` sends `none`'s very request:
+    # at temperature 0 it is not sent again, and the report says so.
+    assert result.unusable == {"plain": 2, "none": 2} and result.errors == {}
+    assert result.reused == {"cases": 2, "random cases": 2, "principles": 2}
+    assert len(stub.chat_requests) == 4
+    assert result.pass_at_1 == dict.fromkeys(ARMS, 0.0)
+    text = format_result(result)
+    assert "2 replies held no usable code" in text
+    assert "2 the same request as an earlier arm's" in text
 
 
 def test_practice_cycles_learn_trial_and_measure_through_the_real_pipeline(
