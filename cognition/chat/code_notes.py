@@ -160,6 +160,8 @@ class SessionNotes:
         self.learn = learn
         self.draw = draw
         self.verifying = verifying
+        # The notes the last before_turn showed (what a benchmark's trace records).
+        self.shown: list[CodeNote] = []
 
     async def before_turn(self, session_id: str, user_input: str) -> str:
         """The notes about the names the prompt speaks of as code, else about its plain words
@@ -178,6 +180,7 @@ class SessionNotes:
                 held = await self.store.about(names)
             chosen = choose_notes(held, names, s.per_prompt, s.per_name)
         text, ids = render_notes(chosen, s.max_tokens, s.field_chars)
+        self.shown = [n for n in chosen if n.id in ids]
         if self.learn:
             await self.store.mark_shown(ids, session_id)
         return f"\n\n{NOTES_HEADING}\n{text}" if text else ""
