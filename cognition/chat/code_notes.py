@@ -55,10 +55,13 @@ _TASK_CHARS = 160
 PER_TURN = 12
 
 
-def _rank(note: CodeNote) -> tuple[int, int, float]:
-    # Times seen first: a statement many runs made is the surest; credit, which a true note
-    # shown to many attempts that failed anyway also collects, only then (the pruner uses it).
-    return (-note.seen, note.harmful - note.helpful, -note.at.timestamp())
+def _rank(note: CodeNote) -> tuple[int, int, int, float]:
+    # Times seen first: a statement many runs made is the surest; of what calls returned, the
+    # plainest call (`span('abc', 1, 2)` before one spelled with len() and arithmetic); credit,
+    # which a true note shown to many attempts that failed anyway also collects, only then
+    # (the pruner uses it).
+    plain = len(note.call) if note.kind is NoteKind.RETURNED else 0
+    return (-note.seen, plain, note.harmful - note.helpful, -note.at.timestamp())
 
 
 def _varied(notes: Sequence[CodeNote]) -> list[CodeNote]:

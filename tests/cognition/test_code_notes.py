@@ -162,6 +162,12 @@ def test_calls_that_worked_do_not_crowd_out_the_rule_the_library_stated() -> Non
     fact = note("a", NoteKind.RETURNED, "2")
     chosen = choose_notes([*held, fact], ["a"], per_prompt=6, per_name=1)
     assert [n.kind for n in chosen] == [NoteKind.RETURNED]  # what a call returned first
+    plain = note("a", NoteKind.RETURNED, "'ab'").model_copy(update={"call": "a('abc', 1, 2)"})
+    spelled = note("a", NoteKind.RETURNED, "'gh'").model_copy(  # the newer
+        update={"call": "a('xgh', len('xgh') - 2 + 1, len('xgh'))"}
+    )
+    chosen = choose_notes([spelled, plain], ["a"], per_prompt=6, per_name=1)
+    assert [n.text for n in chosen] == ["'ab'"]  # the plainest call first
 
 
 def test_the_statement_seen_most_often_comes_first_whatever_its_credit() -> None:
