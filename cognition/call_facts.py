@@ -30,6 +30,8 @@ from graph.models import NoteKind
 # "FAILED line 3: assert share(1, 4) == 0.25 (got 4.0, expected 0.25)" (rsi.check_runner).
 _FAILED = re.compile(r"\bassert\s+(?P<test>.+?)\s+\(got (?P<got>.+), expected .+\)\s*$")
 _HELD = re.compile(r"\bassert\s+(?P<test>.+?)\s*$")
+# pytest's "E   +  where 4.0 = share(1, 4)" under a failed "assert 4.0 == 0.25".
+_WHERE = re.compile(r"\bwhere\s+(?P<got>.+?)\s+=\s+(?P<test>[A-Za-z_]\w*\(.*\))\s*$")
 _BUILTINS = frozenset(dir(builtins))
 _CODE_CHARS = 20_000
 _FACT_CHARS = 200
@@ -107,24 +109,25 @@ def _readable(node: ast.AST) -> bool:
     return True
 
 
-def _bound_call(test: str, functions: dict[str, DirectCall]) -> tuple[DirectCall, str, str] | None:
-    """For an assert ``f(args) == expected`` on a direct-call function: the function, its
-    library call with the arguments put in, and the expected side's text."""
+def _parse(text: str) -> ast.expr | None:
     try:
-        parsed = ast.parse(test, mode="eval").body
+        return ast.parse(text, mode="eval").body
     except (SyntaxError, ValueError, RecursionError):
         return None
+
+
+def _bind(
+    given: ast.expr | None, functions: dict[str, DirectCall]
+) -> tuple[DirectCall, str] | None:
+    """For a call ``f(args)`` of a direct-call function: the function, and its library call
+    with the arguments put in (None when there is none, or it would not read on its own)."""
     if not (
-        isinstance(parsed, ast.Compare)
-        and len(parsed.ops) == 1
-        and isinstance(parsed.ops[0], ast.Eq)
-        and isinstance(parsed.left, ast.Call)
-        and isinstance(parsed.left.func, ast.Name)
-        and parsed.left.func.id in functions
+        isinstance(given, ast.Call)
+        and isinstance(given.func, ast.Name)
+        and given.func.id in functions
     ):
         return None
-    direct = functions[parsed.left.func.id]
-    given = parsed.left
+    direct = functions[given.func.id]
     if given.keywords or len(given.args) != len(direct.params):
         return None
     bound = dict(zip(direct.params, given.args, strict=True))
@@ -133,27 +136,51 @@ def _bound_call(test: str, functions: dict[str, DirectCall]) -> tuple[DirectCall
         _readable(a) for a in [*call.args, *(k.value for k in call.keywords)]
     ):
         return None
-    return direct, ast.unparse(call), ast.unparse(parsed.comparators[0])
+    return direct, ast.unparse(call)
+
+
+def _bound_call(
+    line: str, functions: dict[str, DirectCall], passed: bool
+) -> tuple[DirectCall, str, str] | None:
+    """From one output line about a direct-call function: the function, its library call with
+    the test's arguments put in, and the value: a held ``assert f(args) == expected`` (when the
+    run ``passed``), a failed one's ``got``, or pytest's ``where got = f(args)``."""
+    if passed:
+        held = _HELD.search(line)
+        parsed = _parse(held.group("test")) if held and "FAILED" not in line else None
+        if not (
+            isinstance(parsed, ast.Compare)
+            and len(parsed.ops) == 1
+            and isinstance(parsed.ops[0], ast.Eq)
+        ):
+            return None
+        found = _bind(parsed.left, functions)
+        return (*found, ast.unparse(parsed.comparators[0])) if found else None
+    if failed := _FAILED.search(line):
+        parsed = _parse(failed.group("test"))
+        left = parsed.left if isinstance(parsed, ast.Compare) else None
+        found = _bind(left, functions)
+        return (*found, failed.group("got").strip()) if found else None
+    if where := _WHERE.search(line):
+        found = _bind(_parse(where.group("test")), functions)
+        return (*found, where.group("got").strip()) if found else None
+    return None
 
 
 def returned_facts(code: str, output: str, *, passed: bool) -> list[Observed]:
     """The ``returned`` notes a test run's ``output`` gives about ``code``'s library calls:
-    from each held assert when the run ``passed``, from each failed assert's ``got`` else."""
+    from each held assert when the run ``passed``; else from each failed assert's ``got``
+    (``rsi.check_runner``'s report) or pytest's ``where got = f(args)``."""
     functions = direct_calls(code)
     if not functions:
         return []
-    pattern = _HELD if passed else _FAILED
     facts: dict[str, Observed] = {}
     per_function: dict[str, int] = {}
     for line in bounded_lines(output):
-        match = pattern.search(line.strip())
-        if match is None or (passed and "FAILED" in line):
-            continue
-        found = _bound_call(match.group("test"), functions)
+        found = _bound_call(line.strip(), functions, passed)
         if found is None:
             continue
-        direct, call, expected = found
-        value = expected if passed else match.group("got").strip()
+        direct, call, value = found
         if per_function.get(direct.qualified, 0) >= PER_FUNCTION or call in facts:
             continue
         per_function[direct.qualified] = per_function.get(direct.qualified, 0) + 1

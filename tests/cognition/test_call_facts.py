@@ -31,6 +31,15 @@ def test_a_failed_assert_on_a_direct_call_says_what_the_call_returned() -> None:
     assert returned_facts(SHARE, FAILED, passed=True) == []
 
 
+def test_pytests_report_of_a_failed_assert_says_what_the_call_returned_too() -> None:
+    pytest_output = (
+        "    def test_share():\n>       assert share(1, 4) == 0.25\nE       assert 4.0 == 0.25\n"
+        "E        +  where 4.0 = share(1, 4)\n\ntest_share.py:4: AssertionError"
+    )
+    [fact] = returned_facts(SHARE, pytest_output, passed=False)
+    assert (fact.call, fact.text) == ("tally.ratio(1, 4)", "4.0")
+
+
 def test_no_fact_without_a_direct_call_readable_arguments_or_a_value() -> None:
     wrapped = (
         "import tally\n\ndef share(part, whole):\n    x = tally.ratio(part, whole)\n    return x\n"
