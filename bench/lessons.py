@@ -24,6 +24,7 @@ first attempts of nous against memoryless and against random::
     python -m bench.lessons --base-url http://127.0.0.1:8080/v1
     python -m bench.lessons --library path/to/library --online --json
     python -m bench.lessons --arms nous --practice-rounds 3   # nous alone, while trying a change
+    python -m bench.lessons --trace /tmp/lessons.jsonl   # one JSON line per attempt (lessons_trace)
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from bench.common import arms_argument, connected, model_overrides
 from bench.common import chosen_arms as common_arms
 from bench.lessons_agent import ArmOutcomes, LessonAgent, fresh_memory
 from bench.lessons_library import LessonTask, Library, LibraryError, load_library
+from bench.lessons_trace import Trace
 from bench.stats import mcnemar_exact
 from cognition.llm import LLMClient
 from graph.models import new_id
@@ -79,13 +81,15 @@ async def run_lessons(
     seed: int = 3,
     practice_rounds: int = 2,
     arms: Sequence[str] = ARMS,
+    trace: Trace | None = None,
 ) -> LessonsResult:
     """The arms (of ``arms``) on ``library``'s held-out tasks (the first ``limit``), nous after
-    practice; the paired tests compare nous with each other arm that ran."""
+    practice; the paired tests compare nous with each other arm that ran; ``trace``: each
+    attempt (practice's too) written as a line."""
     held = library.split("held_out")[:limit] if limit else library.split("held_out")
     practice = library.split("practice")
     result = LessonsResult(settings.llm.model, library.name, len(practice), [t.id for t in held])
-    agent = LessonAgent(llm, library, settings)
+    agent = LessonAgent(llm, library, settings, trace)
     if "memoryless" in arms:
         result.arms["memoryless"] = _done("memoryless", await agent.memoryless(driver, held))
     async with fresh_memory(driver, f"bench-lessons-{new_id().lower()}") as memory:
@@ -95,11 +99,11 @@ async def run_lessons(
         if "random" in arms:
             rng = random.Random(seed)
             result.arms["random"] = _done(
-                "random", await agent.run(memory, held, learn=False, draw=rng)
+                "random", await agent.run(memory, held, learn=False, draw=rng, arm="random")
             )
         if online:
             result.arms["nous online"] = _done(
-                "nous online", await agent.run(memory, held, learn=True)
+                "nous online", await agent.run(memory, held, learn=True, arm="nous online")
             )
     result.model = agent.model or result.model
     for other in ("memoryless", "random"):
@@ -124,7 +128,8 @@ async def _practice(
     for number in range(1, rounds + 1):
         if not todo:
             break
-        arm = _done(f"practice round {number}", await agent.run(memory, todo, learn=True))
+        name = f"practice round {number}"
+        arm = _done(name, await agent.run(memory, todo, learn=True, arm=name))
         done.append((len(todo), sum(arm.within)))
         todo = [task for task, passed in zip(todo, arm.within, strict=True) if not passed]
     return done
@@ -181,18 +186,28 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"bench.lessons: {exc}", file=sys.stderr)
         return 2
     settings = load_settings(args.config, overrides=model_overrides(args))
-    async with LLMClient(settings.llm) as llm, connected(settings) as (_, driver):
-        result = await run_lessons(
-            llm,
-            settings,
-            driver,
-            library,
-            online=args.online,
-            limit=args.limit,
-            seed=args.seed,
-            practice_rounds=args.practice_rounds,
-            arms=args.arms,
-        )
+    try:
+        trace = Trace.open(args.trace) if args.trace else None
+    except OSError as exc:
+        print(f"bench.lessons: --trace {args.trace}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        async with LLMClient(settings.llm) as llm, connected(settings) as (_, driver):
+            result = await run_lessons(
+                llm,
+                settings,
+                driver,
+                library,
+                online=args.online,
+                limit=args.limit,
+                seed=args.seed,
+                practice_rounds=args.practice_rounds,
+                arms=args.arms,
+                trace=trace,
+            )
+    finally:
+        if trace is not None:
+            trace.close()
     if args.json:
         print(json.dumps(asdict(result), indent=2))
     else:
@@ -237,6 +252,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=3, help="seed of the random arm's draws (3)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--trace", type=Path, help="write one JSON line per attempt (practice too) to this file"
+    )
     return asyncio.run(_main(parser.parse_args(argv)))
 
 

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 
 from bench.lessons_library import LessonTask, Library, lesson_problem, solution_module
+from bench.lessons_trace import Shown, Trace, memory_block
 from cognition.chat.cases import SessionCases
 from cognition.chat.code_notes import SessionNotes
 from cognition.chat.layer import CognitiveLayer
@@ -105,18 +106,24 @@ def attempt_prompt(library: Library, task: LessonTask, code: str, output: str) -
 class LessonAgent:
     """Solves lesson tasks through the chat API; one instance serves every arm of a run."""
 
-    def __init__(self, llm: LLMClient, library: Library, settings: Settings) -> None:
+    def __init__(
+        self, llm: LLMClient, library: Library, settings: Settings, trace: Trace | None = None
+    ) -> None:
         self.llm = llm
         self.library = library
         self.settings = settings
+        self.trace = trace
         self.model = ""
 
-    async def memoryless(self, driver: GraphDriver, tasks: Sequence[LessonTask]) -> ArmOutcomes:
+    async def memoryless(
+        self, driver: GraphDriver, tasks: Sequence[LessonTask], *, arm: str = "memoryless"
+    ) -> ArmOutcomes:
         """Each task by a fresh agent: feedback within the task, nothing across tasks."""
         outcomes = ArmOutcomes()
         for task in tasks:
             async with fresh_memory(driver, f"bench-lessons-m-{new_id().lower()}") as memory:
-                await self._task(self._layer(memory, learn=True, draw=None), task, outcomes)
+                layer = self._layer(memory, learn=True, draw=None)
+                await self._task(layer, task, outcomes, arm)
         return outcomes
 
     async def run(
@@ -126,14 +133,16 @@ class LessonAgent:
         *,
         learn: bool,
         draw: random.Random | None = None,
+        arm: str = "nous",
     ) -> ArmOutcomes:
-        """The tasks in order by one agent; frozen unless ``learn``; ``draw``: random cases."""
+        """The tasks in order by one agent; frozen unless ``learn``; ``draw``: random cases;
+        ``arm``: the name the trace gives these attempts."""
         outcomes = ArmOutcomes()
         scratch = Memory(memory.driver, f"{memory.agent_id}-scratch")
         try:
             for task in tasks:
                 layer = self._layer(memory, learn=learn, draw=draw, scratch=scratch)
-                await self._task(layer, task, outcomes)
+                await self._task(layer, task, outcomes, arm)
         finally:
             await scratch.forget()
         return outcomes
@@ -167,13 +176,18 @@ class LessonAgent:
             verifying=VERIFYING,
         )
 
-    async def _task(self, layer: CognitiveLayer, task: LessonTask, outcomes: ArmOutcomes) -> None:
+    async def _task(
+        self, layer: CognitiveLayer, task: LessonTask, outcomes: ArmOutcomes, arm: str
+    ) -> None:
         session = f"lessons-{new_id()}"
         context = await layer.pre_turn(session, task.prompt)
+        shown = Shown(
+            layer.cases.shown, layer.code_notes.shown, memory_block(context.system_prompt)
+        )
         calls: list[ToolResult] = []
         code = output = ""
         passed = False
-        for _ in range(ATTEMPTS):
+        for number in range(1, ATTEMPTS + 1):
             user = attempt_prompt(self.library, task, code, output)
             try:
                 reply = await self.llm.complete_text(
@@ -186,6 +200,11 @@ class LessonAgent:
             outcomes.prompt_tokens += reply.prompt_tokens
             code = extract_code(reply.text)
             passed, output = await self._check(task, code)
+            if self.trace is not None:
+                self.trace.attempt(
+                    arm=arm, task=task.id, number=number, shown=shown,
+                    code=code, output=output, passed=passed,
+                )  # fmt: skip
             arguments = {"file_path": f"{task.entry_point}.py", "code": code}
             calls.append(
                 ToolResult(
@@ -214,5 +233,8 @@ class LessonAgent:
             lesson_problem(task), solution_module(self.library, code), timeout_s=CHECK_TIMEOUT_S
         )
         summary = f"{result.tests_passed} of {result.tests_total} tests passed"
+        if result.success:  # as a verbose test run says: each check that held
+            held = "\n".join(f"passed line {n}: {test}" for n, test in enumerate(task.tests, 2))
+            return True, f"{summary}\n{held}"[:OUTPUT_CHARS]
         detail = result.error or result.output
         return result.success, (f"{summary}\n{detail}" if detail else summary)[:OUTPUT_CHARS]

@@ -121,8 +121,9 @@ class CaseBank:
         for hit in await self.store.search(task, domain, 3):
             if self._repeats(task, hit.case.task):
                 await self.store.reinforce(
-                    hit.case.id, worked=worked, failed_attempt=failed_attempt, error=error
-                )
+                    hit.case.id, task=task, worked=worked, failed_attempt=failed_attempt,
+                    error=error,
+                )  # fmt: skip
                 return hit.case.id
         case = Case(
             agent_id=self.store.agent_id,

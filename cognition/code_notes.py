@@ -76,6 +76,8 @@ class Observed:
     @property
     def key(self) -> str:
         """The note's identity: a repeat with other literals is the same note."""
+        if self.kind is NoteKind.RETURNED:  # a fact: other literals are another fact
+            return f"{self.name}|{self.kind.value}|{' '.join(f'{self.call} {self.text}'.split())}"
         said = self.text if self.kind is NoteKind.RAISED else f"{self.call}\n{self.text}"
         return f"{self.name}|{self.kind.value}|{_LITERAL.sub('#', ' '.join(said.split()))}"
 
@@ -84,7 +86,7 @@ def _outside(module: str) -> bool:
     return module.split(".")[0] not in _STDLIB
 
 
-def _imports(code: str) -> tuple[dict[str, str], dict[str, str]]:
+def outside_imports(code: str) -> tuple[dict[str, str], dict[str, str]]:
     """Aliases of outside modules (``alias -> module``) and names imported from them."""
     modules: dict[str, str] = {}
     names: dict[str, str] = {}
@@ -106,7 +108,7 @@ def _imports(code: str) -> tuple[dict[str, str], dict[str, str]]:
 
 def library_calls(code: str) -> list[LibraryCall]:
     """The calls ``code`` makes into outside modules, each name once, in the order they come."""
-    modules, names = _imports(code)
+    modules, names = outside_imports(code)
     if not modules and not names:
         return []
     found: dict[str, LibraryCall] = {}
@@ -148,7 +150,7 @@ def _named_in(message: str) -> set[str]:
     return {name.split(".")[-1] for name in found}
 
 
-def _bounded(output: str) -> list[str]:
+def bounded_lines(output: str) -> list[str]:
     """The head and the tail of a long output (a test run's error often comes last)."""
     if len(output) > 2 * _OUTPUT_CHARS:
         output = f"{output[:_OUTPUT_CHARS]}\n{output[-_OUTPUT_CHARS:]}"
@@ -161,7 +163,7 @@ def _bounded(output: str) -> list[str]:
 def observations(output: str, code: str) -> list[Observed]:
     """The notes a failed call's ``output`` makes about the names its ``code`` called."""
     calls = {call.name: call for call in library_calls(code)}
-    lines = [line.strip() for line in _bounded(output) if line.strip()]
+    lines = [line.strip() for line in bounded_lines(output) if line.strip()]
     found: dict[tuple[str, NoteKind], Observed] = {}
     frames = {name for line in lines for name in _FRAME.findall(line)}
     for line in lines:
@@ -193,8 +195,11 @@ def _named_fairly(observed: Observed) -> bool:
 
 
 def passed_calls(code: str, result: str) -> list[Observed]:
-    """A ``worked`` note for each library call in ``code``, whose check passed (``result``)."""
-    said = clip(" ".join(result.split()), _LINE_CHARS) or "its check passed"
+    """A ``worked`` note for each library call in ``code``, whose check passed (``result``: its
+    first line, the summary; the checks a verbose run lists after it are facts' business, see
+    :mod:`cognition.call_facts`)."""
+    first = next((line for line in result.splitlines() if line.strip()), "")
+    said = clip(" ".join(first.split()), _LINE_CHARS) or "its check passed"
     notes = [
         Observed(c.name, c.qualified, NoteKind.WORKED, c.line, said) for c in library_calls(code)
     ]

@@ -23,7 +23,7 @@ from cognition.cases import CaseBank, word_similarity, worked_examples
 from cognition.chat.turns import ToolResult, TurnContext, TurnResult
 from cognition.monitor import Assessment, EpisodeOutcome
 from cognition.text import clip
-from graph.models import CaseSource
+from graph.models import Case, CaseSource
 from graph.settings import CaseSettings
 from graph.store.memory import Memory
 
@@ -140,6 +140,8 @@ class SessionCases:
         self.learn = learn
         self.draw = draw
         self.verifying = verifying
+        # The cases the last before_turn showed (what a benchmark's trace records).
+        self.shown: list[Case] = []
 
     async def before_turn(self, session_id: str, user_input: str) -> str:
         """The worked examples for the turn's prompt ("" for none), marked for credit."""
@@ -149,6 +151,7 @@ class SessionCases:
             recalled = await self.bank.recall(user_input, None)
         settings = self.bank.settings
         text, ids = worked_examples(recalled.cases, settings.max_tokens, settings.field_chars)
+        self.shown = [c for c in recalled.cases if c.id in ids]
         if self.learn:
             await self.bank.store.mark_shown(ids, session_id)
         return f"\n\n## Worked examples\n{text}" if text else ""

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
-from cognition.chat.cases import first_outcome, verified
+from cognition.call_facts import fix_line, implicated, returned_facts
+from cognition.chat.cases import first_outcome, same_intent, verified
 from cognition.chat.turns import ToolResult, TurnContext, TurnResult
 from cognition.code_notes import (
     Observed,
@@ -40,22 +42,32 @@ from graph.store.memory import Memory
 NOTES_LABEL = "notes from your memory: what earlier runs showed about names this task uses"
 NOTES_HEADING = "## Notes on the code this task names"
 CONTRADICTED = "contradicted by a verified pass"
-_KIND_ORDER = {NoteKind.WORKED: 0, NoteKind.RAISED: 1, NoteKind.FAILED_ASSERT: 2}
+# What a call returned is the most direct thing learned about it, then the library's own
+# error, then a failed assert the evidence implicates it in, then a call that worked.
+_KIND_ORDER = {
+    NoteKind.RETURNED: 0,
+    NoteKind.RAISED: 1,
+    NoteKind.FAILED_ASSERT: 2,
+    NoteKind.WORKED: 3,
+}
 _TASK_CHARS = 160
 # At most this many notes written from one turn (a long turn's output says many things).
 PER_TURN = 12
 
 
-def _rank(note: CodeNote) -> tuple[int, int, float]:
-    # Times seen first: a statement many runs made is the surest; credit, which a true note
-    # shown to many attempts that failed anyway also collects, only then (the pruner uses it).
-    return (-note.seen, note.harmful - note.helpful, -note.at.timestamp())
+def _rank(note: CodeNote) -> tuple[int, int, int, float]:
+    # Times seen first: a statement many runs made is the surest; of what calls returned, the
+    # plainest call (`span('abc', 1, 2)` before one spelled with len() and arithmetic); credit,
+    # which a true note shown to many attempts that failed anyway also collects, only then
+    # (the pruner uses it).
+    plain = len(note.call) if note.kind is NoteKind.RETURNED else 0
+    return (-note.seen, plain, note.harmful - note.helpful, -note.at.timestamp())
 
 
 def _varied(notes: Sequence[CodeNote]) -> list[CodeNote]:
-    """One name's notes, the best of each kind first (worked, raised, failed assert), then the
-    second best of each, and so on: a rule the library stated is not crowded out by calls
-    that worked, nor those by it."""
+    """One name's notes, the best of each kind first (returned, raised, failed assert, worked),
+    then the second best of each, and so on: a rule the library stated is not crowded out by
+    calls that worked, nor those by it."""
     place: dict[str, tuple[int, int]] = {}
     for kind in _KIND_ORDER:
         same = sorted((n for n in notes if n.kind is kind), key=_rank)
@@ -67,9 +79,9 @@ def choose_notes(
     notes: Sequence[CodeNote], names: Sequence[str], per_prompt: int, per_name: int
 ) -> list[CodeNote]:
     """The notes to show: the names in the order the prompt gives them, one note of each name
-    per round (of a name, the best worked call, raised error and failed assert, then the second
-    best of each; the more often seen, the better credited, the newer first), at most
-    ``per_name`` of a name, ``per_prompt`` in all; a statement already chosen under another
+    per round (of a name, the best returned value, raised error, failed assert and worked call,
+    then the second best of each; the more often seen, the better credited, the newer first),
+    at most ``per_name`` of a name, ``per_prompt`` in all; a statement already chosen under another
     name is not repeated."""
     place = {name: i for i, name in enumerate(names)}
     groups: dict[str, list[CodeNote]] = {}
@@ -99,6 +111,8 @@ def note_line(note: CodeNote, chars: int) -> str:
     """One note as a line: the call, what the run said of it, the task it was for."""
     call = f"`{clip(note.call, chars)}`" if note.call else "a call"
     text = clip(note.text, chars)
+    if note.kind is NoteKind.RETURNED:  # a fact that reads on its own: no task, no count
+        return f"- {call} returned {text}"
     said = {
         NoteKind.RAISED: f"raised {text}",
         NoteKind.FAILED_ASSERT: f"failed the test: {text}",
@@ -138,6 +152,48 @@ def call_code(call: ToolResult) -> str:
     return ""
 
 
+def failure_notes(error: str, code: str, fixed: str | None) -> list[Observed]:
+    """What a failed run's ``error`` says about the names ``code`` called, ``fixed`` the code
+    that later did its job (None when nothing did): what each direct call returned first; a
+    library's error, with the line of the fix that then worked; a failed assert only against
+    the names the evidence implicates (:func:`cognition.call_facts.implicated`), and not
+    against a name a returned value already speaks for."""
+    facts = returned_facts(code, error, passed=False)
+    stated = {f.name for f in facts}
+    blamed = implicated(code, fixed) or set()
+    notes = list(facts)
+    for observed in observations(error, code):
+        if observed.kind is NoteKind.FAILED_ASSERT and (
+            observed.name in stated or observed.name not in blamed
+        ):
+            continue
+        if observed.kind is NoteKind.RAISED and fixed is not None:
+            line = fix_line(observed.name, observed.text, code, fixed)
+            if line:
+                observed = replace(observed, text=f"{observed.text} (then `{line}` worked)")
+        notes.append(observed)
+    return notes
+
+
+def read_turn(calls: Sequence[ToolResult], worked: set[int]) -> list[Observed]:
+    """What a turn's tool results say about the names their code called, in order: each failed
+    call's :func:`failure_notes` (its fix: the first later call in ``worked``, by ``id``, of the
+    same intent); for each call in ``worked``, what its direct calls returned and the library
+    calls that worked."""
+    said: list[Observed] = []
+    for i, call in enumerate(calls):
+        code = call_code(call)
+        if call.error:
+            fix = next(
+                (c for c in calls[i + 1 :] if id(c) in worked and same_intent(call, c)), None
+            )
+            said.extend(failure_notes(call.error, code, call_code(fix) if fix else None))
+        elif id(call) in worked:
+            said.extend(returned_facts(code, call.result or "", passed=True))
+            said.extend(passed_calls(code, call.result or ""))
+    return said
+
+
 class SessionNotes:
     """One agent's code notes as its chat sessions write, see and credit them."""
 
@@ -160,6 +216,8 @@ class SessionNotes:
         self.learn = learn
         self.draw = draw
         self.verifying = verifying
+        # The notes the last before_turn showed (what a benchmark's trace records).
+        self.shown: list[CodeNote] = []
 
     async def before_turn(self, session_id: str, user_input: str) -> str:
         """The notes about the names the prompt speaks of as code, else about its plain words
@@ -178,6 +236,7 @@ class SessionNotes:
                 held = await self.store.about(names)
             chosen = choose_notes(held, names, s.per_prompt, s.per_name)
         text, ids = render_notes(chosen, s.max_tokens, s.field_chars)
+        self.shown = [n for n in chosen if n.id in ids]
         if self.learn:
             await self.store.mark_shown(ids, session_id)
         return f"\n\n{NOTES_HEADING}\n{text}" if text else ""
@@ -193,14 +252,8 @@ class SessionNotes:
         passed = first_outcome(calls, self.verifying, assessment)
         await self.store.credit_session(context.session_id, helpful=passed)
         worked = {id(call) for _, call in verified(calls, self.verifying)}
-        said: list[Observed] = []
-        passing: list[str] = []
-        for call in calls:
-            if call.error:
-                said.extend(observations(call.error, call_code(call)))
-            elif id(call) in worked:
-                said.extend(passed_calls(call_code(call), call.result or ""))
-                passing.append(call_code(call))
+        said = read_turn(calls, worked)
+        passing = [call_code(call) for call in calls if not call.error and id(call) in worked]
         kept = await self._keep(said[:PER_TURN], context)
         for code in passing:  # after the writes: this turn's own failure notes count too
             await self._contradicted(code)
@@ -234,7 +287,9 @@ class SessionNotes:
         return kept
 
     async def _contradicted(self, code: str) -> list[str]:
-        """Retire the failure notes whose very call this passing ``code`` makes."""
+        """Retire the failed-assert notes whose very call this passing ``code`` makes (a
+        library's raised error stays: the call it names may have needed something before it,
+        as a call that must come first)."""
         passed = passed_calls(code, "")
         if not passed:
             return []
@@ -243,6 +298,6 @@ class SessionNotes:
         wrong = [
             (n.id, CONTRADICTED)
             for n in held
-            if n.kind is not NoteKind.WORKED and n.call and "".join(n.call.split()) in lines
+            if n.kind is NoteKind.FAILED_ASSERT and n.call and "".join(n.call.split()) in lines
         ]
         return await self.store.retire(wrong)

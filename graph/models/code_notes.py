@@ -3,8 +3,9 @@
 A ``CodeNote`` is one statement a run made about a name the code called: the
 error a library raised when a call was made (``raised``), the first failing
 assert (and the values it compared) of code that made the call
-(``failed_assert``), or a call that was part of code whose check passed
-(``worked``). It is kept without waiting for
+(``failed_assert``), a call that was part of code whose check passed
+(``worked``), or a call with a test's arguments and the value it returned
+(``returned``). It is kept without waiting for
 a verified pass (a library's own error text is true whatever the attempt's
 outcome), keyed by the name it is about, recalled for a prompt that names
 the same name, and credited by the outcome of the attempts that saw it.
@@ -24,6 +25,9 @@ class NoteKind(StrEnum):
     RAISED = "raised"
     FAILED_ASSERT = "failed_assert"
     WORKED = "worked"
+    # A call with the test's own arguments put in, and the value it returned (issue 25's
+    # "the verified call with what it returned"): read off a test line, never computed here.
+    RETURNED = "returned"
 
 
 class NoteStatus(StrEnum):

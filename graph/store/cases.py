@@ -97,12 +97,13 @@ class CaseStore(CreditedBank):
         return bool(rows)
 
     async def reinforce(
-        self, case_id: str, *, worked: str, failed_attempt: str, error: str
+        self, case_id: str, *, task: str, worked: str, failed_attempt: str, error: str
     ) -> None:
-        """A new verified attempt repeats ``case_id``: it takes the newer solution."""
+        """A new verified attempt repeats ``case_id``: it takes the newer attempt whole, unless
+        that passed with no failure and the kept one has one (then only the count grows)."""
         await self.graph.write(
-            "cases/reinforce", id=case_id, worked=worked, failed_attempt=failed_attempt,
-            error=error,
+            "cases/reinforce", id=case_id, task=task, worked=worked,
+            failed_attempt=failed_attempt, error=error,
         )  # fmt: skip
 
     def _case(self, properties: dict[str, object]) -> Case:
