@@ -134,7 +134,9 @@ def render_item(item: RecalledItem) -> str:
     answers."""
     day = f", {item.at[:10]}" if item.at else ""
     by = " + ".join(item.found_by)
-    after = f" (after: {plain_text(item.context, CONTEXT_CHARS)})" if item.context else ""
+    # The context's last line: what was told just before the item.
+    before = item.context.rsplit("\n", 1)[-1]
+    after = f" (after: {plain_text(before, CONTEXT_CHARS)})" if before else ""
     return (
         f"- [{item.label.lower()}{day}, found by {by}] {plain_text(item.text, ITEM_CHARS)}{after}"
     )

@@ -1,8 +1,8 @@
-// purpose: a fact is recalled in its context: the fact remembered just before it from the same
+// purpose: a fact is recalled in its context: the facts remembered just before it from the same
 //   source in the same session (learn/add_fact writes f.context and FOLLOWS). In a
 //   conversation an answer ("Yes, last May, it was amazing") carries few of the question's
-//   words; the turn before it carries them. The index fact_thread finds that predecessor;
-//   recall_words indexes f.text_in_context (the predecessor's text, then the fact's own), so
+//   words; the turns before it carry them. The index fact_thread finds those predecessors;
+//   recall_words indexes f.text_in_context (the context, then the fact's own text), so
 //   words find a fact through its context; a fact without one holds its own text there, so
 //   every fact is scored on the same fields. Existing facts get text_in_context = content.
 //   Measured on conversations (bench.recall_quality --conversation). The index is dropped and

@@ -307,7 +307,7 @@ async def test_facts_and_procedures_are_supported_by_episodes(
     assert await checks.outgoing(procedure.id) == {("SUPPORTED_BY", "Episode", first.id)}
 
 
-async def test_a_remembered_fact_takes_the_one_before_it_as_context(
+async def test_a_remembered_fact_takes_the_ones_before_it_as_context(
     memory: Memory, store: Memory, checks: GraphChecks, driver: GraphDriver
 ) -> None:
     async def told(text: str, source: str, session_id: str, who: Memory = store) -> str:
@@ -320,6 +320,7 @@ async def test_a_remembered_fact_takes_the_one_before_it_as_context(
         # Another agent, the same session and source: nothing crosses agents.
         await told("Zed: the museum was closed", "chat", "s-1", who=other)
         answered = await told("Ben: yes, last May, it was amazing", "chat", "s-1")
+        liked = await told("Ana: what did you like most?", "chat", "s-1")
         elsewhere = await told("Cy: it rained all week", "chat", "s-2")  # another session
         aside = await told("Ben: the build needs Java 17", "docs/build.md", "s-1")  # source
         learned = Fact(agent_id=memory.agent_id, content="learned from an episode")
@@ -332,6 +333,11 @@ async def test_a_remembered_fact_takes_the_one_before_it_as_context(
         "Ana: did you ever see the Louvre?\nBen: yes, last May, it was amazing"
     )
     assert await checks.outgoing(answered) == {("FOLLOWS", "Fact", asked)}
+    node = await checks.node(liked)  # the two facts before it, oldest first
+    assert node is not None and node["context"] == (
+        "Ana: did you ever see the Louvre?\nBen: yes, last May, it was amazing"
+    )
+    assert await checks.outgoing(liked) == {("FOLLOWS", "Fact", answered)}
     for alone, text in (
         (asked, "Ana: did you ever see the Louvre?"),
         (elsewhere, "Cy: it rained all week"),
