@@ -84,11 +84,18 @@ class BM25:
 
 
 async def remember(memory: Memory, turns: list[tuple[str, str]]) -> list[str]:
-    """Write each turn as a fact with its source; return the fact ids in turn order."""
+    """Write each turn as a fact, as one client session tells them; return the ids in order.
+
+    The source is the conversation's session (``D3`` of the turn ``D3:7``): a client telling
+    a conversation turn by turn names it the same way each time, so each turn is kept in
+    its context (the turn before it in that session).
+    """
     ids = []
+    session_id = f"bench-{new_id()}"
     for dia_id, text in turns:
         fact = Fact(agent_id=memory.agent_id, content=text)
-        ids.append(await memory.episodes.remember_fact(fact, source=f"conversation {dia_id}"))
+        source = f"conversation {dia_id.split(':')[0]}"
+        ids.append(await memory.episodes.remember_fact(fact, source=source, session_id=session_id))
     await memory.await_text_indexes()
     return ids
 
@@ -148,7 +155,9 @@ async def _measure(
         for stage, found in (await stage_rankings(hybrid, qa["question"], vector)).items():
             ranks[stage].append(rank_of(found, answers))
         answer = await answering.answer(qa["question"])
-        shown = [n for n, (_, text) in enumerate(turns) if plain_text(text, 400) in answer.text]
+        # A turn counts as shown as an item, never as the context shown after another one.
+        items = "\n".join(line.split(" (after: ")[0] for line in answer.text.splitlines())
+        shown = [n for n, (_, text) in enumerate(turns) if plain_text(text, 400) in items]
         door["questions"] += 1
         door["shown"] += len(shown)
         door["hit"] += bool(evidence & set(shown))

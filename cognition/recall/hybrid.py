@@ -61,6 +61,7 @@ class RecalledItem:
     found_by: tuple[str, ...]
     at: str | None = None
     path: str | None = None
+    context: str = ""  # a fact's: what was remembered just before it (the same source)
 
 
 def fuse(
@@ -98,6 +99,7 @@ def fuse(
             found_by=tuple(found[key]),
             at=first[key].at,
             path=first[key].path,
+            context=first[key].context,
         )
         for key in ordered
     ]

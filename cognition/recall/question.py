@@ -40,6 +40,7 @@ CANDIDATES = 10
 QUESTION_RRF_K = 5
 QUESTION_WEIGHTS = {"words": 1.0, "meaning": 1.0, "graph": 1.0}
 MAX_ITEMS = 5  # shown at most: past that an answer costs more tokens than it helps
+CONTEXT_CHARS = 200  # of a fact's context, shown after it
 CHANGES_SHOWN = 5  # of each named file's recent changes
 DIVERSITY = 0.0  # MMR's weight: measured, no gain (bench.recall_quality), so off
 RECENCY = 0.0  # the recency weight: measured, no gain (bench.recall_quality), so off
@@ -128,10 +129,17 @@ def fit(items: Sequence[RecalledItem], budget_tokens: int) -> list[str]:
 
 
 def render_item(item: RecalledItem) -> str:
-    """``- [fact, 2026-11-20, found by words + meaning] text``: kind, day, methods, text."""
+    """``- [fact, 2026-11-20, found by words + meaning] text``: kind, day, methods, text;
+    a fact's context after it (``(after: ...)``), since an answer alone may not say what it
+    answers."""
     day = f", {item.at[:10]}" if item.at else ""
     by = " + ".join(item.found_by)
-    return f"- [{item.label.lower()}{day}, found by {by}] {plain_text(item.text, ITEM_CHARS)}"
+    # The context's last line: what was told just before the item.
+    before = item.context.rsplit("\n", 1)[-1]
+    after = f" (after: {plain_text(before, CONTEXT_CHARS)})" if before else ""
+    return (
+        f"- [{item.label.lower()}{day}, found by {by}] {plain_text(item.text, ITEM_CHARS)}{after}"
+    )
 
 
 def render_changes(changes: Sequence[FileChanges]) -> str:

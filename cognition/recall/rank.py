@@ -58,7 +58,9 @@ def above_floor(
 
     Found by the graph (the same file or session): kept. By meaning: kept at
     :data:`MEANING_FLOOR` or above. By words: kept when the item shares half the
-    question's words (rounded up), or :data:`MIN_SHARED_WORDS` of them if that is fewer.
+    question's words (rounded up), or :data:`MIN_SHARED_WORDS` of them if that is fewer;
+    a fact's context (what was remembered just before it) counts, as the words index
+    searched it too.
     """
     asked = {stem(word) for word in query_words([question])}
     needed = min(MIN_SHARED_WORDS, math.ceil(len(asked) / 2))
@@ -68,7 +70,7 @@ def above_floor(
         if (
             "graph" in item.found_by
             or meaning.get(item.id, 0.0) >= MEANING_FLOOR
-            or (by_words and len(asked & words_of(item.text)) >= needed)
+            or (by_words and len(asked & words_of(f"{item.context} {item.text}")) >= needed)
         ):
             kept.append(item)
     return kept

@@ -13,12 +13,15 @@
 //   (a WAIT, an INVESTIGATE, an ACT never executed: "no template") are left out of every
 //   method before its limit, so churn cannot crowd out what helps. Each item's text is the
 //   one fragment fragments/recall_text (what the vector job embeds too); an item without
-//   text is left out.
+//   text is left out. A fact's context (the fact remembered just before it from the same
+//   source in the same session, learn/add_fact) comes with it: recall_words indexes the two
+//   together (text_in_context), so words may find a fact by its context.
 // params: $agent_id, $query (Lucene query from graph.store.lucene.agent_query, or ""),
 //   $vector (list of floats, or null), $path, $path_pattern, $session_id (each may be null),
 //   $model, $near (list of {eid, score}, or null), $k, $words_limit, $meaning_limit,
 //   $graph_limit, $useful_only (boolean)
-// returns: one row: words, meaning, graph (lists of maps {label, id, at, path, score, text};
+// returns: one row: words, meaning, graph (lists of maps {label, id, at, path, score, text,
+//   context (a fact's, or null)};
 //   a graph item's score is minus its rank)
 // mode: read
 CALL () {
@@ -40,7 +43,7 @@ CALL () {
   WITH n, score, label, {{ fragments/recall_text }} AS text
   WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,
-                  text: text}) AS words
+                  text: text, context: n.context}) AS words
 }
 CALL () {
   CALL () {
@@ -71,7 +74,7 @@ CALL () {
   WITH n, score, label, {{ fragments/recall_text }} AS text
   WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,
-                  text: text}) AS meaning
+                  text: text, context: n.context}) AS meaning
 }
 CALL () {
   CALL () {
@@ -118,6 +121,6 @@ CALL () {
   WITH n, score, label, {{ fragments/recall_text }} AS text
   WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,
-                  text: text}) AS graph
+                  text: text, context: n.context}) AS graph
 }
 RETURN words, meaning, graph

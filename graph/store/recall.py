@@ -103,6 +103,7 @@ class Hit:
     score: float
     at: str | None = None
     path: str | None = None
+    context: str = ""  # a fact's: the text of the fact remembered just before it
 
 
 @dataclass(frozen=True)
@@ -286,4 +287,5 @@ def _hit(row: Mapping[str, Any]) -> Hit:
         score=float(row["score"]),
         at=row["at"],
         path=row["path"],
+        context=str(row.get("context") or ""),
     )

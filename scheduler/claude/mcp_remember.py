@@ -3,8 +3,9 @@
 The text is data from outside: control characters and escape sequences are
 dropped, its length is capped (``mcp.max_remember_chars``), and it must say
 where it came from. A fact is one line; a procedure is its steps, one a
-line. Both are written through the learning store, an ``Event`` records the
-telling, and the full-text indexes are refreshed so the next ``recall``
+line. Both are written through the learning store (a fact in its context: the
+fact told just before it from the same source in the same client session), an
+``Event`` records the telling, and the full-text indexes are refreshed so the next ``recall``
 finds it.
 """
 
@@ -61,10 +62,16 @@ def told(
     )
 
 
-async def keep(memory: Memory, node: Fact | Procedure, source: str) -> str:
-    """Write ``node`` with its source, record the event, and return its id."""
+async def keep(
+    memory: Memory, node: Fact | Procedure, source: str, *, session_id: str | None = None
+) -> str:
+    """Write ``node`` with its source, record the event, and return its id.
+
+    A fact told in the client's session ``session_id`` is kept in its context: the fact
+    told just before it from the same source in that session.
+    """
     if isinstance(node, Fact):
-        node_id = await memory.episodes.remember_fact(node, source=source)
+        node_id = await memory.episodes.remember_fact(node, source=source, session_id=session_id)
     else:
         node_id = await memory.episodes.remember_procedure(node, source=source)
     kind = type(node).__name__.lower()

@@ -26,7 +26,7 @@ from cognition.recall.background_vectors import BackgroundVectors
 from cognition.recall.hybrid import HybridRecall
 from cognition.recall.question import QuestionRecall
 from graph.errors import GraphError, PathOutsideRootError
-from graph.models import Fact
+from graph.models import Fact, new_id
 from graph.settings import Settings
 from graph.store.memory import Memory
 from graph.watch.files import check_relative_path
@@ -76,6 +76,9 @@ class NousTools:
         self._meaning_written = 0  # vectors.written when the recall last read its counts
         self._caught_up = False  # the first connection asks for what others left pending
         self._told = False  # a remember since the last recall: recall waits for its vector
+        # The client's session, as the facts it tells are kept: one server, one session, so
+        # a fact told here never takes another session's fact as its context.
+        self.session_id = f"mcp-{new_id()}"
 
     async def recall(self, question: str, path: str | None = None) -> str:
         """What memory holds about a question (and a file), within the recall budget."""
@@ -184,7 +187,9 @@ class NousTools:
         node, source = told(
             self.gate.agent_id, kind, text, source, name=name, domain=domain, max_chars=cap
         )
-        node_id = await self._with_memory(lambda memory: keep(memory, node, source))
+        node_id = await self._with_memory(
+            lambda memory: keep(memory, node, source, session_id=self.session_id)
+        )
         if self.vectors is not None:
             self.vectors.nudge()  # its vector, in the background
             self._told = True

@@ -307,6 +307,49 @@ async def test_facts_and_procedures_are_supported_by_episodes(
     assert await checks.outgoing(procedure.id) == {("SUPPORTED_BY", "Episode", first.id)}
 
 
+async def test_a_remembered_fact_takes_the_ones_before_it_as_context(
+    memory: Memory, store: Memory, checks: GraphChecks, driver: GraphDriver
+) -> None:
+    async def told(text: str, source: str, session_id: str, who: Memory = store) -> str:
+        fact = Fact(agent_id=who.agent_id, content=text)
+        return await who.episodes.remember_fact(fact, source=source, session_id=session_id)
+
+    other = Memory(driver, f"other-{memory.agent_id}")
+    try:
+        asked = await told("Ana: did you ever see the Louvre?", "chat", "s-1")
+        # Another agent, the same session and source: nothing crosses agents.
+        await told("Zed: the museum was closed", "chat", "s-1", who=other)
+        answered = await told("Ben: yes, last May, it was amazing", "chat", "s-1")
+        liked = await told("Ana: what did you like most?", "chat", "s-1")
+        elsewhere = await told("Cy: it rained all week", "chat", "s-2")  # another session
+        aside = await told("Ben: the build needs Java 17", "docs/build.md", "s-1")  # source
+        learned = Fact(agent_id=memory.agent_id, content="learned from an episode")
+        await store.episodes.add_fact(learned)
+    finally:
+        await other.forget()
+    node = await checks.node(answered)
+    assert node is not None and node["context"] == "Ana: did you ever see the Louvre?"
+    assert node["text_in_context"] == (
+        "Ana: did you ever see the Louvre?\nBen: yes, last May, it was amazing"
+    )
+    assert await checks.outgoing(answered) == {("FOLLOWS", "Fact", asked)}
+    node = await checks.node(liked)  # the two facts before it, oldest first
+    assert node is not None and node["context"] == (
+        "Ana: did you ever see the Louvre?\nBen: yes, last May, it was amazing"
+    )
+    assert await checks.outgoing(liked) == {("FOLLOWS", "Fact", answered)}
+    for alone, text in (
+        (asked, "Ana: did you ever see the Louvre?"),
+        (elsewhere, "Cy: it rained all week"),
+        (aside, "Ben: the build needs Java 17"),
+        (learned.id, "learned from an episode"),
+    ):
+        node = await checks.node(alone)
+        assert node is not None and "context" not in node, text
+        assert node["text_in_context"] == text
+        assert await checks.outgoing(alone) == set()
+
+
 # --- events --------------------------------------------------------------------
 
 

@@ -153,6 +153,24 @@ async def test_remembered_facts_and_procedures_are_recalled_with_their_source(
         ]
 
 
+async def test_a_fact_told_after_another_is_recalled_by_its_words(
+    nous_mcp: Opener, neo4j_endpoint: Neo4jEndpoint, agent_id: str
+) -> None:
+    async with nous_mcp() as session:
+        for text in ("Ana: did you ever visit the Louvre museum?", "Ben: yes, last May"):
+            await call(session, "remember", kind="fact", text=text, source="chat with Ana")
+        recalled = await call(session, "recall", question="When was the Louvre museum visited?")
+        assert "Ben: yes, last May (after: Ana: did you ever visit the Louvre museum?)" in recalled
+    async with nous_mcp() as session:  # another client session: the chat is not its context
+        told = await call(
+            session, "remember", kind="fact", text="Cy: it rained", source="chat with Ana"
+        )
+    fact_id = told.split("Remembered fact ", 1)[1].split()[0].rstrip(":")
+    async with open_checks(neo4j_endpoint, agent_id) as checks:
+        fact = await checks.node(fact_id)
+    assert fact is not None and "context" not in fact and fact["text_in_context"] == "Cy: it rained"
+
+
 async def test_remember_refuses_empty_unsourced_and_oversized_text(nous_mcp: Opener) -> None:
     async with nous_mcp() as session:
         empty = await call_failing(session, "remember", kind="fact", text=" \n ", source="x")
