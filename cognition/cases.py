@@ -23,12 +23,16 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cognition.embeddings import Embeddings, cosine
 from cognition.text import clip, estimate_tokens, fence
 from graph.models import Case, CaseSource
-from graph.settings import CaseSettings
 from graph.store.cases import CaseStore
+
+if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
+    from graph.settings import CaseSettings
+    from graph.settings_lean import HookCases
 
 _WORD = re.compile(r"[a-z][a-z0-9]+")
 # Words that say nothing about what a task is about.
@@ -90,7 +94,10 @@ class CaseBank:
     """One agent's cases: written once verified, recalled by similarity, credited by outcome."""
 
     def __init__(
-        self, store: CaseStore, settings: CaseSettings, embeddings: Embeddings | None = None
+        self,
+        store: CaseStore,
+        settings: CaseSettings | HookCases,
+        embeddings: Embeddings | None = None,
     ) -> None:
         self.store = store
         self.settings = settings

@@ -29,7 +29,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Protocol
 
 from cognition.errors import LLMUnavailableError
-from graph.settings_model import EMBEDDING_DIMENSIONS
+from graph.settings_source import EMBEDDING_DIMENSIONS
 
 if TYPE_CHECKING:
     # Types only: a hook loads this module (the case bank's cosine, hybrid recall's types),

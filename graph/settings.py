@@ -4,7 +4,8 @@ This is the only module of Nous that reads the environment. Every default
 lives in :mod:`graph.settings_model`; every other part receives the settings
 (or a section of them) as an explicit argument.
 
-Sources, lowest priority first:
+Sources, lowest priority first (gathered by :mod:`graph.settings_source`, which a
+hook's lean reader, :mod:`graph.settings_lean`, shares):
 
 1. the defaults (:mod:`graph.settings_model`);
 2. the YAML file (``nous.yaml`` in the working directory, or ``--config FILE``);
@@ -23,7 +24,6 @@ the file (or the environment variable) and the dotted key.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -100,22 +100,11 @@ from graph.settings_rsi import (
 from graph.settings_rsi import (
     RSISettings as RSISettings,
 )
-
-# What an environment value is read as without YAML: a word YAML reads as that very string.
-_PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-_YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null"})
+from graph.settings_source import SettingsData, gather_settings
 
 _TOP_LEVEL = frozenset(
     n for n, f in Settings.model_fields.items() if not hasattr(f.default_factory, "model_fields")
 )
-
-# Environment variables that do not follow the NOUS_ prefix convention.
-_PLAIN_ENV: dict[str, tuple[str, ...]] = {
-    "NEO4J_URI": ("neo4j", "uri"),
-    "NEO4J_USER": ("neo4j", "user"),
-    "NEO4J_USERNAME": ("neo4j", "user"),
-    "NEO4J_PASSWORD": ("neo4j", "password"),
-}
 
 
 def load_settings(
@@ -131,111 +120,18 @@ def load_settings(
     ``os.environ``. ``overrides`` maps dotted keys (``"watch.root"``) to
     values and wins over everything else.
     """
-    env = os.environ if environ is None else environ
-    explicit = config_file is not None
-    path = config_file if config_file is not None else DEFAULT_CONFIG_FILE
-    data: dict[str, Any] = _read_yaml(path) if explicit or path.exists() else {}
-    origins: dict[tuple[str, ...], str] = {}
-    for leaf in _leaf_keys(data):
-        origins[leaf] = str(path)
-
-    for name, value in sorted(env.items()):
-        key = _env_key(name)
-        if key is None:
-            continue
-        plain = key[-1] in {"password", "uri", "user", "api_key", "templates_file"}
-        parsed = value if plain else _parse_env_value(name, value)
-        _assign(data, key, parsed, source=name)
-        origins[key] = f"environment variable {name}"
-
-    for dotted, value in (overrides or {}).items():
-        path_key = tuple(dotted.split("."))
-        _assign(data, path_key, value, source="command line")
-        origins[path_key] = "command line"
-
+    gathered = gather_settings(config_file, environ, overrides, _TOP_LEVEL)
     try:
-        return Settings.model_validate(data)
+        return Settings.model_validate(gathered.data)
     except ValidationError as exc:
-        raise SettingsError(_describe(exc, origins, str(path))) from None
+        raise SettingsError(_describe(exc, gathered)) from None
 
 
-def _read_yaml(path: Path) -> dict[str, Any]:
-    # YAML is imported only when there is YAML to read: a hook with no settings file and
-    # plain words in its environment never pays for it (issue 27).
-    import yaml
-
-    from graph.yamlfile import YamlFileError, parse_yaml, read_text, yaml_problem
-
-    try:
-        loaded = parse_yaml(read_text(path, what="settings file"))
-    except YamlFileError as exc:
-        raise SettingsError(str(exc)) from None
-    except yaml.YAMLError as exc:
-        # Never PyYAML's own message: it quotes the line, which may hold a password.
-        raise SettingsError(f"{path}: not valid YAML: {yaml_problem(exc)}") from None
-    if loaded is None:
-        return {}
-    if not isinstance(loaded, dict):
-        raise SettingsError(
-            f"{path}: the top level must be a mapping of keys, not a list or scalar"
-        )
-    return loaded
-
-
-def _env_key(name: str) -> tuple[str, ...] | None:
-    if name in _PLAIN_ENV:
-        return _PLAIN_ENV[name]
-    if not name.startswith("NOUS_"):
-        return None
-    if "__" not in name:
-        # NOUS_REASONER, NOUS_AGENT_ID …: a top-level setting; any other NOUS_ name is not ours.
-        top = name[len("NOUS_") :].lower()
-        return (top,) if top in _TOP_LEVEL else None
-    parts = name[len("NOUS_") :].lower().split("__")
-    return tuple(parts) if all(parts) else None
-
-
-def _parse_env_value(name: str, value: str) -> Any:
-    if _PLAIN_WORD.fullmatch(value) and value.lower() not in _YAML_WORDS:
-        return value  # what YAML would read it as, without loading YAML
-    import yaml
-
-    from graph.yamlfile import parse_yaml, yaml_problem
-
-    try:
-        return parse_yaml(value) if value.strip() else value
-    except yaml.YAMLError as exc:
-        why = yaml_problem(exc)
-        raise SettingsError(f"environment variable {name}: not a valid value: {why}") from None
-
-
-def _assign(data: dict[str, Any], key: tuple[str, ...], value: Any, *, source: str) -> None:
-    node = data
-    for part in key[:-1]:
-        child = node.setdefault(part, {})
-        if not isinstance(child, dict):
-            raise SettingsError(f"{source}: '{'.'.join(key)}' is set but '{part}' is not a section")
-        node = child
-    node[key[-1]] = value
-
-
-def _leaf_keys(data: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-    keys: list[tuple[str, ...]] = []
-    for name, value in data.items():
-        key = (*prefix, str(name))
-        keys.append(key)
-        if isinstance(value, Mapping):
-            keys.extend(_leaf_keys(value, key))
-    return keys
-
-
-def _describe(exc: ValidationError, origins: Mapping[tuple[str, ...], str], file: str) -> str:
+def _describe(exc: ValidationError, gathered: SettingsData) -> str:
     lines = []
     for error in exc.errors():
         loc = tuple(str(p) for p in error["loc"])
-        origin = next(
-            (origins[loc[:n]] for n in range(len(loc), 0, -1) if loc[:n] in origins), file
-        )
+        origin = gathered.origin(loc)
         message = "unknown key" if error["type"] == "extra_forbidden" else error["msg"]
         lines.append(f"{origin}: {'.'.join(loc)}: {message}")
     return "invalid settings:\n  " + "\n  ".join(lines)

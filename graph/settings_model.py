@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 
 from graph.settings_claude import ClaudeSettings, McpSettings
 from graph.settings_rsi import CaseSettings, CodeNoteSettings, RSISettings
-
-DEFAULT_CONFIG_FILE = Path("nous.yaml")
+from graph.settings_source import DEFAULT_CONFIG_FILE as DEFAULT_CONFIG_FILE
+from graph.settings_source import EMBEDDING_DIMENSIONS as EMBEDDING_DIMENSIONS
 
 STATE_DIR = ".nous"
 """Nous's own folder, under the watched root; :func:`state_dir` is the one way to it."""
@@ -90,8 +90,6 @@ DEFAULT_NOISE_PATTERNS: list[str] = [
 
 _STRICT = ConfigDict(extra="forbid", validate_default=True)
 log = logging.getLogger(__name__)
-EMBEDDING_DIMENSIONS = 384
-"""The width of every stored vector: the vector index's (cypher/schema/011_recall_vectors)."""
 
 
 class Neo4jSettings(BaseModel):

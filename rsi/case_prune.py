@@ -24,6 +24,7 @@ from datetime import datetime
 from cognition.cases import CaseBank, word_similarity
 from graph.models import Case
 from graph.settings import CaseSettings
+from graph.settings_lean import HookCases
 
 SECONDS_PER_DAY = 86400.0
 
@@ -40,7 +41,9 @@ def _value(case: Case) -> tuple[int, int, float]:
     return (case.helpful - case.harmful, case.uses, case.at.timestamp())
 
 
-def choose_case_prunes(cases: Sequence[Case], settings: CaseSettings, now: datetime) -> CasePrunes:
+def choose_case_prunes(
+    cases: Sequence[Case], settings: CaseSettings | HookCases, now: datetime
+) -> CasePrunes:
     """The active cases to retire or merge now (pure: no I/O)."""
     chosen = CasePrunes()
     kept: list[Case] = []

@@ -16,18 +16,10 @@ from collections.abc import Mapping
 
 from cognition.learn.learner import CensorBook, works_here
 from cognition.monitor.assess import CENSOR_ERROR_CHARS, is_transient
-from cognition.monitor.calls import call_key, describe_call
+from cognition.monitor.calls import CALL_CONFIDENCE, call_key, call_record_key, describe_call
 from cognition.text import plain_text
 from graph.models import Censor
 from graph.store.learning import LearningStore
-
-CALL_CONFIDENCE = 0.5
-"""What a tool call's record counts as its confidence (a call is not a decision: neutral)."""
-
-
-def call_record_key(key: str) -> str:
-    """The key of the ``Pattern`` that holds a tool call's record of outcomes."""
-    return f"tool_call:{key}"
 
 
 def call_trigger(tool_name: str | None, tool_input: Mapping[str, object], error: str) -> str:

@@ -18,14 +18,18 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cognition.cases import CaseBank, word_similarity, worked_examples
 from cognition.chat.turns import ToolResult, TurnContext, TurnResult
 from cognition.monitor import Assessment, EpisodeOutcome
 from cognition.text import clip
 from graph.models import Case, CaseSource
-from graph.settings import CaseSettings
 from graph.store.memory import Memory
+
+if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
+    from graph.settings import CaseSettings
+    from graph.settings_lean import HookCases
 
 SESSION_DOMAIN = "session"
 _TARGET_KEYS = ("file_path", "notebook_path", "path", "url")
@@ -123,7 +127,7 @@ class SessionCases:
     def __init__(
         self,
         memory: Memory,
-        settings: CaseSettings | None = None,
+        settings: CaseSettings | HookCases | None = None,
         *,
         learn: bool = True,
         draw: random.Random | None = None,
@@ -134,7 +138,11 @@ class SessionCases:
         most similar ones (the control of recall by similarity); a successful call of a
         ``verifying`` tool (its success is a check that passed, e.g. a test run) is a case
         even with no failure before it, and its first call decides the credit."""
-        self.bank = CaseBank(memory.cases, settings or CaseSettings())
+        if settings is None:
+            from graph.settings import CaseSettings
+
+            settings = CaseSettings()
+        self.bank = CaseBank(memory.cases, settings)
         self.episodes = memory.episodes
         self.turns = memory.turns
         self.learn = learn

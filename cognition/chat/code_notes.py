@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from cognition.call_facts import fix_line, implicated, returned_facts
 from cognition.chat.cases import first_outcome, same_intent, verified
@@ -36,8 +37,11 @@ from cognition.code_notes import (
 from cognition.monitor import Assessment
 from cognition.text import clip, estimate_tokens, fence
 from graph.models import CodeNote, NoteKind
-from graph.settings import CodeNoteSettings
 from graph.store.memory import Memory
+
+if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
+    from graph.settings import CodeNoteSettings
+    from graph.settings_lean import HookCodeNotes
 
 NOTES_LABEL = "notes from your memory: what earlier runs showed about names this task uses"
 NOTES_HEADING = "## Notes on the code this task names"
@@ -200,7 +204,7 @@ class SessionNotes:
     def __init__(
         self,
         memory: Memory,
-        settings: CodeNoteSettings | None = None,
+        settings: CodeNoteSettings | HookCodeNotes | None = None,
         *,
         learn: bool = True,
         draw: random.Random | None = None,
@@ -212,7 +216,11 @@ class SessionNotes:
         self.store = memory.code_notes
         self.episodes = memory.episodes
         self.turns = memory.turns
-        self.settings = settings or CodeNoteSettings()
+        if settings is None:
+            from graph.settings import CodeNoteSettings
+
+            settings = CodeNoteSettings()
+        self.settings = settings
         self.learn = learn
         self.draw = draw
         self.verifying = verifying

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING
 from graph.models import DecisionType, Pattern, StepName
 from graph.models.learn import path_pattern_key, pattern_key
 from graph.models.paths import path_pattern
-from graph.settings import ThresholdSettings
 
 if TYPE_CHECKING:
     # Types only: a hook loads this module for MIN_PATTERN_SAMPLES, not the LLM's schemas.
     from cognition.schemas import DecisionContext
+    from graph.settings import ThresholdSettings
 
 BASE_CONFIDENCE = 0.5
 WAIT_TIMEOUT_S = 300.0

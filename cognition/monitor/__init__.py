@@ -22,9 +22,9 @@ from cognition.monitor.assess import (
     is_transient,
     tool_call_prefix,
 )
-from cognition.monitor.failures import analyze_failure
 
 if TYPE_CHECKING:
+    from cognition.monitor.failures import analyze_failure
     from cognition.monitor.judge import Monitor
     from cognition.monitor.retry import (
         DEFAULT_MAX_RETRIES,
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         retry_strategy,
     )
     from cognition.monitor.verdict import decide, escalation_message, undecided_message
-from graph.models.outcome import FailureAnalysis, FailureType, Verdict, VerdictDetail
+    from graph.models.outcome import FailureAnalysis, FailureType, Verdict, VerdictDetail
 
 __all__ = [
     "DEFAULT_MAX_RETRIES",
@@ -60,8 +60,14 @@ __all__ = [
 ]
 
 # Loaded when first asked for (PEP 562): the judge brings in the executors, which a process
-# that only assesses a turn (a Claude Code hook) must not load.
+# that only assesses a turn (a Claude Code hook) must not load; the failure analysis and its
+# models bring in pydantic, which a hook answering a tool call (cognition.monitor.calls) must not.
 _HOMES = {
+    "analyze_failure": "cognition.monitor.failures",
+    "FailureAnalysis": "graph.models.outcome",
+    "FailureType": "graph.models.outcome",
+    "Verdict": "graph.models.outcome",
+    "VerdictDetail": "graph.models.outcome",
     "Monitor": "cognition.monitor.judge",
     "DEFAULT_MAX_RETRIES": "cognition.monitor.retry",
     "RetryStrategy": "cognition.monitor.retry",

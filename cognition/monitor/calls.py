@@ -43,6 +43,13 @@ _VOLATILE = (
 _QUOTES = re.compile(r"[\"'`]")
 _SPACES = re.compile(r"\s+")
 DESCRIBED_CHARS = 300
+CALL_CONFIDENCE = 0.5
+"""What a tool call's record counts as its confidence (a call is not a decision: neutral)."""
+
+
+def call_record_key(key: str) -> str:
+    """The key of the ``Pattern`` that holds a tool call's record of outcomes."""
+    return f"tool_call:{key}"
 
 
 def normalised_text(text: str) -> str:

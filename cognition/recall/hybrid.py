@@ -25,16 +25,18 @@ from typing import TYPE_CHECKING, Any
 
 from cognition.errors import LLMUnavailableError
 from graph.models.paths import path_pattern
-from graph.settings import EmbeddingSettings
 from graph.store.embeddings import Space
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory
 from graph.store.recall import Hit, HybridHits, HybridRequest
 
 if TYPE_CHECKING:
-    # Types only: a Claude Code hook recalls without the embedding client or numpy loaded.
+    # Types only: a Claude Code hook recalls without the embedding client or numpy loaded,
+    # and reads its settings without pydantic.
     from cognition.embeddings import Embeddings, Vector
     from cognition.recall.agent_vectors import AgentVectors
+    from graph.settings import EmbeddingSettings
+    from graph.settings_lean import HookEmbeddings
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +111,10 @@ class HybridRecall:
     """Hybrid recall over one agent's memory; vectors only where ``embeddings`` is set."""
 
     def __init__(
-        self, memory: Memory, embeddings: Embeddings | None, settings: EmbeddingSettings
+        self,
+        memory: Memory,
+        embeddings: Embeddings | None,
+        settings: EmbeddingSettings | HookEmbeddings,
     ) -> None:
         self.store = memory.recall
         self.embeddings = embeddings

@@ -12,6 +12,7 @@ from graph.models import Censor, utc_now
 from graph.models.paths import path_pattern
 from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties, to_properties
+from graph.store.session_start import SessionStartStore
 
 # A censor is created at its first firing (fire_count 1, severity warn); the
 # second time the same thing goes wrong it blocks.
@@ -79,8 +80,8 @@ class CensorStore:
 
     async def active_censors(self, limit: int = 20) -> list[Censor]:
         """Active censors, block first, then the most fired."""
-        rows = await self.graph.read("learn/active_censors", limit=limit)
-        return [from_properties(Censor, r["censor"]) for r in rows]
+        found = await SessionStartStore(self.graph).active_censors(limit)
+        return [from_properties(Censor, properties) for properties in found]
 
     async def active_censor_triggers(self, limit: int = 20) -> list[str]:
         """The triggers of :meth:`active_censors`, in its order: no models made on the way.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graph.errors import GraphError
 from graph.models import (
@@ -25,9 +25,11 @@ from graph.models import (
     new_id,
     utc_now,
 )
-from graph.settings import GoalSettings
 from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
+
+if TYPE_CHECKING:
+    from graph.settings import GoalSettings
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from graph.settings_model import EMBEDDING_DIMENSIONS
+from graph.settings_source import EMBEDDING_DIMENSIONS
 from graph.store.agent_graph import AgentGraph
 
 # What gets a vector: the text recall shows (cypher/schema/010_embeddings.cypher).

@@ -16,8 +16,8 @@ from pydantic import BaseModel
 
 from graph.models import Episode, Fact, Procedure, WorkingMemory, new_id, utc_now
 from graph.store.agent_graph import AgentGraph
-from graph.store.events import event_properties
 from graph.store.mapping import from_properties, to_properties
+from graph.store.session_start import SessionStartStore
 
 M = TypeVar("M", bound=BaseModel)
 # A remembered fact's context: the facts told just before it from the same source in the
@@ -50,19 +50,8 @@ class EpisodeStore:
         An episode started now is recorded in the audit stream (``episode_started``) by
         the same statement.
         """
-        now = utc_now()
-        episode = Episode(agent_id=self.agent_id, session_id=session_id, started_at=now, at=now)
-        properties = {**to_properties(episode), "lessons": [], "lessons_text": ""}
-        started = {"episode_id": episode.id}
-        rows = await self.graph.write(
-            "learn/start_episode",
-            session_id=session_id,
-            episode={**properties, "open_session": session_id},
-            event=event_properties(
-                self.agent_id, "episode_started", started, session_id=session_id
-            ),
-        )
-        return from_properties(Episode, rows[0]["episode"]), bool(rows[0]["created"])
+        episode, created = await SessionStartStore(self.graph).start_episode(session_id)
+        return from_properties(Episode, episode), created
 
     async def open_episode(self, session_id: str) -> Episode | None:
         """The session's open episode, or None."""

@@ -14,22 +14,11 @@ from typing import Any
 
 from graph.models import Event
 from graph.store.agent_graph import AgentGraph
-from graph.store.mapping import from_properties, to_properties
+from graph.store.calls import CallStore
+from graph.store.calls import event_properties as event_properties
+from graph.store.mapping import from_properties
 
 log = logging.getLogger(__name__)
-
-
-def event_properties(
-    agent_id: str, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
-) -> dict[str, Any]:
-    """The properties of a new ``Event`` (data as a JSON string), for any statement that
-    writes one beside what it records."""
-    event = Event(agent_id=agent_id, type=event_type, data=dict(data))
-    properties = to_properties(event)
-    properties["data"] = json.dumps(dict(data), sort_keys=True, default=str)
-    if session_id is not None:
-        properties["session_id"] = session_id
-    return properties
 
 
 class EventStore:
@@ -45,14 +34,7 @@ class EventStore:
 
         Returns the event's id, or None when it could not be written.
         """
-        try:
-            properties = self.event_properties(event_type, data, session_id=session_id)
-            rows = await self.graph.write("learn/emit_event", event=properties)
-            return str(rows[0]["id"])
-        except Exception as exc:  # the audit stream must never break what it records
-            # GraphError messages name the query, never its parameters.
-            log.warning("event %r not recorded: %s: %s", event_type, type(exc).__name__, exc)
-            return None
+        return await CallStore(self.graph).emit(event_type, data, session_id=session_id)
 
     def event_properties(
         self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None

@@ -20,6 +20,7 @@ from typing import Any
 from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, Trajectory, new_id, utc_now
 from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties, to_properties
+from graph.store.session_start import SessionStartStore
 
 # Crystallization samples at most ten trajectories; more than this is never needed at once.
 MAX_UNDISTILLED = 1000
@@ -66,8 +67,8 @@ class HeuristicStore:
         self, status: HeuristicStatus, domain: str | None = None
     ) -> list[Heuristic]:
         """The heuristics in ``status`` (of one domain, or all), oldest first."""
-        rows = await self.graph.read("rsi/heuristics_by_status", status=status.value, domain=domain)
-        return [from_properties(Heuristic, r["heuristic"], agent_id=self.agent_id) for r in rows]
+        found = await SessionStartStore(self.graph).heuristics(status.value, domain)
+        return [from_properties(Heuristic, p, agent_id=self.agent_id) for p in found]
 
     async def with_trials(self) -> list[dict[str, Any]]:
         """Every heuristic's properties, oldest first, each with ``trials`` (its trials' maps)."""

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from graph.models import Decision, Lesson, Pattern, new_id, utc_now
 from graph.store.agent_graph import AgentGraph
+from graph.store.calls import count_outcome
 from graph.store.mapping import from_properties, to_properties
 
 
@@ -52,15 +53,8 @@ class LearningStore:
 
     async def update_pattern(self, key: str, *, success: bool, confidence: float) -> Pattern:
         """Count one outcome in the pattern ``key`` (created if absent); return its new stats."""
-        rows = await self.graph.write(
-            "learn/update_pattern",
-            id=new_id(),
-            key=key,
-            success=success,
-            confidence=float(confidence),
-            now=utc_now(),
-        )
-        return from_properties(Pattern, rows[0]["pattern"])
+        counted = await count_outcome(self.graph, key, success=success, confidence=confidence)
+        return from_properties(Pattern, counted)
 
     async def pattern(self, key: str) -> Pattern | None:
         """The statistics of one pattern, or None before its first decision."""

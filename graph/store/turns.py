@@ -14,9 +14,8 @@ from typing import Any
 
 from graph.models import Censor, Turn, utc_now
 from graph.store.agent_graph import AgentGraph
+from graph.store.calls import GATE_LIMIT, CallStore
 from graph.store.mapping import from_properties, to_properties
-
-GATE_LIMIT = 5
 
 
 class TurnStore:
@@ -56,20 +55,8 @@ class TurnStore:
     async def record_tool_result(
         self, session_id: str, result: Mapping[str, Any], *, keep: int
     ) -> str | None:
-        """Append one tool result to the session's open turn; the turn's id, None without one.
-
-        The turn keeps at most ``keep`` results: past that the oldest successful
-        one is dropped (an error only when all kept are errors) and counted.
-        A result with an ``error`` is a failed call.
-        """
-        rows = await self.graph.write(
-            "chat/record_tool_result",
-            session_id=session_id,
-            result=json.dumps(dict(result), sort_keys=True, default=str),
-            failed=result.get("error") is not None,
-            keep=max(1, int(keep)),
-        )
-        return str(rows[0]["id"]) if rows else None
+        """:meth:`graph.store.calls.CallStore.record_tool_result`."""
+        return await CallStore(self.graph).record_tool_result(session_id, result, keep=keep)
 
     async def close_turn(
         self, turn_id: str, *, response: str, outcome: str, surprise: float
@@ -104,8 +91,8 @@ class TurnStore:
 
     async def censors_for_call(self, call_key: str, limit: int = GATE_LIMIT) -> list[Censor]:
         """Active censors learned from the tool call with this key, block first."""
-        rows = await self.graph.read("chat/censors_for_call", call_key=call_key, limit=limit)
-        return [from_properties(Censor, r["censor"]) for r in rows]
+        found = await CallStore(self.graph).censors_for_call(call_key, limit)
+        return [from_properties(Censor, properties) for properties in found]
 
     def _turn(self, properties: Mapping[str, Any]) -> Turn:
         return from_properties(Turn, dict(properties), agent_id=self.graph.agent_id)

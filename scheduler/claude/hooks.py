@@ -5,8 +5,10 @@ asks the daemon; when none takes the hook it calls :func:`answer_alone`,
 which loads the settings, connects to the agent's Neo4j and lets
 :class:`scheduler.claude.session.ClaudeSession` do the event's work, within
 ``claude.hook_timeout_s`` (the process's watchdog lengthened to it, and
-asyncio's timeout inside it). This module imports nothing of the client:
-the client calls it, never the other way.
+asyncio's timeout inside it). It reads only the settings a hook uses
+(:func:`graph.settings_lean.load_hook_settings`, without pydantic). This
+module imports nothing of the client: the client calls it, never the other
+way.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graph.settings import load_settings
+from graph.settings_lean import HookSettings, load_hook_settings
 from scheduler.claude.payload import parse_payload
 
 if TYPE_CHECKING:
@@ -32,6 +34,8 @@ DAEMON_BANNER = (
     "folder, or keep one running as a user service: `nous init claude --service`."
 )
 """What the first answer of a session (SessionStart's) says when no daemon took the hook."""
+LEAN_EVENTS = frozenset({"SessionStart", "PreToolUse", "PostToolUse"})
+"""The events a hook working alone answers without the session's parts: no pydantic loaded."""
 ANSWER_SHARE = 0.8
 """What the work gets of the time left: the rest prints the answer and closes the driver."""
 
@@ -43,7 +47,7 @@ def answer_alone(
     *,
     config: str | Path | None = None,
     agent_id: str | None = None,
-    settings: Settings | None = None,
+    settings: Settings | HookSettings | None = None,
     watchdog: Watchdog | None = None,
     daemon_absent: bool = False,
 ) -> str:
@@ -56,7 +60,7 @@ def answer_alone(
     payload = parse_payload(raw, event)
     if settings is None:
         overrides = {"agent_id": agent_id} if agent_id else {}
-        settings = load_settings(Path(config) if config else None, overrides=overrides)
+        settings = load_hook_settings(Path(config) if config else None, overrides=overrides)
     limit_s = settings.claude.hook_timeout_s
     left = watchdog.limit(limit_s) if watchdog is not None else limit_s
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="nous hook: %(message)s")
@@ -71,10 +75,36 @@ def answer_alone(
 
 
 async def _answer(
-    event: str, payload: HookInput, settings: Settings, root: Path, limit_s: float
+    event: str, payload: HookInput, settings: Settings | HookSettings, root: Path, limit_s: float
 ) -> HookAnswer:
     # Imported here: everything that needs Neo4j, loaded once the payload proved readable.
+    if event in LEAN_EVENTS:  # no session, no cognitive layer, no pydantic
+        async with asyncio.timeout(limit_s):
+            return await _answer_lean(event, payload, settings)
     from scheduler.compose.session import open_session
 
     async with asyncio.timeout(limit_s), open_session(settings, root) as session:
         return await session.answer(event, payload)
+
+
+async def _answer_lean(
+    event: str, payload: HookInput, settings: Settings | HookSettings
+) -> HookAnswer:
+    """A tool call's hooks (:mod:`scheduler.claude.tool_hooks`) and a session's start
+    (:mod:`scheduler.claude.session_start`), over the agent's graph alone."""
+    from graph.store.agent_graph import AgentGraph
+    from graph.store.audit import AuditStore
+    from graph.store.calls import CallStore
+    from graph.store.session_start import SessionStartStore
+    from scheduler.claude.session_start import start_session
+    from scheduler.claude.tool_hooks import call_succeeded, gate_call
+    from scheduler.compose.hook_driver import open_driver
+
+    async with open_driver(settings, lean=True) as driver:
+        graph = AgentGraph(driver, settings.agent_id)
+        if event == "SessionStart":
+            store = SessionStartStore(graph)
+            return await start_session(store, AuditStore(graph), payload, settings.claude)
+        if event == "PreToolUse":
+            return await gate_call(CallStore(graph), payload)
+        return await call_succeeded(CallStore(graph), payload, settings.claude)

@@ -16,30 +16,74 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
+from graph.settings_lean import Spec
 from scheduler.claude.events import CONTEXT_EVENTS, MAX_PAYLOAD_BYTES, TEXT_EVENTS
 
+# What each field Nous reads may hold (pydantic's lax rules, without pydantic: a hook's
+# process pays for what it imports). Fields not named here are ignored.
+_REQUIRED = object()
+_TEXT_FIELDS: dict[str, tuple[Spec, object]] = {
+    "session_id": (
+        Spec("str", "", min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$"),
+        _REQUIRED,
+    ),
+    "hook_event_name": (Spec("str", None, nullable=True), None),
+    "cwd": (Spec("str", None, nullable=True), None),
+    "prompt": (Spec("str", ""), ""),
+    "tool_name": (Spec("str", "", max_length=200), ""),
+    "tool_use_id": (Spec("str", None, nullable=True), None),
+    "error": (Spec("str", None, nullable=True), None),
+    "duration_ms": (Spec("int", None, nullable=True, ge=0), None),
+    "last_assistant_message": (Spec("str", ""), ""),
+    "source": (Spec("str", None, nullable=True), None),
+    "reason": (Spec("str", None, nullable=True), None),
+    "trigger": (Spec("str", None, nullable=True, max_length=50), None),
+}
 
-class HookInput(BaseModel):
-    """One hook's JSON from stdin (the fields Nous reads)."""
 
-    model_config = ConfigDict(extra="ignore")
+class HookInput:
+    """One hook's JSON from stdin (the fields Nous reads); ``ValueError`` naming bad fields."""
 
-    session_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
-    hook_event_name: str | None = None
-    cwd: str | None = None
-    prompt: str = ""
-    tool_name: str = Field("", max_length=200)
-    tool_input: dict[str, Any] = Field(default_factory=dict)
-    tool_use_id: str | None = None
-    tool_response: Any = None
-    error: str | None = None
-    duration_ms: int | None = Field(None, ge=0)
-    last_assistant_message: str = ""
-    source: str | None = None
-    reason: str | None = None
-    trigger: str | None = Field(None, max_length=50)
+    __slots__ = (*_TEXT_FIELDS, "tool_input", "tool_response")
+    session_id: str
+    hook_event_name: str | None
+    cwd: str | None
+    prompt: str
+    tool_name: str
+    tool_input: dict[str, Any]
+    tool_use_id: str | None
+    tool_response: Any
+    error: str | None
+    duration_ms: int | None
+    last_assistant_message: str
+    source: str | None
+    reason: str | None
+    trigger: str | None
+
+    def __init__(self, **fields: Any) -> None:
+        bad: list[str] = []
+        for name, (spec, default) in _TEXT_FIELDS.items():
+            if name not in fields:
+                if default is _REQUIRED:
+                    bad.append(f"{name} (missing)")
+                setattr(self, name, default)
+                continue
+            try:
+                setattr(self, name, spec.check(fields[name]))
+            except ValueError as exc:
+                bad.append(f"{name} ({exc})")
+        tool_input = fields.get("tool_input", {})
+        if not isinstance(tool_input, dict):
+            bad.append("tool_input (Input should be a valid dictionary)")
+        self.tool_input = dict(tool_input) if isinstance(tool_input, dict) else {}
+        self.tool_response = fields.get("tool_response")
+        if bad:
+            raise ValueError("bad payload field(s): " + ", ".join(bad))
+
+    def __repr__(self) -> str:
+        return (
+            f"HookInput(session_id={self.session_id!r}, hook_event_name={self.hook_event_name!r})"
+        )
 
 
 class PayloadError(ValueError):
@@ -57,12 +101,9 @@ def parse_payload(raw: bytes, event: str) -> HookInput:
     if not isinstance(data, dict):
         raise PayloadError(f"{event}: stdin is not a JSON object")
     try:
-        payload = HookInput.model_validate(data)
+        payload = HookInput(**{k: v for k, v in data.items() if k in HookInput.__slots__})
     except ValueError as exc:
-        fields = ", ".join(
-            ".".join(str(p) for p in e["loc"]) for e in getattr(exc, "errors", lambda: [])()
-        )
-        raise PayloadError(f"{event}: bad payload field(s): {fields or exc}") from None
+        raise PayloadError(f"{event}: {exc}") from None
     named = payload.hook_event_name
     if named is not None and named != event:
         raise PayloadError(f"hook called for {event} with a {named!r} payload")

@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cognition.recall.hybrid import HybridRecall
 from cognition.recall.question import QuestionRecall
 from cognition.text import fence
 from graph.errors import GraphError
 from graph.models.frame import FrameSpec
-from graph.settings import EmbeddingSettings
+from graph.settings_lean import HookEmbeddings
 from graph.store.memory import Memory
 from graph.watch.files import inside_root
+
+if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
+    from graph.settings import EmbeddingSettings
 
 _PATHLIKE = re.compile(r"[\w.@~+-]*[/.][\w./@~+-]*\w")
 _MAX_CANDIDATES = 8
@@ -66,11 +70,21 @@ class PromptRecall:
     reads_working_memory = False
     """Recall here asks nothing of working memory, so it runs beside the update."""
 
-    def __init__(self, memory: Memory, root: Path, hybrid: HybridRecall | None = None) -> None:
+    def __init__(
+        self,
+        memory: Memory,
+        root: Path,
+        search: EmbeddingSettings | HookEmbeddings | None = None,
+        hybrid: HybridRecall | None = None,
+    ) -> None:
+        """``search``: the vector search's limits (the defaults when None; a hybrid recall
+        without vectors, the one built here, does not use them)."""
         self.memory = memory
         self.root = root
         # Words and the graph only unless given vectors: no model loads on a hook's path.
-        self.recall = QuestionRecall(hybrid or HybridRecall(memory, None, EmbeddingSettings()))
+        self.recall = QuestionRecall(
+            hybrid or HybridRecall(memory, None, search or HookEmbeddings.defaults())
+        )
 
     async def __call__(self, user_input: str, frame: FrameSpec, session_id: str) -> str:
         """The context recalled for ``user_input`` in ``frame``, fenced; "" if none is relevant."""

@@ -2,9 +2,7 @@
 
 Part of the composition root, kept light: a hook imports this module and
 none of the daemon's (no scheduler, no decision loop). The driver goes
-straight to the configured Neo4j (``NEO4J_URI``, else the local address): a
-hook never probes Docker or starts a server, and when nothing answers it
-gives up at once.
+straight to the configured Neo4j (:mod:`scheduler.compose.hook_driver`).
 """
 
 from __future__ import annotations
@@ -19,44 +17,36 @@ from cognition.chat.cases import SessionCases
 from cognition.chat.code_notes import SessionNotes
 from cognition.chat.layer import CognitiveLayer
 from cognition.frames.engine import FrameEngine
-from graph.server.address import local_uri
-from graph.settings import Settings
-from graph.store.bolt_driver import lean_driver
-from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from scheduler.claude.prompt_recall import PromptRecall
 from scheduler.claude.session import ClaudeSession
+from scheduler.compose.hook_driver import open_driver
 
 if TYPE_CHECKING:
     # The vectors child's parts, loaded by it alone (the hook's own path never embeds).
     from cognition.embeddings import Embeddings
     from cognition.recall.vectors import VectorJob
+    from graph.settings import Settings
+    from graph.settings_lean import HookSettings
 
 
 @asynccontextmanager
-async def open_memory(settings: Settings, *, lean: bool = False) -> AsyncIterator[Memory]:
+async def open_memory(
+    settings: Settings | HookSettings, *, lean: bool = False
+) -> AsyncIterator[Memory]:
     """The agent's memory over a driver straight to the configured Neo4j; closed on the way out.
 
     ``lean``: over the hook's own Bolt client, one connection (a plain ``bolt://``
     address; the official driver for anything else), for a process that must start fast.
     """
-    neo4j = settings.neo4j
-    build = lean_driver if lean else GraphDriver
-    driver = build(
-        neo4j.uri or local_uri(neo4j),
-        neo4j.user,
-        neo4j.password.get_secret_value(),
-        database=neo4j.database,
-    )
-    try:
-        await driver.start()
+    async with open_driver(settings, lean=lean) as driver:
         yield Memory(driver, settings.agent_id)
-    finally:
-        await driver.close()
 
 
 @asynccontextmanager
-async def open_session(settings: Settings, root: Path) -> AsyncIterator[ClaudeSession]:
+async def open_session(
+    settings: Settings | HookSettings, root: Path
+) -> AsyncIterator[ClaudeSession]:
     """A started session over the agent's memory (the hook's own Bolt client, one
     connection); the driver closed on the way out."""
     async with open_memory(settings, lean=True) as memory:
@@ -86,12 +76,12 @@ def hook_vector_job(
     return VectorJob(memory, embeddings, settings.embeddings, root, labels=labels, since=since)
 
 
-def build_session(memory: Memory, settings: Settings, root: Path) -> ClaudeSession:
+def build_session(memory: Memory, settings: Settings | HookSettings, root: Path) -> ClaudeSession:
     """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
     layer = CognitiveLayer(
         memory,
         FrameEngine(memory),
-        context_builder=PromptRecall(memory, root),
+        context_builder=PromptRecall(memory, root, settings.embeddings),
         cases=SessionCases(memory, settings.cases),
         code_notes=SessionNotes(memory, settings.code_notes),
     )

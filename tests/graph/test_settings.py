@@ -146,7 +146,7 @@ def test_embeddings_off_may_be_written_bare(tmp_path: Path) -> None:
 )  # fmt: skip
 def test_an_environment_value_reads_as_yaml_reads_it_with_or_without_yaml(value: str) -> None:
     # Plain words skip YAML (a hook need not import it); every value still reads as YAML would.
-    from graph.settings import _parse_env_value
+    from graph.settings_source import parse_env_value as _parse_env_value
     from graph.yamlfile import parse_yaml
 
     assert _parse_env_value("NOUS_X", value) == parse_yaml(value)

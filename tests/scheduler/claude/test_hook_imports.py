@@ -33,6 +33,12 @@ FORBIDDEN = (
     "importlib.metadata",  # reads installed packages (python-ulid, pydantic plugins did)
     "neo4j",  # the official driver: a hook speaks Bolt itself (graph.store.bolt)
     "yaml",  # no settings file here, plain words in the environment: nothing to parse
+    # The daemon's settings models (pydantic, some twenty built and validated): a hook reads
+    # the keys it uses with graph.settings_lean.
+    "graph.settings",
+    "graph.settings_model",
+    "graph.settings_claude",
+    "graph.settings_rsi",
     "cognition.llm",
     "cognition.act.executors",  # the executors
     "cognition.deliberate.llm_reasoner",
@@ -44,9 +50,13 @@ FORBIDDEN = (
     "scheduler.compose.loop",
     "scheduler.compose.mcp",
 )
-_PACKAGES = tuple(f"{name}." for name in FORBIDDEN)
-STUBS = frozenset({"neo4j._optional_deps"})
-"""graph.store.lean's stand-ins, in case the official driver is used (not the driver itself)."""
+WITHOUT_PYDANTIC = frozenset({"SessionStart", "PreToolUse", "PostToolUse"})
+"""A session's start and the hooks of every tool call (scheduler.claude.session_start,
+tool_hooks): none of these either."""
+PYDANTIC = ("pydantic", "pydantic_core", "annotated_types", "graph.models", "cognition.chat")
+STUBS = frozenset({"neo4j._optional_deps", "pydantic.plugin._loader"})
+"""graph.store.lean's stand-ins, in case the official driver or pydantic is used (not the
+driver or pydantic themselves)."""
 # The console script's own code, with sys.modules written as the hook's process (not its
 # vectors child, which leaves by os._exit) exits.
 _RECORDING = """
@@ -69,10 +79,16 @@ EVENTS = (
     ("PreToolUse", BASH),
     ("PostToolUse", {**BASH, "tool_response": {"stdout": "ok", "stderr": ""}}),
     ("PostToolUseFailure", {**BASH, "error": "npm ERR! code EOTP one-time password"}),
+    ("PostToolUseFailure", {**BASH, "error": "npm ERR! code EOTP one-time password"}),
+    ("PreToolUse", BASH),  # now denied: the gate's block, and its audit event, without pydantic
     ("PreCompact", {"trigger": "manual", "custom_instructions": ""}),
     ("Stop", {"stop_hook_active": False}),
     ("SessionEnd", {"reason": "exit"}),
 )
+
+
+def _packages(names: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"{name}." for name in names)
 
 
 def loaded_by_hook(
@@ -125,7 +141,14 @@ async def test_no_event_working_alone_loads_a_heavy_module(
             event, fields, remembered, env, tmp_path / f"{event}.json"
         )
         assert "scheduler.claude.hooks" in modules, event  # it did work alone
-        heavy = sorted(m for m in modules - STUBS if m in FORBIDDEN or m.startswith(_PACKAGES))
+        heavy = sorted(
+            m for m in modules - STUBS if m in FORBIDDEN or m.startswith(_packages(FORBIDDEN))
+        )
+        if event in WITHOUT_PYDANTIC:
+            heavy += sorted(
+                m for m in modules - STUBS if m in PYDANTIC or m.startswith(_packages(PYDANTIC))
+            )
         assert (event, heavy) == (event, [])
     assert "additionalContext" in answers["SessionStart"]
     assert "plan.md" in answers["UserPromptSubmit"]  # it recalled, through the whole path
+    assert '"permissionDecision": "deny"' in answers["PreToolUse"]  # the second PreToolUse
