@@ -3,16 +3,17 @@
 A single statement runs first as an auto-commit transaction: RUN and PULL in one
 round trip, the commit done by the server at the end of the result, where a managed
 transaction needs a second round trip for its COMMIT. On a plain ``bolt://``
-address that attempt goes over a few connections of Nous's own
-(:mod:`graph.store.bolt_pool`: the same rows, about a third of the official
-driver's CPU per statement); elsewhere, through the official driver. When that
-attempt fails with an error worth retrying (a transient error, which the server
-rolled back, or a connection that failed), or with a value the own client cannot
-carry, the statement runs again through ``execute_query``, the official driver's
-managed transaction that retries until the server answers. A batch of rows is one
-``UNWIND $rows`` statement per chunk, always managed (its round trips are nothing
-beside its work). Driver exceptions are wrapped in :mod:`graph.errors` types whose
-messages name the query, never its parameters.
+address that attempt, and each chunk of a batch (one ``UNWIND $rows`` statement
+per chunk), goes over a few connections of Nous's own
+(:mod:`graph.store.bolt_pool`: the same rows for much less of the client's CPU;
+bench.loop's decision 8.3-10.0 -> 5.8-6.3 ms, bench.ingest's row 98-115 -> 35-51
+us, measured on a loaded machine); elsewhere, through the official driver. When
+that attempt fails with an error worth retrying (a transient error, which the
+server rolled back, or a connection that failed), or with a value the own client
+cannot carry, the statement or chunk runs again through ``execute_query``, the
+official driver's managed transaction that retries until the server answers.
+Driver exceptions are wrapped in :mod:`graph.errors` types whose messages name
+the query, never its parameters.
 """
 
 from __future__ import annotations
@@ -153,13 +154,13 @@ class GraphDriver:
         if len(chunks) <= 1 or concurrency <= 1:
             out: list[Row] = []
             for chunk in chunks:
-                out.extend(await self._execute(query, {**params, "rows": chunk}, read=False))
+                out.extend(await self._chunk(query, {**params, "rows": chunk}))
             return out
         gate = asyncio.Semaphore(concurrency)
 
         async def one(chunk: list[Mapping[str, Any]]) -> list[Row]:
             async with gate:
-                return await self._execute(query, {**params, "rows": chunk}, read=False)
+                return await self._chunk(query, {**params, "rows": chunk})
 
         # Every chunk ends (commits or fails) before an error is raised, so the caller never
         # acts on a failure (e.g. spools the batch again) while other chunks are still writing.
@@ -170,6 +171,14 @@ class GraphDriver:
         return [
             row for result in results if not isinstance(result, BaseException) for row in result
         ]
+
+    async def _chunk(self, query: Query, params: Mapping[str, Any]) -> list[Row]:
+        """One chunk of a batch: over Nous's own connections when it can, else managed."""
+        if self._pool is not None and self._pool.available:
+            rows = await self._own_once(query, params, read=False)
+            if rows is not None:
+                return rows
+        return await self._execute(query, params, read=False)
 
     async def run_schema(self, text: str, *, source: str) -> None:
         """Run one schema statement in an auto-commit transaction (schema needs its own)."""
@@ -212,23 +221,34 @@ class GraphDriver:
         """
         self.statements += 1
         if self._pool is not None and self._pool.available:
-            try:
-                fields, records = await self._pool.run(
-                    query.text, params, database=self.database, read=read
-                )
-                return [dict(zip(fields, values, strict=True)) for values in records]
-            except BoltFailure as exc:
-                if not exc.transient:
-                    why = f"query {query.name}: {exc.code}: {exc.message}"
-                    raise MemoryQueryError(why) from None
-            except (BoltConnectionLost, PackStreamError):
-                pass  # the official driver says what is wrong, or runs it
+            rows = await self._own_once(query, params, read=read)
         else:
             rows = await self._official_once(query, params, read=read)
-            if rows is not None:
-                return rows
+        if rows is not None:
+            return rows
         log.debug("query %s: retrying as a managed transaction", query.name)
         return await self._execute(query, params, read=read)
+
+    async def _own_once(
+        self, query: Query, params: Mapping[str, Any], *, read: bool
+    ) -> list[Row] | None:
+        """The auto-commit attempt over Nous's own connections; None: the official driver's turn.
+
+        None after a transient failure, a lost connection, or a parameter this
+        client cannot carry: the official driver then runs it, or says what is wrong.
+        """
+        assert self._pool is not None
+        try:
+            fields, records = await self._pool.run(
+                query.text, params, database=self.database, read=read
+            )
+        except BoltFailure as exc:
+            if not exc.transient:
+                raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
+            return None
+        except (BoltConnectionLost, PackStreamError):
+            return None
+        return [dict(zip(fields, values, strict=True)) for values in records]
 
     async def _official_once(
         self, query: Query, params: Mapping[str, Any], *, read: bool

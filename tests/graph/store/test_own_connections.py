@@ -1,11 +1,11 @@
 """Single statements over Nous's own Bolt connections (graph.store.bolt_pool), as Neo4j sees them.
 
-On a plain ``bolt://`` address a ``GraphDriver`` runs each single statement
-on one of a few connections of its own (the client a hook works alone with:
-about 1.5 ms of the client's CPU less per statement than the official
-driver's session), the least busy one; batches, schema and EXPLAIN, and any
-statement the own client cannot carry or that failed in a way worth trying
-again, stay with the official driver. The rows are the same
+On a plain ``bolt://`` address a ``GraphDriver`` runs each single statement,
+and each chunk of a batch, on one of a few connections of its own (the client
+a hook works alone with, far cheaper on the client's CPU than the official
+driver's session), the least busy one; schema and EXPLAIN, and any statement
+the own client cannot carry or that failed in a way worth trying again, stay
+with the official driver. The rows are the same
 (``test_bolt.py`` compares the two clients value by value).
 """
 
@@ -104,3 +104,18 @@ async def test_a_value_its_own_client_cannot_send_goes_the_official_way(
     at = DateTime(2026, 11, 27, 6, 0, 0, 123456789)
     rows = await checks.read("checks/bolt_echo", value=at)
     assert rows[0]["value"].isoformat() == "2026-11-27T06:00:00.123456"
+
+
+async def test_a_batch_writes_its_chunks_on_connections_of_its_own(
+    checks: GraphDriver, agent_id: str
+) -> None:
+    # Two chunks in flight: one connection each (the client packs one while the server writes).
+    rows = [{"divisor": 1}] * 2000
+    try:
+        await checks.write_rows(
+            "seed/chunk_rows", rows, batch_size=1000, concurrency=2, agent_id=agent_id
+        )
+        assert (await checks.read("checks/chunk_probes", agent_id=agent_id))[0]["count"] == 2000
+        assert len(checks.own_addresses) == 2
+    finally:
+        await checks.write("checks/forget_chunk_probes", agent_id=agent_id)
