@@ -98,8 +98,10 @@ class BoltConnection:
         self._reading: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, host: str, port: int, user: str, password: str) -> BoltConnection:
-        """Connect, agree on a version and log in.
+    async def open(
+        cls, host: str, port: int, user: str, password: str, *, user_agent: str = USER_AGENT
+    ) -> BoltConnection:
+        """Connect, agree on a version and log in (as ``user_agent``, which Neo4j lists).
 
         Raises :class:`BoltConnectionLost` when nothing answers or no version is
         shared, :class:`BoltFailure` when the login is refused.
@@ -111,7 +113,7 @@ class BoltConnection:
         connection = cls(reader, writer)
         try:
             await connection._handshake()
-            await connection._login(user, password)
+            await connection._login(user, password, user_agent)
         except (BoltFailure, BoltConnectionLost):
             connection._writer.close()
             raise
@@ -138,10 +140,10 @@ class BoltConnection:
             )
         self.version = (answer[3], answer[2])
 
-    async def _login(self, user: str, password: str) -> None:
-        extra: dict[str, Any] = {"user_agent": USER_AGENT}
+    async def _login(self, user: str, password: str, user_agent: str) -> None:
+        extra: dict[str, Any] = {"user_agent": user_agent}
         if self.version >= (5, 3):  # bolt_agent is a field of HELLO from Bolt 5.3 on
-            extra["bolt_agent"] = {"product": USER_AGENT, "language": "Python"}
+            extra["bolt_agent"] = {"product": user_agent, "language": "Python"}
         if self.version >= (5, 2):
             extra["notifications_minimum_severity"] = "OFF"
         auth = {"scheme": "basic", "principal": user, "credentials": password}
@@ -153,6 +155,17 @@ class BoltConnection:
                 raise BoltFailure(str(meta.get("code")), str(meta.get("message")))
             if answer.tag != _SUCCESS:
                 raise BoltConnectionLost(f"unexpected answer 0x{answer.tag:02X} to the login")
+
+    @property
+    def local_address(self) -> str:
+        """This end's ``host:port``, as Neo4j lists the connection's client address."""
+        host, port = self._writer.get_extra_info("sockname")[:2]
+        return f"{host}:{port}"
+
+    @property
+    def lost(self) -> bool:
+        """True once the connection broke or was closed: nothing more can be asked on it."""
+        return self._lost is not None
 
     async def run(
         self, text: str, params: Mapping[str, Any], *, database: str, read: bool

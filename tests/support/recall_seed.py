@@ -85,14 +85,16 @@ class Seeder:
         return [str(r["id"]) for r in result]
 
 
-def support_driver(endpoint: Neo4jEndpoint) -> GraphDriver:
-    """A new (not started) driver whose queries are the test-only ones under ``SUPPORT_CYPHER``."""
+def support_driver(endpoint: Neo4jEndpoint, *, own_connections: int = 4) -> GraphDriver:
+    """A new (not started) driver whose queries are the test-only ones under ``SUPPORT_CYPHER``
+    (``own_connections=0``: every statement through the official driver)."""
     return GraphDriver(
         endpoint.uri,
         endpoint.user,
         endpoint.password,
         database=endpoint.database,
         queries=QueryLibrary(root=SUPPORT_CYPHER),
+        own_connections=own_connections,
     )
 
 

@@ -48,7 +48,8 @@ def bolt_driver(endpoint: Neo4jEndpoint, uri: str | None = None, **kw: Any) -> B
 @pytest.fixture
 async def clients(neo4j_endpoint: Neo4jEndpoint) -> AsyncIterator[tuple[GraphDriver, GraphDriver]]:
     """The official driver and the Bolt client, both started, on the test-only queries."""
-    official, bolt = support_driver(neo4j_endpoint), bolt_driver(neo4j_endpoint)
+    official = support_driver(neo4j_endpoint, own_connections=0)
+    bolt = bolt_driver(neo4j_endpoint)
     await official.start()
     await bolt.start()
     yield official, bolt
