@@ -19,7 +19,16 @@ import pytest
 COGNITION = Path(__file__).resolve().parents[2] / "cognition"
 STAGES = ("sense", "frames", "recall", "context", "deliberate", "act", "monitor", "learn")
 SHARED = {"errors", "schemas", "text", "llm", "llm_format", "llm_pacing", "llm_reply", "llm_repair"}
-SHARED |= {"llm_state", "llm_health", "embeddings", "carried", "cases", "code_reply", "code_notes"}
+SHARED |= {
+    "llm_state",
+    "llm_health",
+    "embeddings",
+    "carried",
+    "cases",
+    "code_reply",
+    "code_notes",
+    "call_facts",
+}
 RUNNERS = {"loop", "decision_draft", "worklist", "follow_up", "reconcile", "chat"}
 OUTSIDE = ("scheduler", "rsi", "bench", "tests")  # cognition sits below these
 
