@@ -190,15 +190,15 @@ async def test_an_unreadable_folder_is_skipped_and_the_rest_is_watched(
         daemon = start_daemon(root, prefix=["setpriv", *DROP_CAPS, "--"])
         daemon.wait_for("observations 1 ", timeout_s=60)  # the start rescan ran
         (root / "docs" / "b.md").write_text("b")
-        await _eventually(lambda: _observed(memory, "docs/b.md"), timeout_s=5)
+        await _eventually(lambda: _observed(memory, "docs/b.md"), timeout_s=30)
         (root / "top.md").write_text("top")
-        await _eventually(lambda: _observed(memory, "top.md"), timeout_s=5)
+        await _eventually(lambda: _observed(memory, "top.md"), timeout_s=30)
         # A folder made now is watched too (folders are watched one by one here).
         (root / "new").mkdir()
         (root / "new" / "first.md").write_text("first")
-        await _eventually(lambda: _observed(memory, "new/first.md"), timeout_s=5)
+        await _eventually(lambda: _observed(memory, "new/first.md"), timeout_s=30)
         (root / "new" / "second.md").write_text("second")
-        await _eventually(lambda: _observed(memory, "new/second.md"), timeout_s=5)
+        await _eventually(lambda: _observed(memory, "new/second.md"), timeout_s=30)
         assert daemon.stop() == 0
         assert "died" not in daemon.output()
     finally:
