@@ -2,7 +2,9 @@
 //   for the questions over facts, lessons, episodes and past reasoning; the file's own
 //   history; the files changed within $window_s seconds of its changes; and the outcomes of
 //   decisions on the same path pattern, per decision type and template
-// params: $agent_id, $query (Lucene query from the questions, "" for none), $path (or null),
+// params: $agent_id, $query (Lucene query from the questions, "" for none), $decision_query
+//   (the same words for this agent only, graph.store.lucene.agent_query: past reasoning is
+//   found in recall_words, which holds agent_id; "" for none), $path (or null),
 //   $path_pattern (or null), $window_s (seconds), $limit
 // returns: one row: texts (list of {id, kind, text}), history (list of {at, type}),
 //   together (list of paths), outcomes (list of {type, template, total, successes})
@@ -27,9 +29,10 @@ CALL () {
     RETURN node.id AS id, "episode" AS kind, coalesce(node.summary, "") AS text, score
     LIMIT 5
     UNION ALL
-    WITH 1 AS one WHERE $query <> ""
-    CALL db.index.fulltext.queryNodes("decision_text", $query) YIELD node, score
-    WITH node, score WHERE node.agent_id = $agent_id AND node.outcome IS NOT NULL
+    WITH 1 AS one WHERE $decision_query <> ""
+    CALL db.index.fulltext.queryNodes("recall_words", $decision_query) YIELD node, score
+    WITH node, score
+    WHERE node:Decision AND node.agent_id = $agent_id AND node.outcome IS NOT NULL
     RETURN node.id AS id, "decision" AS kind,
            node.type + " on " + coalesce(node.path, "no path") + ": " + node.outcome AS text,
            score
@@ -60,7 +63,7 @@ CALL () {
 }
 CALL () {
   OPTIONAL MATCH (d:Decision)
-  WHERE d.agent_id = $agent_id AND d.path_pattern = $path_pattern
+  WHERE d.agent_id = $agent_id AND d.path_pattern = $path_pattern AND d.at IS NOT NULL
     AND d.outcome_success IS NOT NULL
   WITH d.type AS type, d.template AS template, count(d) AS total,
        sum(CASE WHEN d.outcome_success THEN 1 ELSE 0 END) AS successes

@@ -28,6 +28,7 @@ from graph.models import (
 )
 from graph.models.paths import path_pattern
 from graph.store.agent_graph import AgentGraph
+from graph.store.lucene import agent_query
 from graph.store.mapping import from_properties
 
 N = TypeVar("N", bound=Node)
@@ -259,6 +260,7 @@ class RecallStore:
         [row] = await self.graph.read(
             "recall/investigate",
             query=query,
+            decision_query=agent_query(query, self.graph.agent_id),
             path=path,
             path_pattern=path_pattern(path),
             window_s=window_s,

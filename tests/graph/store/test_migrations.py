@@ -60,3 +60,25 @@ def test_statements_split_on_line_end_semicolons() -> None:
         "CREATE INDEX a IF NOT EXISTS\nFOR (n:A) ON (n.x)",
         "CREATE INDEX b;",
     ]
+
+
+async def test_a_decision_write_keeps_no_index_another_one_covers(driver: GraphDriver) -> None:
+    # Every index is updated on every Decision write (issue 28): a range index whose
+    # properties begin another's is served by the longer one (a query adds
+    # "IS NOT NULL" on the rest), and decision_text duplicated recall_words' reasoning.
+    objects = await driver.read("admin/schema_objects")
+    ranges = [
+        tuple(r["properties"])
+        for r in objects
+        if r["labels"] == ["Decision"] and r["type"] == "RANGE" and r["kind"] == "index"
+    ]
+    covered = [
+        (short, long)
+        for short in ranges
+        for long in ranges
+        if short != long and long[: len(short)] == short
+    ]
+    assert covered == []
+    names = {r["name"] for r in objects}
+    assert "decision_text" not in names
+    assert "recall_words" in names  # where past reasoning is found now (recall/investigate)

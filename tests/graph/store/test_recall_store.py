@@ -331,3 +331,25 @@ def _operators(plan: dict[str, Any]) -> set[str]:
     for child in plan.get("children", []):
         names |= _operators(child)
     return names
+
+
+async def test_investigation_finds_this_agents_past_reasoning(
+    memory: Memory, seed: Seeder, other: Seeder
+) -> None:
+    # recall/investigate asks recall_words for past reasoning (decision_text is gone,
+    # migration 019): only this agent's decisions with an outcome, words stemmed.
+    found = await seed.decision(
+        "notes/kant.md", reasoning="Spinoza's ethics were indexed", outcome="indexed"
+    )
+    await seed.decision("notes/kant.md", reasoning="Spinoza again, nothing done yet")
+    await other.decision("notes/kant.md", reasoning="Spinoza elsewhere", outcome="indexed")
+    store = RecallStore(memory)
+
+    row = await store.investigation(
+        lucene_query(["ethic spinoza"]), "notes/kant.md", window_s=60, limit=10
+    )
+
+    assert [(t["id"], t["kind"]) for t in row["texts"]] == [(found, "decision")]
+    assert row["texts"][0]["text"] == "act on notes/kant.md: indexed"
+    nothing = await store.investigation("", "notes/kant.md", window_s=60, limit=10)
+    assert nothing["texts"] == []
