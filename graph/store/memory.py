@@ -104,6 +104,10 @@ class Memory(AgentGraph):
                 return total
 
 
+# One encoder for every row: json.dumps with options builds a new one on each call.
+_METADATA = json.JSONEncoder(sort_keys=True, default=str)
+
+
 def observation_row(o: Observation) -> dict[str, Any]:
     """The query parameters of one observation (metadata as a JSON string)."""
     from_path = o.metadata.get("from_path") if o.type is ObservationType.FILE_MOVED else None
@@ -121,7 +125,7 @@ def observation_row(o: Observation) -> dict[str, Any]:
         "mtime": o.mtime,
         # The agent's own edits are processed from the start: they never start an action.
         "processed": o.processed or o.caused_by is not None,
-        "metadata": json.dumps(o.metadata, sort_keys=True, default=str),
+        "metadata": _METADATA.encode(o.metadata),
         "caused_by": o.caused_by,
         "from_path": from_path,
         "file_exists": o.type is not ObservationType.FILE_DELETED,

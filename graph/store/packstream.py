@@ -83,9 +83,74 @@ class Relationship(Mapping[str, Any]):
 
 def pack(value: Any, out: bytearray) -> None:
     """Append ``value`` to ``out`` as PackStream (what Nous passes as parameters)."""
-    if value is None:
+    kind = type(value)
+    if kind is str:
+        data = value.encode("utf-8")
+        size = len(data)
+        if size < 16:
+            out.append(0x80 + size)
+        else:
+            _pack_header(size, None, 0xD0, out)
+        out += data
+    elif value is None:
         out.append(0xC0)
-    elif value is True or value is False:
+    elif kind is dict:
+        size = len(value)
+        if size < 16:
+            out.append(0xA0 + size)
+        else:
+            _pack_header(size, None, 0xD8, out)
+        keys = _KEYS
+        for key, item in value.items():
+            packed = keys.get(key)
+            if packed is None:
+                packed = _packed_key(key)
+            out += packed
+            pack(item, out)
+    elif kind is bool:
+        out.append(0xC3 if value else 0xC2)
+    elif kind is int:
+        if -16 <= value <= 127:
+            out.append(value & 0xFF)
+        else:
+            _pack_int(value, out)
+    elif kind is list:
+        size = len(value)
+        if size < 16:
+            out.append(0x90 + size)
+        else:
+            _pack_header(size, None, 0xD4, out)
+        for item in value:
+            pack(item, out)
+    elif kind is float:
+        out.append(0xC1)
+        out += _FLOAT.pack(value)
+    elif kind is datetime:
+        _pack_temporal(value, out)
+    else:
+        _pack_other(value, out)
+
+
+_KEYS: dict[str, bytes] = {}
+"""Map keys as PackStream, by key: a batch's rows repeat the same few keys."""
+_KEYS_MAX = 4096
+
+
+def _packed_key(key: Any) -> bytes:
+    if not isinstance(key, str):
+        raise PackStreamError(f"a map key must be a string, not {type(key).__name__}")
+    out = bytearray()
+    data = key.encode("utf-8")
+    _pack_header(len(data), 0x80, 0xD0, out)
+    out += data
+    if len(_KEYS) < _KEYS_MAX:
+        _KEYS[key] = bytes(out)
+    return bytes(out)
+
+
+def _pack_other(value: Any, out: bytearray) -> None:
+    """Every value that is not exactly a str, dict, bool, int, list, float or None."""
+    if value is True or value is False:
         out.append(0xC3 if value else 0xC2)
     elif isinstance(value, int):
         _pack_int(value, out)
@@ -106,9 +171,7 @@ def pack(value: Any, out: bytearray) -> None:
     elif isinstance(value, Mapping):
         _pack_header(len(value), 0xA0, 0xD8, out)
         for key, item in value.items():
-            if not isinstance(key, str):
-                raise PackStreamError(f"a map key must be a string, not {type(key).__name__}")
-            pack(key, out)
+            out += _KEYS.get(key) or _packed_key(key)
             pack(item, out)
     elif isinstance(value, Structure):
         out.append(0xB0 + len(value.fields))
@@ -163,8 +226,10 @@ def _pack_temporal(value: Any, out: bytearray) -> None:
             return
         offset = value.utcoffset() or timedelta(0)
         since = value - _EPOCH
-        seconds, nanos = divmod(_nanoseconds(since), 1_000_000_000)
-        pack(Structure(0x49, seconds, nanos, int(offset.total_seconds())), out)  # DateTime
+        out += b"\xb3\x49"  # DateTime: UTC seconds, nanoseconds, offset seconds
+        pack(since.days * 86_400 + since.seconds, out)
+        pack(since.microseconds * 1000, out)
+        pack(offset.days * 86_400 + offset.seconds, out)
     elif isinstance(value, date):
         pack(Structure(0x44, (value - _EPOCH_DATE).days), out)
     elif isinstance(value, timedelta):  # Duration: months, days, seconds, nanoseconds
@@ -186,15 +251,21 @@ class Unpacker:
 
     def value(self) -> Any:
         """The next value."""
-        marker = self.data[self.at]
-        self.at += 1
+        at = self.at
+        marker = self.data[at]
+        if 0x80 <= marker < 0x90:  # a short string, the commonest value
+            self.at = end = at + 1 + marker - 0x80
+            return str(self.data[at + 1 : end], "utf-8")
+        if marker == 0xD0:  # a string of 16 to 255 bytes (ids, times, paths)
+            start = at + 2
+            self.at = end = start + self.data[at + 1]
+            return str(self.data[start:end], "utf-8")
+        self.at = at + 1
         if marker < 0x80:
             return marker
         if marker >= 0xF0:
             return marker - 0x100
         high = marker & 0xF0
-        if high == 0x80:
-            return self._text(marker & 0x0F)
         if high == 0x90:
             return [self.value() for _ in range(marker & 0x0F)]
         if high == 0xA0:
@@ -236,9 +307,10 @@ class Unpacker:
 
     def _map(self, size: int) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        value = self.value
         for _ in range(size):
-            key = self.value()
-            out[key] = self.value()
+            key = value()
+            out[key] = value()
         return out
 
     def _structure(self, size: int) -> Any:

@@ -9,6 +9,7 @@ the client must fail as clearly as the driver does.
 from __future__ import annotations
 
 import asyncio
+import enum
 import json
 from collections.abc import AsyncIterator, Mapping
 from datetime import UTC, date, datetime, time, timedelta, timezone
@@ -19,7 +20,7 @@ import pytest
 
 from graph import runtime
 from graph.errors import LoginRefusedError, MemoryQueryError, MemoryUnavailableError
-from graph.models import DecisionStatus
+from graph.models import DecisionStatus, Urgency
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import load_settings
 from graph.store.bolt import encode
@@ -57,6 +58,12 @@ async def clients(neo4j_endpoint: Neo4jEndpoint) -> AsyncIterator[tuple[GraphDri
     await official.close()
 
 
+class IntFlagLike(enum.IntEnum):
+    """An int subclass as a parameter (PackStream packs it as its int)."""
+
+    TWO = 2
+
+
 def plain(value: Any) -> Any:
     """A value as both clients must agree on it (a node or relationship by what it holds)."""
     if hasattr(value, "labels") and hasattr(value, "element_id"):
@@ -87,6 +94,11 @@ ECHOED = [
     datetime(2026, 11, 27, 1, 2, 3, 456789, tzinfo=UTC),
     datetime(2026, 11, 27, 1, 2, 3, tzinfo=timezone(timedelta(hours=-3, minutes=-30))),
     datetime(1969, 7, 20, 20, 17, 40), date(2026, 2, 28),
+    # the fast paths of packstream (issue 28): a map of 16+ keys, 16-255 byte strings, a time
+    # before 1970 and east of UTC, subclasses of str and int
+    {f"key{i}": f"a value of more than sixteen bytes {i}" for i in range(20)},
+    datetime(1901, 12, 13, 20, 45, 52, 1, tzinfo=timezone(timedelta(hours=5, minutes=45))),
+    DecisionStatus.DECIDED, Urgency.CRITICAL, IntFlagLike.TWO,
 ]  # fmt: skip
 
 
