@@ -140,9 +140,15 @@ def main() -> None:
         "--through-mcp",
         action="store_true",
         help="written and embedded by `nous mcp` alone beside the daemon's path, as facts "
-        "(bench.recall_quality_mcp)",
+        "(bench.recall_quality_mcp); with --conversation, the conversations told to and asked "
+        "of `nous mcp` alone (bench.recall_conversation_mcp)",
     )
     args = parser.parse_args()
+    if args.conversation and args.through_mcp:
+        from bench.recall_conversation_mcp import run_conversations_through_mcp
+
+        asyncio.run(run_conversations_through_mcp(args.conversation, args.threads))
+        return
     if args.conversation:
         from bench.recall_conversation import run_conversations
 
