@@ -13,7 +13,9 @@ after it (:mod:`bench.recall_stages`): words only, meaning only, the
 former fusion, the question's fusion, the relevance floor, MMR and recency.
 Printed: recall@5 and MRR (over the top 10) per stage, with each stage's gain
 or loss. ``--conversation FILE`` measures a conversational set instead
-(:mod:`bench.recall_conversation`).
+(:mod:`bench.recall_conversation`); with ``--through-mcp`` too, the
+conversations are told to and asked of a real ``nous mcp`` alone
+(:mod:`bench.recall_conversation_mcp`).
 
 Targets (issue 19): hybrid recall@5 >= 1.3x full-text only, and never below
 the best single method by more than 2 points. The agent is deleted at the end.
