@@ -13,7 +13,9 @@ after it (:mod:`bench.recall_stages`): words only, meaning only, the
 former fusion, the question's fusion, the relevance floor, MMR and recency.
 Printed: recall@5 and MRR (over the top 10) per stage, with each stage's gain
 or loss. ``--conversation FILE`` measures a conversational set instead
-(:mod:`bench.recall_conversation`).
+(:mod:`bench.recall_conversation`); with ``--through-mcp`` too, the
+conversations are told to and asked of a real ``nous mcp`` alone
+(:mod:`bench.recall_conversation_mcp`).
 
 Targets (issue 19): hybrid recall@5 >= 1.3x full-text only, and never below
 the best single method by more than 2 points. The agent is deleted at the end.
@@ -140,9 +142,15 @@ def main() -> None:
         "--through-mcp",
         action="store_true",
         help="written and embedded by `nous mcp` alone beside the daemon's path, as facts "
-        "(bench.recall_quality_mcp)",
+        "(bench.recall_quality_mcp); with --conversation, the conversations told to and asked "
+        "of `nous mcp` alone (bench.recall_conversation_mcp)",
     )
     args = parser.parse_args()
+    if args.conversation and args.through_mcp:
+        from bench.recall_conversation_mcp import run_conversations_through_mcp
+
+        asyncio.run(run_conversations_through_mcp(args.conversation, args.threads))
+        return
     if args.conversation:
         from bench.recall_conversation import run_conversations
 

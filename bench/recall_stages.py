@@ -2,7 +2,8 @@
 
 The stages, in the order the product runs them (:mod:`cognition.recall.question`):
 each method's own list (words, meaning); the former fusion (words 0.7, k 60, before issue 27);
-the question's fusion (equal weights, k 5); the relevance floor; then the
+reciprocal rank fusion at equal weights and k 5 (the question's until issue 27's second
+round); the question's fusion by scores (words 0.7, meaning 0.3); the relevance floor; then the
 candidates of the second stage, each on the floored list: MMR (diversity) and
 recency at a weight, whether or not the product keeps them. A stage's gain or
 loss is its recall@5 and MRR less the stage it follows.
@@ -14,19 +15,15 @@ from collections.abc import Sequence
 
 from cognition.embeddings import Vector
 from cognition.recall.hybrid import HybridRecall, fuse
-from cognition.recall.question import (
-    CANDIDATES,
-    DIVERSITY,
-    QUESTION_RRF_K,
-    QUESTION_WEIGHTS,
-    RECENCY,
-)
-from cognition.recall.rank import above_floor, diversify, prefer_recent
+from cognition.recall.question import CANDIDATES, DIVERSITY, QUESTION_WEIGHTS, RECENCY
+from cognition.recall.rank import above_floor, combine, diversify, prefer_recent
 from graph.store.recall import Hit
 
 TOP = 10
 TRIED_DIVERSITY = 0.3
 TRIED_RECENCY = 0.1
+RANK_FUSED = "fused by ranks (equal, k 5)"
+SCORE_FUSED = "fused by scores (words 0.7)"
 # The product's ranking: the floor, then MMR and recency only where kept (weights above 0).
 PRODUCT = "+ relevance floor"
 assert DIVERSITY == 0 and RECENCY == 0, "a kept stage must be measured as the product's ranking"
@@ -35,8 +32,9 @@ STAGES = {
     "words": "",
     "meaning": "",
     "fused, former (words 0.7, k 60)": "",
-    "fused, question (equal, k 5)": "fused, former (words 0.7, k 60)",
-    "+ relevance floor": "fused, question (equal, k 5)",
+    RANK_FUSED: "fused, former (words 0.7, k 60)",
+    SCORE_FUSED: RANK_FUSED,
+    "+ relevance floor": SCORE_FUSED,
     f"+ MMR {TRIED_DIVERSITY}": "+ relevance floor",
     f"+ recency {TRIED_RECENCY}": "+ relevance floor",
 }
@@ -49,13 +47,15 @@ async def stage_rankings(
     found = await hybrid.search(question, vector=vector, limit=CANDIDATES, useful_only=True)
     lists: dict[str, Sequence[Hit]] = {"words": found.words, "meaning": found.meaning}
     former = fuse(lists)
-    asked = fuse(lists, k=QUESTION_RRF_K, weights=QUESTION_WEIGHTS)
+    by_ranks = fuse(lists, k=5, weights={"words": 1.0, "meaning": 1.0})
+    asked = combine(lists, QUESTION_WEIGHTS)
     floored = above_floor(asked, question, {h.id: h.score for h in found.meaning})
     ranked = {
         "words": [h.id for h in found.words],
         "meaning": [h.id for h in found.meaning],
         "fused, former (words 0.7, k 60)": [i.id for i in former],
-        "fused, question (equal, k 5)": [i.id for i in asked],
+        RANK_FUSED: [i.id for i in by_ranks],
+        SCORE_FUSED: [i.id for i in asked],
         "+ relevance floor": [i.id for i in floored],
         f"+ MMR {TRIED_DIVERSITY}": [i.id for i in diversify(floored, TRIED_DIVERSITY, TOP)],
         f"+ recency {TRIED_RECENCY}": [i.id for i in prefer_recent(floored, TRIED_RECENCY)],

@@ -1,9 +1,11 @@
-"""The second ranking stage of a question's recall: relevance floor, diversity, recency.
+"""How a question's recall ranks: the fusion by scores, relevance floor, diversity, recency.
 
-Hybrid recall (:mod:`cognition.recall.hybrid`) fuses words, meaning and the
-graph by reciprocal rank fusion. What comes after works on the fused
-candidates only, and each stage is measured by ``bench.recall_quality``
-(recall@5 and MRR, printed per stage) and switched on only where it helped:
+Hybrid recall (:mod:`cognition.recall.hybrid`) finds candidates by words,
+meaning and the graph. A question's are merged by :func:`combine` (a weighted
+sum of each method's normalised scores, not of ranks), and what comes after
+works on the merged candidates only. Each stage is measured by
+``bench.recall_quality`` (recall@5 and MRR, printed per stage) and switched on
+only where it helped:
 
 * :func:`above_floor` drops what no method found relevant enough: an item
   found by meaning alone below :data:`MEANING_FLOOR`, or by words alone
@@ -27,6 +29,7 @@ from dataclasses import replace
 
 from cognition.recall.hybrid import RecalledItem
 from graph.store.lucene import query_words
+from graph.store.recall import Hit
 
 # Hybrid scores of meaning are cosine mapped to [0, 1]: (1 + cos) / 2. The embedded model
 # (multilingual-e5-small) puts unrelated English sentences at about cos 0.70-0.78.
@@ -49,6 +52,55 @@ def stem(word: str) -> str:
 def words_of(text: str) -> set[str]:
     """The stems of the lowercased words of three letters or more in ``text``."""
     return {stem(word) for word in _WORD.findall(text.lower())}
+
+
+def combine(rankings: dict[str, Sequence[Hit]], weights: dict[str, float]) -> list[RecalledItem]:
+    """Each item scored the weighted sum of its methods' normalised scores; best first.
+
+    Convex combination (Bruch, Gai and Ingber, "An Analysis of Fusion Functions for
+    Hybrid Retrieval", 2023), not reciprocal ranks: a words hit far ahead of the rest
+    keeps its lead, where rank fusion gives every method's first hit the same weight.
+    Words (BM25, 0 at worst) are divided by the best words score; meaning and the graph
+    are rescaled to [0, 1] over their own candidates (one model's cosines sit in a narrow
+    band; the graph's scores are minus a rank). A method that did not find an item adds 0.
+    """
+    scores: dict[tuple[str, str], float] = {}
+    found: dict[tuple[str, str], list[str]] = {}
+    first: dict[tuple[str, str], Hit] = {}
+    for method, hits in rankings.items():
+        for hit, share in _normalised(method, hits):
+            key = (hit.label, hit.id)
+            if method in found.get(key, ()):
+                continue
+            scores[key] = scores.get(key, 0.0) + weights.get(method, 0.0) * share
+            found.setdefault(key, []).append(method)
+            first.setdefault(key, hit)
+    ordered = sorted(scores, key=lambda key: -scores[key])
+    return [
+        RecalledItem(
+            label=first[key].label,
+            id=first[key].id,
+            text=first[key].text,
+            score=scores[key],
+            found_by=tuple(found[key]),
+            at=first[key].at,
+            path=first[key].path,
+            context=first[key].context,
+        )
+        for key in ordered
+    ]
+
+
+def _normalised(method: str, hits: Sequence[Hit]) -> list[tuple[Hit, float]]:
+    """``hits`` best first, each with its score rescaled to [0, 1] (see :func:`combine`)."""
+    if not hits:
+        return []
+    ordered = sorted(hits, key=lambda h: -h.score)
+    top, bottom = ordered[0].score, ordered[-1].score
+    if method == "words" and top > 0:
+        return [(h, max(h.score, 0.0) / top) for h in ordered]
+    span = top - bottom
+    return [(h, (h.score - bottom) / span if span > 0 else 1.0) for h in ordered]
 
 
 def above_floor(
