@@ -15,6 +15,12 @@ imported, by such a process only (never by the daemon):
 
 Nothing here changes what a query returns: the driver's numpy support only
 converts numpy values passed as parameters, which Nous never passes.
+
+:func:`import_asyncio` is the same for asyncio, once the hook knows where
+Neo4j is: a plain ``bolt://`` address (:func:`plain_bolt`, what the hook's
+own Bolt client speaks) needs no TLS, so asyncio is loaded without ``ssl``
+(the module and the OpenSSL library it loads cost a hook about a third of a
+bare interpreter's start).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import os
 import sys
 import types
+from urllib.parse import urlsplit
 
 _OPTIONAL_DEPS = "neo4j._optional_deps"
 _PLUGIN_LOADER = "pydantic.plugin._loader"
@@ -45,3 +52,31 @@ def lean_process() -> None:
 
 def _no_plugins() -> tuple[()]:
     return ()
+
+
+def plain_bolt(uri: str) -> bool:
+    """Whether ``uri`` is a plain ``bolt://host[:port]`` address: no routing, no TLS."""
+    parts = urlsplit(uri)
+    return (
+        parts.scheme == "bolt" and bool(parts.hostname) and not parts.path.strip("/") + parts.query
+    )
+
+
+def import_asyncio(*, tls: bool) -> None:
+    """Load asyncio; without ``tls``, with no ``ssl`` behind it (see the module).
+
+    asyncio takes ``ssl`` as optional: loaded while ``ssl`` cannot be, it
+    works as before for every connection without TLS, and refuses one with
+    TLS ("stdlib ssl module not available"). So only a process that will
+    never open one may ask for ``tls=False``; ``ssl`` itself stays loadable
+    afterwards. A no-op once asyncio is loaded.
+    """
+    if tls or "asyncio" in sys.modules or "ssl" in sys.modules:
+        import asyncio
+
+        return
+    sys.modules["ssl"] = None  # type: ignore[assignment]  # "import ssl" now raises ImportError
+    try:
+        import asyncio  # noqa: F401
+    finally:
+        del sys.modules["ssl"]

@@ -33,6 +33,8 @@ FORBIDDEN = (
     "importlib.metadata",  # reads installed packages (python-ulid, pydantic plugins did)
     "neo4j",  # the official driver: a hook speaks Bolt itself (graph.store.bolt)
     "yaml",  # no settings file here, plain words in the environment: nothing to parse
+    "ssl",  # TLS (and OpenSSL's library): a hook on a plain bolt:// address opens none
+    "_ssl",
     # The daemon's settings models (pydantic, some twenty built and validated): a hook reads
     # the keys it uses with graph.settings_lean.
     "graph.settings",
