@@ -13,52 +13,151 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-from graph.models import FileRecord, Observation, ObservationType
 from graph.models.paths import file_id, path_pattern
-from graph.store.admin import AdminStore
 from graph.store.agent_graph import AgentGraph
-from graph.store.audit import AuditStore
-from graph.store.cases import CaseStore
-from graph.store.censors import CensorStore
-from graph.store.code_notes import CodeNoteStore
-from graph.store.decisions import DecisionStore
-from graph.store.driver import GraphDriver
-from graph.store.embeddings import EmbeddingStore
-from graph.store.episodes import EpisodeStore
-from graph.store.events import EventStore
-from graph.store.frames import FrameStore
-from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.mapping import from_properties
-from graph.store.recall import RecallStore
-from graph.store.recovery import RecoveryStore
-from graph.store.rsi import RSIStore
-from graph.store.turns import TurnStore
+
+if TYPE_CHECKING:
+    from graph.models import FileRecord, Observation
+    from graph.store.admin import AdminStore
+    from graph.store.audit import AuditStore
+    from graph.store.cases import CaseStore
+    from graph.store.censors import CensorStore
+    from graph.store.code_notes import CodeNoteStore
+    from graph.store.decisions import DecisionStore
+    from graph.store.embeddings import EmbeddingStore
+    from graph.store.episodes import EpisodeStore
+    from graph.store.events import EventStore
+    from graph.store.frames import FrameStore
+    from graph.store.heuristics import HeuristicStore
+    from graph.store.learning import LearningStore
+    from graph.store.recall import RecallStore
+    from graph.store.recovery import RecoveryStore
+    from graph.store.rsi import RSIStore
+    from graph.store.turns import TurnStore
 
 
 class Memory(AgentGraph):
     """One agent's view of the graph, and the one instance of each of its stores."""
 
-    def __init__(self, driver: GraphDriver, agent_id: str) -> None:
-        super().__init__(driver, agent_id)
-        self.decisions = DecisionStore(self)
-        self.learning = LearningStore(self)
-        self.events = EventStore(self)
-        self.censors = CensorStore(self)
-        self.episodes = EpisodeStore(self)
-        self.recall = RecallStore(self)
-        self.embeddings = EmbeddingStore(self)
-        self.heuristics = HeuristicStore(self)
-        self.rsi = RSIStore(self)
-        self.turns = TurnStore(self)
-        self.frames = FrameStore(self)
-        self.audit = AuditStore(self)
-        self.admin = AdminStore(self)
-        self.recovery = RecoveryStore(self)
-        self.cases = CaseStore(self)
-        self.code_notes = CodeNoteStore(self)
+    # Each store is built on first use, then kept (one instance per store, as before): its
+    # module and the node models it maps are loaded only by a process that uses it (a hook
+    # uses a few; issue 27).
+
+    @cached_property
+    def decisions(self) -> DecisionStore:
+        """The agent's Decision store."""
+        from graph.store.decisions import DecisionStore
+
+        return DecisionStore(self)
+
+    @cached_property
+    def learning(self) -> LearningStore:
+        """The agent's Learning store."""
+        from graph.store.learning import LearningStore
+
+        return LearningStore(self)
+
+    @cached_property
+    def events(self) -> EventStore:
+        """The agent's Event store."""
+        from graph.store.events import EventStore
+
+        return EventStore(self)
+
+    @cached_property
+    def censors(self) -> CensorStore:
+        """The agent's Censor store."""
+        from graph.store.censors import CensorStore
+
+        return CensorStore(self)
+
+    @cached_property
+    def episodes(self) -> EpisodeStore:
+        """The agent's Episode store."""
+        from graph.store.episodes import EpisodeStore
+
+        return EpisodeStore(self)
+
+    @cached_property
+    def recall(self) -> RecallStore:
+        """The agent's Recall store."""
+        from graph.store.recall import RecallStore
+
+        return RecallStore(self)
+
+    @cached_property
+    def embeddings(self) -> EmbeddingStore:
+        """The agent's Embedding store."""
+        from graph.store.embeddings import EmbeddingStore
+
+        return EmbeddingStore(self)
+
+    @cached_property
+    def heuristics(self) -> HeuristicStore:
+        """The agent's Heuristic store."""
+        from graph.store.heuristics import HeuristicStore
+
+        return HeuristicStore(self)
+
+    @cached_property
+    def rsi(self) -> RSIStore:
+        """The agent's RSI store."""
+        from graph.store.rsi import RSIStore
+
+        return RSIStore(self)
+
+    @cached_property
+    def turns(self) -> TurnStore:
+        """The agent's Turn store."""
+        from graph.store.turns import TurnStore
+
+        return TurnStore(self)
+
+    @cached_property
+    def frames(self) -> FrameStore:
+        """The agent's Frame store."""
+        from graph.store.frames import FrameStore
+
+        return FrameStore(self)
+
+    @cached_property
+    def audit(self) -> AuditStore:
+        """The agent's Audit store."""
+        from graph.store.audit import AuditStore
+
+        return AuditStore(self)
+
+    @cached_property
+    def admin(self) -> AdminStore:
+        """The agent's Admin store."""
+        from graph.store.admin import AdminStore
+
+        return AdminStore(self)
+
+    @cached_property
+    def recovery(self) -> RecoveryStore:
+        """The agent's Recovery store."""
+        from graph.store.recovery import RecoveryStore
+
+        return RecoveryStore(self)
+
+    @cached_property
+    def cases(self) -> CaseStore:
+        """The agent's Case store."""
+        from graph.store.cases import CaseStore
+
+        return CaseStore(self)
+
+    @cached_property
+    def code_notes(self) -> CodeNoteStore:
+        """The agent's CodeNote store."""
+        from graph.store.code_notes import CodeNoteStore
+
+        return CodeNoteStore(self)
 
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000
@@ -72,6 +171,8 @@ class Memory(AgentGraph):
 
     async def file_records(self) -> dict[str, FileRecord]:
         """Every file this agent believes exists, by relative path."""
+        from graph.models import FileRecord
+
         rows = await self.read("observe/file_records")
         return {r["path"]: FileRecord.model_validate(r) for r in rows}
 
@@ -90,6 +191,8 @@ class Memory(AgentGraph):
 
     async def observations_for_path(self, path: str, *, limit: int = 50) -> list[Observation]:
         """The observations about one file, newest first."""
+        from graph.models import Observation
+
         rows = await self.read("observe/observations_for_path", path=path, limit=limit)
         return [from_properties(Observation, r, agent_id=self.agent_id) for r in rows]
 
@@ -106,6 +209,8 @@ class Memory(AgentGraph):
 
 def observation_row(o: Observation) -> dict[str, Any]:
     """The query parameters of one observation (metadata as a JSON string)."""
+    from graph.models import ObservationType
+
     from_path = o.metadata.get("from_path") if o.type is ObservationType.FILE_MOVED else None
     return {
         "id": o.id,
