@@ -35,10 +35,7 @@ from cognition.frames.selection import FrameSelection
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.monitor import Assessment, EpisodeOutcome
 from cognition.text import estimate_tokens, plain_text
-from graph.models import (
-    Censor,
-    Episode,
-)
+from graph.models import Censor, Episode
 from graph.models.frame import FrameSpec
 from graph.store.memory import Memory
 

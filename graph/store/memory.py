@@ -1,10 +1,12 @@
-"""The memory that the rest of Nous calls: one agent's stores, built once, as attributes.
+"""The memory that the rest of Nous calls: one agent's stores, each built once, as attributes.
 
 One ``Memory`` per agent. It is an :class:`graph.store.agent_graph.AgentGraph`
 (queries by name with the agent id added, through :meth:`read` and
 :meth:`write`) and owns one store per concept, reached by name:
 ``memory.decisions``, ``memory.learning``, ``memory.events``, … (graphiti's
 namespaces are the model). Callers use these instead of building stores.
+A store is built when first used, so a process loads only the stores (and
+node models) it uses: a Claude Code hook uses a few (issue 27).
 Observations and files, which every part writes, have their methods here.
 The Cypher itself lives in ``cypher/``.
 """

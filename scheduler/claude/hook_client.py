@@ -22,7 +22,8 @@ the hook works alone: :func:`scheduler.claude.hooks.answer_alone`.
 
 Seed 004's rule holds for every hook: whatever goes wrong (bad arguments, a
 bad payload, bad settings, Neo4j down, a timeout) the process exits 0 having
-printed nothing, and says why on stderr.
+printed nothing, and says why on stderr. Once it has answered, the console
+script ends the process without the interpreter's teardown (:func:`leave`).
 """
 
 from __future__ import annotations
