@@ -51,112 +51,112 @@ class Memory(AgentGraph):
 
     @cached_property
     def decisions(self) -> DecisionStore:
-        """The agent's Decision store."""
+        """Decisions: recorded, moved through their statuses, explained."""
         from graph.store.decisions import DecisionStore
 
         return DecisionStore(self)
 
     @cached_property
     def learning(self) -> LearningStore:
-        """The agent's Learning store."""
+        """Patterns, lessons, calibration and deliberations: what outcomes teach."""
         from graph.store.learning import LearningStore
 
         return LearningStore(self)
 
     @cached_property
     def events(self) -> EventStore:
-        """The agent's Event store."""
+        """The audit stream: one ``Event`` per thing done."""
         from graph.store.events import EventStore
 
         return EventStore(self)
 
     @cached_property
     def censors(self) -> CensorStore:
-        """The agent's Censor store."""
+        """Censors: learned from failures, matched, fired."""
         from graph.store.censors import CensorStore
 
         return CensorStore(self)
 
     @cached_property
     def episodes(self) -> EpisodeStore:
-        """The agent's Episode store."""
+        """Episodes, working memory, facts and procedures."""
         from graph.store.episodes import EpisodeStore
 
         return EpisodeStore(self)
 
     @cached_property
     def recall(self) -> RecallStore:
-        """The agent's Recall store."""
+        """What recall reads: past decisions, text hits, hybrid hits, file changes."""
         from graph.store.recall import RecallStore
 
         return RecallStore(self)
 
     @cached_property
     def embeddings(self) -> EmbeddingStore:
-        """The agent's Embedding store."""
+        """Vectors: what is pending, the indexes, the nearest nodes."""
         from graph.store.embeddings import EmbeddingStore
 
         return EmbeddingStore(self)
 
     @cached_property
     def heuristics(self) -> HeuristicStore:
-        """The agent's Heuristic store."""
+        """Heuristics and their trials."""
         from graph.store.heuristics import HeuristicStore
 
         return HeuristicStore(self)
 
     @cached_property
     def rsi(self) -> RSIStore:
-        """The agent's RSI store."""
+        """RSI cycles, reflections, desires and trajectories."""
         from graph.store.rsi import RSIStore
 
         return RSIStore(self)
 
     @cached_property
     def turns(self) -> TurnStore:
-        """The agent's Turn store."""
+        """Claude Code turns and their tool results."""
         from graph.store.turns import TurnStore
 
         return TurnStore(self)
 
     @cached_property
     def frames(self) -> FrameStore:
-        """The agent's Frame store."""
+        """Frames: seeded, read, their use counted."""
         from graph.store.frames import FrameStore
 
         return FrameStore(self)
 
     @cached_property
     def audit(self) -> AuditStore:
-        """The agent's Audit store."""
+        """The read-only views people look at (``nous audit``, ``why``, …)."""
         from graph.store.audit import AuditStore
 
         return AuditStore(self)
 
     @cached_property
     def admin(self) -> AdminStore:
-        """The agent's Admin store."""
+        """A person's changes to the memory (goals, escalations, forgetting)."""
         from graph.store.admin import AdminStore
 
         return AdminStore(self)
 
     @cached_property
     def recovery(self) -> RecoveryStore:
-        """The agent's Recovery store."""
+        """What a start reconciles after a crash."""
         from graph.store.recovery import RecoveryStore
 
         return RecoveryStore(self)
 
     @cached_property
     def cases(self) -> CaseStore:
-        """The agent's Case store."""
+        """Verified cases: written, recalled, credited."""
         from graph.store.cases import CaseStore
 
         return CaseStore(self)
 
     @cached_property
     def code_notes(self) -> CodeNoteStore:
-        """The agent's CodeNote store."""
+        """Code notes: written, recalled by name, credited, retired."""
         from graph.store.code_notes import CodeNoteStore
 
         return CodeNoteStore(self)
