@@ -135,7 +135,7 @@ class Memory(AgentGraph):
 
     @cached_property
     def admin(self) -> AdminStore:
-        """A person's changes to the memory (goals, escalations, forgetting)."""
+        """A person's changes: goals, lifted censors, closed escalations, retired heuristics."""
         from graph.store.admin import AdminStore
 
         return AdminStore(self)
