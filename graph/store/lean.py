@@ -23,8 +23,8 @@ converts numpy values passed as parameters, which Nous never passes.
 :func:`import_asyncio` is the same for asyncio, once the hook knows where
 Neo4j is: a plain ``bolt://`` address (:func:`plain_bolt`, what the hook's
 own Bolt client speaks) needs no TLS, so asyncio is loaded without ``ssl``
-(the module and the OpenSSL library it loads cost a hook about a third of a
-bare interpreter's start).
+(the module and OpenSSL's TLS library it loads cost a hook about a quarter of
+a bare interpreter's start).
 """
 
 from __future__ import annotations
