@@ -23,7 +23,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from cognition.call_facts import fix_line, implicated, returned_facts
 from cognition.chat.cases import first_outcome, same_intent, verified
 from cognition.chat.turns import ToolResult, TurnContext, TurnResult
 from cognition.code_notes import (
@@ -162,6 +161,9 @@ def failure_notes(error: str, code: str, fixed: str | None) -> list[Observed]:
     library's error, with the line of the fix that then worked; a failed assert only against
     the names the evidence implicates (:func:`cognition.call_facts.implicated`), and not
     against a name a returned value already speaks for."""
+    # Loaded here: a turn's end reads tool output; a prompt's hook only recalls notes.
+    from cognition.call_facts import fix_line, implicated, returned_facts
+
     facts = returned_facts(code, error, passed=False)
     stated = {f.name for f in facts}
     blamed = implicated(code, fixed) or set()
@@ -184,6 +186,8 @@ def read_turn(calls: Sequence[ToolResult], worked: set[int]) -> list[Observed]:
     call's :func:`failure_notes` (its fix: the first later call in ``worked``, by ``id``, of the
     same intent); for each call in ``worked``, what its direct calls returned and the library
     calls that worked."""
+    from cognition.call_facts import returned_facts
+
     said: list[Observed] = []
     for i, call in enumerate(calls):
         code = call_code(call)

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 from cognition.chat.cases import SessionCases
 from cognition.chat.code_notes import SessionNotes
+from cognition.chat.decision import DELIBERATE_FRAMES, close_decision, open_decision
 from cognition.chat.steps import assess_turn as _assess
 from cognition.chat.steps import attempt_step as _attempt
 from cognition.chat.turns import (
@@ -31,48 +33,21 @@ from cognition.chat.turns import (
 from cognition.frames.engine import FrameEngine
 from cognition.frames.selection import FrameSelection
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
-from cognition.learn.learner import CensorBook, OutcomeLearner
-from cognition.monitor import (
-    Assessment,
-    EpisodeOutcome,
-    analyze_failure,
-)
+from cognition.monitor import Assessment, EpisodeOutcome
 from cognition.text import estimate_tokens, plain_text
-from graph.models import (
-    Censor,
-    Decision,
-    DecisionStatus,
-    DecisionType,
-    Episode,
-    ReasonerKind,
-    utc_now,
-)
+from graph.models import Censor, Episode
 from graph.models.frame import FrameSpec
-from graph.models.learn import pattern_key
 from graph.store.memory import Memory
+
+if TYPE_CHECKING:
+    from cognition.learn.learner import CensorBook, OutcomeLearner
 
 # Called as builder(user_input, frame, session_id); returns the system prompt.
 ContextBuilder = Callable[[str, FrameSpec, str], Awaitable[str]]
 
-# Seed 004's D8: these frames open a decision before the model acts.
-DELIBERATE_FRAMES = frozenset({"decision", "task", "debug"})
-PLAN_CONFIDENCE = 0.5
-# Seed 004's finalize: 0.8 without errors, 0.5 with tool errors, 0.3 when the turn failed.
-FINAL_CONFIDENCE = {
-    EpisodeOutcome.SUCCESS: 0.8,
-    EpisodeOutcome.PARTIAL: 0.5,
-    EpisodeOutcome.FAILURE: 0.3,
-}
 _TEXT_CHARS = 200
 _TASK_CHARS = 500
 _CONVERSATION = next(f for f in SEED_FRAMES if f.name == DEFAULT_FRAME)
-
-
-def chat_pattern_key(frame: FrameSpec) -> str:
-    """Seed 000's ``category:type:decision:template`` for a chat turn in ``frame``."""
-    return pattern_key(
-        frame.default_category or "process", "user_input", "act", f"chat_{frame.name}"
-    )
 
 
 def turn_started(context: TurnContext) -> dict[str, str | None]:
@@ -112,8 +87,7 @@ class CognitiveLayer:
     ) -> None:
         self.memory = memory
         self.frames = frames
-        self.learner = learner if learner is not None else OutcomeLearner(memory)
-        self.censors = censors if censors is not None else CensorBook(memory.censors)
+        self._learner, self._censors = learner, censors
         self.identity_prompt = identity_prompt
         self.context_builder = context_builder or self.minimal_context
         self.cases = cases if cases is not None else SessionCases(memory)  # issue 25
@@ -121,6 +95,26 @@ class CognitiveLayer:
         # Tools whose failure is a check that failed (a test run): kept as code notes, not
         # censored, since "avoid this call" says nothing true of the next check.
         self.verifying = verifying
+
+    # The learner and the censor book serve a turn's end: built on first use, so a process that
+    # only prepares a turn (a prompt's hook) never loads them (issue 27).
+    @property
+    def learner(self) -> OutcomeLearner:
+        """What learns from a finished turn's decision (given, or the memory's own)."""
+        if self._learner is None:
+            from cognition.learn.learner import OutcomeLearner
+
+            self._learner = OutcomeLearner(self.memory)
+        return self._learner
+
+    @property
+    def censors(self) -> CensorBook:
+        """Where failed calls file censors (given, or the memory's own)."""
+        if self._censors is None:
+            from cognition.learn.learner import CensorBook
+
+            self._censors = CensorBook(self.memory.censors)
+        return self._censors
 
     async def pre_turn(self, session_id: str, user_input: str) -> TurnContext:
         """SENSE → FRAME → RECALL → DELIBERATE: prepare the model's turn."""
@@ -201,7 +195,7 @@ class CognitiveLayer:
             await _attempt("learning", lambda: self._learn(decision_id, assessment, result), None)
             await _attempt(
                 "deliberation finalize",
-                lambda: self._finalize(decision_id, assessment, result),
+                lambda: close_decision(self.memory, decision_id, assessment, result),
                 None,
             )
         if episode_id is not None:
@@ -306,7 +300,7 @@ class CognitiveLayer:
         episode_id = await started  # the decision goes IN_EPISODE: it waits for the episode
         return await _attempt(
             "deliberation start",
-            lambda: self._deliberate(session_id, user_input, frame, episode_id),
+            lambda: open_decision(self.memory, session_id, user_input, frame, episode_id),
             None,
         )
 
@@ -345,31 +339,6 @@ class CognitiveLayer:
             prompt = render_turn_context(self.identity_prompt, [], frame, None)
         return prompt
 
-    async def _deliberate(
-        self, session_id: str, user_input: str, frame: FrameSpec, episode_id: str | None
-    ) -> str:
-        plan = f"Plan: {plain_text(user_input, _TEXT_CHARS)}"
-        decision = Decision(
-            agent_id=self.memory.agent_id,
-            type=DecisionType.ACT,
-            confidence=PLAN_CONFIDENCE,
-            reasoning=plan,
-            reasoner=ReasonerKind.RULES,
-            frame=frame.name,
-            category=frame.default_category or "process",
-            observation_type="user_input",
-            pattern_key=chat_pattern_key(frame),
-            status=DecisionStatus.DELIBERATING,
-        )
-        extra = {
-            "session_id": session_id,
-            "stakes": frame.default_stakes or "low",
-            "tags": [frame.name],
-        }
-        return await self.memory.learning.start_deliberation(
-            decision, description=plan, episode_id=episode_id, extra=extra
-        )
-
     async def _learn(self, decision_id: str, assessment: Assessment, result: TurnResult) -> None:
         decision = await self.memory.learning.decision(decision_id)
         if decision is None:
@@ -378,21 +347,9 @@ class CognitiveLayer:
         error = next((e.text for e in assessment.errors), None)
         failure_type = None
         if not success and error is not None:
+            from cognition.monitor import analyze_failure  # a turn's end only
+
             failure_type = analyze_failure(result.response_text, error, None).failure_type.value
         # Learned before finalizing, so calibration sees the confidence the
         # turn was planned with, not the one its outcome gives it afterwards.
         await self.learner.learn(decision, success=success, error=error, failure_type=failure_type)
-
-    async def _finalize(self, decision_id: str, assessment: Assessment, result: TurnResult) -> None:
-        success = assessment.outcome is EpisodeOutcome.SUCCESS
-        failed = assessment.outcome is EpisodeOutcome.FAILURE
-        await self.memory.decisions.move_by_id(
-            decision_id,
-            DecisionStatus.DELIBERATING,
-            DecisionStatus.FAILED if failed else DecisionStatus.DONE,
-            description=plain_text(result.response_text, _TEXT_CHARS),
-            confidence=FINAL_CONFIDENCE[assessment.outcome],
-            outcome=assessment.outcome.value,
-            outcome_success=success,
-            outcome_at=utc_now(),
-        )

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 from graph.errors import GraphError, MemoryQueryError, MemoryUnavailableError
 from graph.store.bolt import BoltConnection, BoltConnectionLost, BoltFailure
 from graph.store.driver import GraphDriver, Row
+from graph.store.lean import plain_bolt
 from graph.store.login_guard import check_login, is_refusal, login_refused
 from graph.store.queries import Query, QueryLibrary
 
@@ -35,8 +36,7 @@ DEFAULT_PORT = 7687
 
 def lean_driver(uri: str, user: str, password: str, *, database: str = "neo4j") -> GraphDriver:
     """This module's driver for a plain ``bolt://host[:port]`` address; else the official one."""
-    parts = urlsplit(uri)
-    if parts.scheme == "bolt" and parts.hostname and not parts.path.strip("/") + parts.query:
+    if plain_bolt(uri):
         return BoltGraphDriver(uri, user, password, database=database)
     return GraphDriver(uri, user, password, database=database)
 

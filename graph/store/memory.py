@@ -1,10 +1,12 @@
-"""The memory that the rest of Nous calls: one agent's stores, built once, as attributes.
+"""The memory that the rest of Nous calls: one agent's stores, each built once, as attributes.
 
 One ``Memory`` per agent. It is an :class:`graph.store.agent_graph.AgentGraph`
 (queries by name with the agent id added, through :meth:`read` and
 :meth:`write`) and owns one store per concept, reached by name:
 ``memory.decisions``, ``memory.learning``, ``memory.events``, … (graphiti's
 namespaces are the model). Callers use these instead of building stores.
+A store is built when first used, so a process loads only the stores (and
+node models) it uses: a Claude Code hook uses a few (issue 27).
 Observations and files, which every part writes, have their methods here.
 The Cypher itself lives in ``cypher/``.
 """
@@ -13,52 +15,151 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-from graph.models import FileRecord, Observation, ObservationType
 from graph.models.paths import file_id, path_pattern
-from graph.store.admin import AdminStore
 from graph.store.agent_graph import AgentGraph
-from graph.store.audit import AuditStore
-from graph.store.cases import CaseStore
-from graph.store.censors import CensorStore
-from graph.store.code_notes import CodeNoteStore
-from graph.store.decisions import DecisionStore
-from graph.store.driver import GraphDriver
-from graph.store.embeddings import EmbeddingStore
-from graph.store.episodes import EpisodeStore
-from graph.store.events import EventStore
-from graph.store.frames import FrameStore
-from graph.store.heuristics import HeuristicStore
-from graph.store.learning import LearningStore
 from graph.store.mapping import from_properties
-from graph.store.recall import RecallStore
-from graph.store.recovery import RecoveryStore
-from graph.store.rsi import RSIStore
-from graph.store.turns import TurnStore
+
+if TYPE_CHECKING:
+    from graph.models import FileRecord, Observation
+    from graph.store.admin import AdminStore
+    from graph.store.audit import AuditStore
+    from graph.store.cases import CaseStore
+    from graph.store.censors import CensorStore
+    from graph.store.code_notes import CodeNoteStore
+    from graph.store.decisions import DecisionStore
+    from graph.store.embeddings import EmbeddingStore
+    from graph.store.episodes import EpisodeStore
+    from graph.store.events import EventStore
+    from graph.store.frames import FrameStore
+    from graph.store.heuristics import HeuristicStore
+    from graph.store.learning import LearningStore
+    from graph.store.recall import RecallStore
+    from graph.store.recovery import RecoveryStore
+    from graph.store.rsi import RSIStore
+    from graph.store.turns import TurnStore
 
 
 class Memory(AgentGraph):
     """One agent's view of the graph, and the one instance of each of its stores."""
 
-    def __init__(self, driver: GraphDriver, agent_id: str) -> None:
-        super().__init__(driver, agent_id)
-        self.decisions = DecisionStore(self)
-        self.learning = LearningStore(self)
-        self.events = EventStore(self)
-        self.censors = CensorStore(self)
-        self.episodes = EpisodeStore(self)
-        self.recall = RecallStore(self)
-        self.embeddings = EmbeddingStore(self)
-        self.heuristics = HeuristicStore(self)
-        self.rsi = RSIStore(self)
-        self.turns = TurnStore(self)
-        self.frames = FrameStore(self)
-        self.audit = AuditStore(self)
-        self.admin = AdminStore(self)
-        self.recovery = RecoveryStore(self)
-        self.cases = CaseStore(self)
-        self.code_notes = CodeNoteStore(self)
+    # Each store is built on first use, then kept (one instance per store, as before): its
+    # module and the node models it maps are loaded only by a process that uses it (a hook
+    # uses a few; issue 27).
+
+    @cached_property
+    def decisions(self) -> DecisionStore:
+        """Decisions: recorded, moved through their statuses, explained."""
+        from graph.store.decisions import DecisionStore
+
+        return DecisionStore(self)
+
+    @cached_property
+    def learning(self) -> LearningStore:
+        """Patterns, lessons, calibration and deliberations: what outcomes teach."""
+        from graph.store.learning import LearningStore
+
+        return LearningStore(self)
+
+    @cached_property
+    def events(self) -> EventStore:
+        """The audit stream: one ``Event`` per thing done."""
+        from graph.store.events import EventStore
+
+        return EventStore(self)
+
+    @cached_property
+    def censors(self) -> CensorStore:
+        """Censors: learned from failures, matched, fired."""
+        from graph.store.censors import CensorStore
+
+        return CensorStore(self)
+
+    @cached_property
+    def episodes(self) -> EpisodeStore:
+        """Episodes, working memory, facts and procedures."""
+        from graph.store.episodes import EpisodeStore
+
+        return EpisodeStore(self)
+
+    @cached_property
+    def recall(self) -> RecallStore:
+        """What recall reads: past decisions, text hits, hybrid hits, file changes."""
+        from graph.store.recall import RecallStore
+
+        return RecallStore(self)
+
+    @cached_property
+    def embeddings(self) -> EmbeddingStore:
+        """Vectors: what is pending, the indexes, the nearest nodes."""
+        from graph.store.embeddings import EmbeddingStore
+
+        return EmbeddingStore(self)
+
+    @cached_property
+    def heuristics(self) -> HeuristicStore:
+        """Heuristics and their trials."""
+        from graph.store.heuristics import HeuristicStore
+
+        return HeuristicStore(self)
+
+    @cached_property
+    def rsi(self) -> RSIStore:
+        """RSI cycles, reflections, desires and trajectories."""
+        from graph.store.rsi import RSIStore
+
+        return RSIStore(self)
+
+    @cached_property
+    def turns(self) -> TurnStore:
+        """Claude Code turns and their tool results."""
+        from graph.store.turns import TurnStore
+
+        return TurnStore(self)
+
+    @cached_property
+    def frames(self) -> FrameStore:
+        """Frames: seeded, read, their use counted."""
+        from graph.store.frames import FrameStore
+
+        return FrameStore(self)
+
+    @cached_property
+    def audit(self) -> AuditStore:
+        """The read-only views people look at (``nous audit``, ``why``, …)."""
+        from graph.store.audit import AuditStore
+
+        return AuditStore(self)
+
+    @cached_property
+    def admin(self) -> AdminStore:
+        """A person's changes: goals, lifted censors, closed escalations, retired heuristics."""
+        from graph.store.admin import AdminStore
+
+        return AdminStore(self)
+
+    @cached_property
+    def recovery(self) -> RecoveryStore:
+        """What a start reconciles after a crash."""
+        from graph.store.recovery import RecoveryStore
+
+        return RecoveryStore(self)
+
+    @cached_property
+    def cases(self) -> CaseStore:
+        """Verified cases: written, recalled, credited."""
+        from graph.store.cases import CaseStore
+
+        return CaseStore(self)
+
+    @cached_property
+    def code_notes(self) -> CodeNoteStore:
+        """Code notes: written, recalled by name, credited, retired."""
+        from graph.store.code_notes import CodeNoteStore
+
+        return CodeNoteStore(self)
 
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000
@@ -72,6 +173,8 @@ class Memory(AgentGraph):
 
     async def file_records(self) -> dict[str, FileRecord]:
         """Every file this agent believes exists, by relative path."""
+        from graph.models import FileRecord
+
         rows = await self.read("observe/file_records")
         return {r["path"]: FileRecord.model_validate(r) for r in rows}
 
@@ -90,6 +193,8 @@ class Memory(AgentGraph):
 
     async def observations_for_path(self, path: str, *, limit: int = 50) -> list[Observation]:
         """The observations about one file, newest first."""
+        from graph.models import Observation
+
         rows = await self.read("observe/observations_for_path", path=path, limit=limit)
         return [from_properties(Observation, r, agent_id=self.agent_id) for r in rows]
 
@@ -110,6 +215,8 @@ _METADATA = json.JSONEncoder(sort_keys=True, default=str)
 
 def observation_row(o: Observation) -> dict[str, Any]:
     """The query parameters of one observation (metadata as a JSON string)."""
+    from graph.models import ObservationType
+
     from_path = o.metadata.get("from_path") if o.type is ObservationType.FILE_MOVED else None
     return {
         "id": o.id,

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import gc
 import logging
 import os
 import signal
@@ -90,6 +91,7 @@ def hand_off_vectors(
 
 def _detach() -> None:
     """A session of its own, standard streams on /dev/null: Claude Code waits for none of it."""
+    gc.enable()  # the hook left it off (graph.store.lean); the child embeds for a while
     os.setsid()
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):

@@ -13,14 +13,15 @@ way.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from graph.server.address import local_uri
 from graph.settings_lean import HookSettings, load_hook_settings
+from graph.store.lean import import_asyncio, plain_bolt
 from scheduler.claude.payload import parse_payload
 
 if TYPE_CHECKING:
@@ -64,6 +65,10 @@ def answer_alone(
     limit_s = settings.claude.hook_timeout_s
     left = watchdog.limit(limit_s) if watchdog is not None else limit_s
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="nous hook: %(message)s")
+    neo4j = settings.neo4j
+    import_asyncio(tls=not plain_bolt(neo4j.uri or local_uri(neo4j)))  # the hook's own client
+    import asyncio
+
     try:
         answer = asyncio.run(_answer(event, payload, settings, Path(root), left * ANSWER_SHARE))
     except TimeoutError:
@@ -78,6 +83,8 @@ async def _answer(
     event: str, payload: HookInput, settings: Settings | HookSettings, root: Path, limit_s: float
 ) -> HookAnswer:
     # Imported here: everything that needs Neo4j, loaded once the payload proved readable.
+    import asyncio
+
     if event in LEAN_EVENTS:  # no session, no cognitive layer, no pydantic
         async with asyncio.timeout(limit_s):
             return await _answer_lean(event, payload, settings)

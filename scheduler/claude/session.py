@@ -11,9 +11,9 @@ censors learned from a call described like the one about to run.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from cognition.chat.calls import ToolCalls
 from cognition.chat.layer import CognitiveLayer, turn_started
 from cognition.chat.turns import FrameSelection, ToolResult, TurnContext, TurnResult
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
@@ -21,7 +21,6 @@ from cognition.text import clip
 from graph.models import Turn
 from graph.store.audit import AuditStore
 from graph.store.calls import CallStore
-from graph.store.heuristics import HeuristicStore
 from graph.store.session_start import SessionStartStore
 from graph.store.turns import TurnStore, tool_results
 from scheduler.claude.compaction import keep_before_compaction
@@ -34,6 +33,7 @@ from scheduler.claude.tool_hooks import (
 )
 
 if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
+    from cognition.chat.calls import ToolCalls
     from graph.settings import ClaudeSettings
     from graph.settings_lean import HookClaude
 
@@ -48,17 +48,21 @@ class ClaudeSession:
         self,
         layer: CognitiveLayer,
         turns: TurnStore,
-        heuristics: HeuristicStore,
         audit: AuditStore,
         settings: ClaudeSettings | HookClaude,
     ) -> None:
-        self.calls = ToolCalls(layer.memory.learning, layer.censors)
         self.calls_store = CallStore(turns.graph)
         self.layer = layer
         self.turns = turns
-        self.heuristics = heuristics
         self.audit = audit
         self.settings = settings
+
+    @cached_property
+    def calls(self) -> ToolCalls:
+        """A failed call's censor, filed at once (built on first use: only failures need it)."""
+        from cognition.chat.calls import ToolCalls
+
+        return ToolCalls(self.layer.memory.learning, self.layer.censors)
 
     async def answer(self, event: str, payload: HookInput) -> HookAnswer:
         """Do what ``event`` asks and say what Claude Code should see."""

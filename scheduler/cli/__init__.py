@@ -77,10 +77,15 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = No
     return code
 
 
+def is_hook(words: Sequence[str]) -> bool:
+    """Whether ``words`` (the arguments after ``nous``) ask for a Claude Code hook's answer."""
+    return words[:1] == ["hook"] and "-h" not in words and "--help" not in words
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; return its exit code."""
     words = list(sys.argv[1:] if argv is None else argv)
-    if words[:1] == ["hook"] and "-h" not in words and "--help" not in words:
+    if is_hook(words):
         # A Claude Code hook is a process per event: no other subcommand's modules, not even
         # the settings, unless the daemon does not answer (see scheduler.claude.hook_client).
         from scheduler.claude.hook_client import main as hook
@@ -91,7 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry_point() -> None:
     """The console script ``nous``."""
-    sys.exit(main())
+    code = main()
+    if is_hook(sys.argv[1:]):
+        from scheduler.claude.hook_client import leave
+
+        leave(code)  # a hook's process ends without the interpreter's teardown
+    sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,8 @@ from typing import cast
 import pytest
 from pydantic import ValidationError
 
-from cognition.chat.layer import CognitiveLayer, ContextBuilder, chat_pattern_key
+from cognition.chat.decision import chat_pattern_key
+from cognition.chat.layer import CognitiveLayer, ContextBuilder
 from cognition.chat.turns import ToolResult, TurnContext, TurnResult
 from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import OutcomeLearner

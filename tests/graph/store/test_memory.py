@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
+import subprocess
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -118,3 +121,27 @@ def test_only_the_stores_read_and_write_queries_by_name() -> None:
         if call.search(line)
     ]
     assert not found, found
+
+
+# Which store modules and node models a new Memory has loaded, then after one store is used.
+_STORES_LOADED = """
+import json, sys
+from graph.store.memory import Memory
+memory = Memory(None, "lazy-stores")
+loaded = lambda: sorted(m for m in sys.modules if m.startswith(("graph.store.", "graph.models.")))
+before = loaded()
+first = memory.heuristics
+print(json.dumps([before, loaded(), first is memory.heuristics, first.graph is memory]))
+"""
+
+
+def test_each_store_is_built_once_when_first_used() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _STORES_LOADED], capture_output=True, text=True, check=True
+    )
+    before, after, same, over_memory = json.loads(done.stdout)
+    # A hook's process uses a few stores: the others' modules and models stay unloaded.
+    assert not {"graph.store.heuristics", "graph.store.rsi", "graph.models.rsi"} & set(before)
+    assert {"graph.store.heuristics", "graph.models.rsi"} <= set(after)
+    assert "graph.store.rsi" not in after
+    assert same and over_memory  # one instance per store, over this memory

@@ -127,3 +127,44 @@ def test_an_endless_stdin_is_refused_at_once_in_bounded_memory(tmp_path: Path) -
     assert "payload over 4194304 bytes" in err and "nothing added" in err
     assert int(rss_kb) < 100 * 1024, f"{rss_kb} KiB"  # the interpreter and 4 MiB, not gigabytes
     assert float(took) < 10, "refused at once, not at the watchdog's 15 s"
+
+
+# The console script's code with an exit handler and an object freed only by the interpreter's
+# teardown, each leaving a mark.
+_MARKS = """
+import atexit, os, sys
+marks = sys.argv.pop(1)
+atexit.register(lambda: open(os.path.join(marks, "exit-handlers"), "w").close())
+class Freed:
+    def __del__(self, path=os.path.join(marks, "teardown"), open=open):  # late: bound now
+        open(path, "w").close()
+kept = Freed()
+from scheduler.cli import entry_point
+sys.argv = ["nous", *sys.argv[1:]]
+entry_point()
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "hook"),
+    [
+        pytest.param(["hook", "NoSuchEvent"], True, id="a-hook"),
+        pytest.param(["hook", "--help"], False, id="its-help"),
+    ],
+)
+def test_a_hooks_process_runs_its_exit_handlers_and_skips_the_teardown(
+    tmp_path: Path, argv: list[str], hook: bool
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _MARKS, str(tmp_path), *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0
+    assert (tmp_path / "exit-handlers").exists()
+    # A hook's process leaves as soon as it answered (the teardown costs it about a bare
+    # interpreter's start); any other command exits as usual.
+    assert (tmp_path / "teardown").exists() is not hook
+    said = done.stderr if hook else done.stdout
+    assert ("invalid choice" if hook else "usage: nous hook") in said  # flushed before leaving

@@ -33,6 +33,8 @@ FORBIDDEN = (
     "importlib.metadata",  # reads installed packages (python-ulid, pydantic plugins did)
     "neo4j",  # the official driver: a hook speaks Bolt itself (graph.store.bolt)
     "yaml",  # no settings file here, plain words in the environment: nothing to parse
+    "ssl",  # TLS (and OpenSSL's library): a hook on a plain bolt:// address opens none
+    "_ssl",
     # The daemon's settings models (pydantic, some twenty built and validated): a hook reads
     # the keys it uses with graph.settings_lean.
     "graph.settings",
@@ -54,6 +56,27 @@ WITHOUT_PYDANTIC = frozenset({"SessionStart", "PreToolUse", "PostToolUse"})
 """A session's start and the hooks of every tool call (scheduler.claude.session_start,
 tool_hooks): none of these either."""
 PYDANTIC = ("pydantic", "pydantic_core", "annotated_types", "graph.models", "cognition.chat")
+NOT_FOR_A_PROMPT = (
+    # What a turn's end learns with (the learner, calibration, failure analysis, the facts a
+    # tool's output states, the censor filing of a failed call): a prompt's hook prepares the
+    # turn and learns nothing.
+    "cognition.learn",
+    "cognition.deliberate",
+    "cognition.monitor.failures",
+    "cognition.call_facts",
+    "cognition.chat.calls",
+    "graph.models.outcome",
+    # The memory's other rooms: RSI, heuristics, recovery, administration, the daemon's recall.
+    "graph.models.rsi",
+    "graph.store.rsi",
+    "graph.store.heuristics",
+    "graph.store.recovery",
+    "graph.store.admin",
+    "graph.store.decisions",
+    "cognition.recall.gather",
+    "cognition.recall.vectors",
+)
+"""Not on UserPromptSubmit's path: each module's store or models are loaded when first used."""
 STUBS = frozenset({"neo4j._optional_deps", "pydantic.plugin._loader"})
 """graph.store.lean's stand-ins, in case the official driver or pydantic is used (not the
 driver or pydantic themselves)."""
@@ -147,6 +170,12 @@ async def test_no_event_working_alone_loads_a_heavy_module(
         if event in WITHOUT_PYDANTIC:
             heavy += sorted(
                 m for m in modules - STUBS if m in PYDANTIC or m.startswith(_packages(PYDANTIC))
+            )
+        if event == "UserPromptSubmit":
+            heavy += sorted(
+                m
+                for m in modules
+                if m in NOT_FOR_A_PROMPT or m.startswith(_packages(NOT_FOR_A_PROMPT))
             )
         assert (event, heavy) == (event, [])
     assert "additionalContext" in answers["SessionStart"]
