@@ -43,6 +43,9 @@ async def run_conversations_through_mcp(files: list[Path], threads: int) -> bool
             finally:
                 await memory.forget()
     hit, base, n = door["hit"], door["bm25"], door["questions"]
+    if not n:
+        names = ", ".join(path.name for path in files)
+        raise SystemExit(f"bench.recall_quality: no question with evidence in {names}")
     shown = door["shown"] / n
     print(f"nous mcp recall: evidence shown for {hit / n:.3f} of {n} questions, "
           f"{shown:.2f} turns on average; plain BM25 as many turns: {base / n:.3f}")  # fmt: skip

@@ -3,7 +3,9 @@
 A Claude Code hook working alone is a process per prompt and tool call, so
 what it imports is paid every time (issue 27: at most 10x ``python -c
 pass``). :func:`lean_process` is called once, before the driver is
-imported, by such a process only (never by the daemon):
+imported, by such a process only (never by the daemon; the console script
+also turns the cyclic garbage collector off for a hook's process, see
+:func:`scheduler.cli.entry_point`):
 
 - the driver's optional numpy and pandas support is left off (the driver
   imports both when installed, for result frames the hook never asks for:
@@ -12,10 +14,6 @@ imported, by such a process only (never by the daemon):
   package's metadata, and its module alone imports ``importlib.metadata``):
   its loader is replaced by one that finds none, which is what
   ``PYDANTIC_DISABLE_PLUGINS=__all__`` makes the real one answer;
-- the cyclic garbage collector is off: importing pydantic and the stores
-  allocates enough to run it many times over objects that all live until
-  the process ends, a second or so later (about a twentieth of the hook's
-  CPU). Reference counting still frees everything else at once.
 
 Nothing here changes what a query returns: the driver's numpy support only
 converts numpy values passed as parameters, which Nous never passes.
@@ -29,7 +27,6 @@ a bare interpreter's start).
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import types
@@ -41,7 +38,6 @@ _PLUGIN_LOADER = "pydantic.plugin._loader"
 
 def lean_process() -> None:
     """Leave out what a hook never uses (see the module); a no-op once the driver is loaded."""
-    gc.disable()
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     if "pydantic" not in sys.modules and _PLUGIN_LOADER not in sys.modules:
         loader = types.ModuleType(_PLUGIN_LOADER, "pydantic's plugin loader, finding none.")

@@ -91,7 +91,7 @@ def hand_off_vectors(
 
 def _detach() -> None:
     """A session of its own, standard streams on /dev/null: Claude Code waits for none of it."""
-    gc.enable()  # the hook left it off (graph.store.lean); the child embeds for a while
+    gc.enable()  # the hook left it off (scheduler.cli.entry_point); the child embeds for a while
     os.setsid()
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):

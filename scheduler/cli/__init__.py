@@ -10,6 +10,7 @@ codes: 0 done, 1 not found (or nothing answers, or it failed), 2 bad input.
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 
@@ -96,8 +97,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def entry_point() -> None:
     """The console script ``nous``."""
+    hook = is_hook(sys.argv[1:])
+    if hook:
+        # A hook's process lives a second: importing pydantic and the stores allocates enough
+        # to run the cyclic collector many times over objects that all live until the end
+        # (about a twentieth of the hook's CPU); reference counting frees the rest. Only here,
+        # never in lean_process: a test calling the hook in its own process keeps its collector.
+        gc.disable()
     code = main()
-    if is_hook(sys.argv[1:]):
+    if hook:
         from scheduler.claude.hook_client import leave
 
         leave(code)  # a hook's process ends without the interpreter's teardown

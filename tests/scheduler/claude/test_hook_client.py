@@ -135,6 +135,11 @@ _MARKS = """
 import atexit, os, sys
 marks = sys.argv.pop(1)
 atexit.register(lambda: open(os.path.join(marks, "exit-handlers"), "w").close())
+import gc
+def collector(path=os.path.join(marks, "collector")):
+    with open(path, "w") as out:
+        out.write(str(gc.isenabled()))
+atexit.register(collector)
 class Freed:
     def __del__(self, path=os.path.join(marks, "teardown"), open=open):  # late: bound now
         open(path, "w").close()
@@ -166,5 +171,7 @@ def test_a_hooks_process_runs_its_exit_handlers_and_skips_the_teardown(
     # A hook's process leaves as soon as it answered (the teardown costs it about a bare
     # interpreter's start); any other command exits as usual.
     assert (tmp_path / "teardown").exists() is not hook
+    # A hook's process runs without the cyclic collector (graph.store.lean); any other keeps it.
+    assert (tmp_path / "collector").read_text() == str(not hook)
     said = done.stderr if hook else done.stdout
     assert ("invalid choice" if hook else "usage: nous hook") in said  # flushed before leaving
