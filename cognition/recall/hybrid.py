@@ -78,17 +78,33 @@ def fuse(
     ``weights[method] / (k + rank)`` (:data:`WEIGHTS` by default); best first.
     """
     weights = WEIGHTS if weights is None else weights
+    return merge(
+        {
+            method: [
+                (hit, weights.get(method, 1.0) / (k + rank + 1))
+                for rank, hit in enumerate(sorted(hits, key=lambda h: -h.score))
+            ]
+            for method, hits in rankings.items()
+        }
+    )
+
+
+def merge(shares: dict[str, Sequence[tuple[Hit, float]]]) -> list[RecalledItem]:
+    """Items scored the sum of what each method gives them; best first.
+
+    ``shares`` holds each method's hits, best first, with what each adds to its item's
+    score (a reciprocal rank for :func:`fuse`, a weighted normalised score for
+    :func:`cognition.recall.rank.combine`); a method counts an item once, at its best.
+    """
     scores: dict[tuple[str, str], float] = {}
     found: dict[tuple[str, str], list[str]] = {}
     first: dict[tuple[str, str], Hit] = {}
-    for method, hits in rankings.items():
-        seen: set[tuple[str, str]] = set()
-        for rank, hit in enumerate(sorted(hits, key=lambda h: -h.score)):
+    for method, hits in shares.items():
+        for hit, share in hits:
             key = (hit.label, hit.id)
-            if key in seen:
+            if method in found.get(key, ()):
                 continue
-            seen.add(key)
-            scores[key] = scores.get(key, 0.0) + weights.get(method, 1.0) / (k + rank + 1)
+            scores[key] = scores.get(key, 0.0) + share
             found.setdefault(key, []).append(method)
             first.setdefault(key, hit)
     ordered = sorted(scores, key=lambda key: -scores[key])

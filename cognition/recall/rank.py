@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from cognition.recall.hybrid import RecalledItem
+from cognition.recall.hybrid import RecalledItem, merge
 from graph.store.lucene import query_words
 from graph.store.recall import Hit
 
@@ -64,31 +64,14 @@ def combine(rankings: dict[str, Sequence[Hit]], weights: dict[str, float]) -> li
     are rescaled to [0, 1] over their own candidates (one model's cosines sit in a narrow
     band; the graph's scores are minus a rank). A method that did not find an item adds 0.
     """
-    scores: dict[tuple[str, str], float] = {}
-    found: dict[tuple[str, str], list[str]] = {}
-    first: dict[tuple[str, str], Hit] = {}
-    for method, hits in rankings.items():
-        for hit, share in _normalised(method, hits):
-            key = (hit.label, hit.id)
-            if method in found.get(key, ()):
-                continue
-            scores[key] = scores.get(key, 0.0) + weights.get(method, 0.0) * share
-            found.setdefault(key, []).append(method)
-            first.setdefault(key, hit)
-    ordered = sorted(scores, key=lambda key: -scores[key])
-    return [
-        RecalledItem(
-            label=first[key].label,
-            id=first[key].id,
-            text=first[key].text,
-            score=scores[key],
-            found_by=tuple(found[key]),
-            at=first[key].at,
-            path=first[key].path,
-            context=first[key].context,
-        )
-        for key in ordered
-    ]
+    return merge(
+        {
+            method: [
+                (hit, weights.get(method, 0.0) * share) for hit, share in _normalised(method, hits)
+            ]
+            for method, hits in rankings.items()
+        }
+    )
 
 
 def _normalised(method: str, hits: Sequence[Hit]) -> list[tuple[Hit, float]]:
