@@ -59,9 +59,25 @@ def agent_query(words: str, agent_id: str) -> str:
     """``words`` (from :func:`lucene_query`) restricted to one agent: ``+agent_id:"…" +(…)``.
 
     For the ``*_words`` full-text indexes, which hold ``agent_id`` as a field,
-    so Lucene returns that agent's hits only; ``""`` stays ``""``.
+    so Lucene returns that agent's hits only; ``""`` stays ``""``. The id is
+    given as one required clause per piece between hyphens and spaces (where
+    any analyzer splits it), not one phrase: a phrase reads the positions of
+    every candidate, and with one agent holding most of the index that cost
+    as much as the words themselves (measured at 1M nodes: 8.1 against
+    4.5 ms). Pieces in another order ("b-a" beside "a-b") would also match, so
+    a query filters by ``agent_id`` again, as recall does.
     """
     if not words:
         return ""
-    quoted = agent_id.replace("\\", "\\\\").replace('"', '\\"')
-    return f'+agent_id:"{quoted}" +({words})'
+    pieces = [p for p in _ID_SEPARATORS.split(agent_id) if p] or [agent_id]
+    clauses = " ".join(f'+agent_id:"{_quoted(piece)}"' for piece in pieces)
+    return f"{clauses} +({words})"
+
+
+# Where every Lucene analyzer splits a token (Unicode word break rules): spaces and hyphens.
+_ID_SEPARATORS = re.compile(r"[\s\-]+")
+
+
+def _quoted(text: str) -> str:
+    """``text`` inside a Lucene phrase: backslashes and quotes escaped."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
