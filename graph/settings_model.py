@@ -114,6 +114,14 @@ class Neo4jSettings(BaseModel):
     http_port: int = Field(7474, ge=1, le=65535)
     heap_size: str = "1g"
     pagecache_size: str = "512m"
+    vector_merge_factor: int = Field(
+        5,
+        ge=2,
+        le=1000,
+        description="how many segments of the vector index Lucene lets pile up before merging "
+        "them (Neo4j's internal default, 50, left a million-node memory's vector query at 31 ms "
+        "against 9.5 ms with 5: every segment is searched on its own)",
+    )
     start_timeout_s: float = Field(180.0, gt=0)
     compose_file: Path = Path("docker-compose.neo4j.yml")
     guide_port: int | None = Field(

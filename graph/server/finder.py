@@ -289,6 +289,7 @@ def _compose_up(settings: Neo4jSettings, environ: Mapping[str, str]) -> None:
         "NOUS_NEO4J_HOST": settings.host,
         "NOUS_NEO4J_BOLT_PORT": str(settings.bolt_port),
         "NOUS_NEO4J_HTTP_PORT": str(settings.http_port),
+        "NOUS_NEO4J_VECTOR_MERGE_FACTOR": str(settings.vector_merge_factor),
     }
     docker = shutil.which("docker", path=environ.get("PATH", "")) or "docker"
     command = [docker, "compose", "-f", str(compose_file), "up", "-d", "--wait"]

@@ -108,6 +108,8 @@ def test_conf_binds_connectors_to_host_and_keeps_dirs_under_home(tmp_path: Path)
     assert conf["dbms.security.auth_enabled"] == "true"
     assert conf["server.memory.heap.max_size"] == "512m"
     assert conf["server.memory.pagecache.size"] == "64m"
+    # Fewer vector index segments than Neo4j's own 50 (each one is searched on its own).
+    assert conf["internal.dbms.index.vector.standard_merge_factor"] == "5"
     directories = {k: Path(v) for k, v in conf.items() if k.startswith("server.directories.")}
     assert set(directories) >= {f"server.directories.{d}" for d in ("data", "logs", "run")}
     assert all(path.is_absolute() and path.is_relative_to(home) for path in directories.values())
