@@ -85,3 +85,41 @@ def arms_argument(arms: Sequence[str], always: str) -> Callable[[str], tuple[str
             raise argparse.ArgumentTypeError(str(exc)) from exc
 
     return read
+
+
+def _cpu_times() -> tuple[int, int] | None:
+    """(busy, total) jiffies of every CPU since boot, or None where /proc/stat is not."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return sum(fields) - idle, sum(fields)
+
+
+async def machine_quiet(
+    *, below: float = 0.2, window_s: float = 2.0, limit_s: float = 300.0
+) -> str:
+    """Wait until the machine's CPUs are busy less than ``below`` over ``window_s``.
+
+    After a large write, Neo4j goes on merging its Lucene index segments in the
+    background (a vector index's merge rebuilds its graph: minutes of CPU for
+    hundreds of thousands of vectors); latency measured meanwhile measures the
+    merge. Returns what was waited, for the report. Gives up after ``limit_s``
+    (another load on the machine), and at once where CPU times cannot be read.
+    """
+    import asyncio
+    import time
+
+    start = time.monotonic()
+    busy = 1.0
+    while (before := _cpu_times()) is not None and time.monotonic() - start < limit_s:
+        await asyncio.sleep(window_s)
+        after = _cpu_times()
+        if after is None:
+            break
+        busy = (after[0] - before[0]) / max(after[1] - before[1], 1)
+        if busy < below:
+            return f"waited {time.monotonic() - start:.0f} s for a quiet machine (CPU {busy:.0%})"
+    return f"gave up on a quiet machine after {time.monotonic() - start:.0f} s (CPU {busy:.0%})"

@@ -10,8 +10,9 @@ other value.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from graph.models import (
@@ -200,11 +201,30 @@ class RecallStore:
         )
 
     async def hybrid(self, request: HybridRequest) -> HybridHits:
-        """Words, meaning and graph proximity in one round trip (``recall/hybrid``)."""
+        """Words, meaning and graph proximity (``recall/hybrid``), best first each.
+
+        One statement, except when the vector index is asked (a big agent's
+        recall by meaning, the slowest method at scale) beside words or graph:
+        then the index search runs as a statement of its own, at the same time
+        as the other, so the server works on both at once (on a million nodes
+        the three in one statement took their sum, 24 ms at p50).
+        """
+        by_index = request.near is None and request.meaning_limit > 0
+        if not by_index or (request.words_limit <= 0 and request.graph_limit <= 0):
+            return await self._hybrid(request)
+        others, meaning = await asyncio.gather(
+            self._hybrid(replace(request, meaning_limit=0)),
+            self._hybrid(replace(request, query="", words_limit=0, graph_limit=0)),
+        )
+        return HybridHits(words=others.words, meaning=meaning.meaning, graph=others.graph)
+
+    async def _hybrid(self, request: HybridRequest) -> HybridHits:
         [row] = await self.graph.read(
             "recall/hybrid",
             query=request.query,
-            vector=list(request.vector) if request.vector is not None else None,
+            vector=list(request.vector)
+            if request.vector is not None and request.meaning_limit > 0
+            else None,
             path=request.path,
             path_pattern=request.path_pattern,
             session_id=request.session_id,

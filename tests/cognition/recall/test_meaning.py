@@ -7,6 +7,7 @@ written by the vector job as the daemon writes them.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -311,3 +312,38 @@ async def test_a_question_asked_beside_a_file_can_find_that_file_on_both_paths(
         )
         found[name] = [h.path for h in hits][:1]
     assert found == {"memory": ["notes/release.md"], "index": ["notes/release.md"]}
+
+
+async def test_by_the_index_meaning_runs_beside_words_and_graph_with_the_same_hits(
+    memory: Memory, seed: Seeder, embeddings: Embeddings, tmp_path: Path
+) -> None:
+    # A big agent's recall by meaning asks the vector index, the slowest method at scale: it
+    # goes as a statement of its own, at the same time as words and graph, and the hits are
+    # those of the one statement.
+    ids = await _episodes(seed, RELEASE, *OTHERS)
+    decision = await seed.decision("notes/release.md")
+    await VectorJob(memory, embeddings, SETTINGS, tmp_path).run()
+    hybrid = HybridRecall(memory, embeddings, EmbeddingSettings(exact_max=0))
+    vector = await embeddings.query("why did the release break? npm")
+    request = await hybrid.request(
+        query=agent_query(lucene_query(["npm release"]), memory.agent_id),
+        vector=vector,
+        path="notes/release.md",
+        path_pattern="notes/*.md",
+        words_limit=10,
+        meaning_limit=10,
+        graph_limit=10,
+    )
+    assert request.near is None  # planned on the index
+    store = RecallStore(memory)
+    before = memory.driver.statements
+    split = await store.hybrid(request)
+    assert memory.driver.statements - before == 2
+    whole = await store._hybrid(request)
+    assert split == whole
+    assert split.meaning[0].id == ids[0] and ids[0] in [h.id for h in split.words]
+    assert [h.id for h in split.graph] == [decision]
+    # One method alone stays one statement.
+    before = memory.driver.statements
+    await store.hybrid(replace(request, words_limit=0, graph_limit=0))
+    assert memory.driver.statements - before == 1
