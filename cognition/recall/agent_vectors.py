@@ -74,8 +74,10 @@ class AgentVectors:
             return []
         query = np.asarray(vector, dtype=np.float32)
         query /= np.linalg.norm(query) or 1.0
-        # np.dot, not the @ operator: measured 0.1 ms against 3.2 ms for 3,871 x 384 here.
-        scores = np.dot(self._matrix, query)
+        # einsum, not np.dot or @: those hand a matrix-vector product to BLAS's threads, which
+        # wait for a core the server is using (3,863 x 384 beside a busy Neo4j: 7.6 ms and
+        # 0.1-8 ms against 0.3 ms; 20,000 x 384: 7.9 against 1.5 ms); einsum stays on this one.
+        scores = np.einsum("ij,j->i", self._matrix, query)
         left_out = self._rows.get(self._paths.get(skip, "")) if skip else None
         if left_out is not None:
             scores[left_out] = -np.inf
