@@ -114,11 +114,12 @@ async def machine_quiet(
 
     start = time.monotonic()
     busy = 1.0
-    while (before := _cpu_times()) is not None and time.monotonic() - start < limit_s:
+    while time.monotonic() - start < limit_s:
+        before = _cpu_times()
         await asyncio.sleep(window_s)
         after = _cpu_times()
-        if after is None:
-            break
+        if before is None or after is None:
+            return "did not wait for a quiet machine (no CPU times to read)"
         busy = (after[0] - before[0]) / max(after[1] - before[1], 1)
         if busy < below:
             return f"waited {time.monotonic() - start:.0f} s for a quiet machine (CPU {busy:.0%})"
