@@ -99,7 +99,7 @@ def _cpu_times() -> tuple[int, int] | None:
 
 
 async def machine_quiet(
-    *, below: float = 0.2, window_s: float = 2.0, limit_s: float = 300.0
+    *, below: float = 0.1, window_s: float = 5.0, limit_s: float = 300.0
 ) -> str:
     """Wait until the machine's CPUs are busy less than ``below`` over ``window_s``.
 
