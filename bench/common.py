@@ -99,9 +99,12 @@ def _cpu_times() -> tuple[int, int] | None:
 
 
 async def machine_quiet(
-    *, below: float = 0.1, window_s: float = 5.0, limit_s: float = 300.0
+    *, below: float = 0.1, window_s: float = 5.0, windows: int = 3, limit_s: float = 600.0
 ) -> str:
-    """Wait until the machine's CPUs are busy less than ``below`` over ``window_s``.
+    """Wait until the machine's CPUs are busy less than ``below`` over ``windows``
+    consecutive ``window_s`` (Lucene merges come in bursts with quiet gaps between them:
+    after one quiet window of 5 s a million-node hybrid recall still measured p95 43 ms, and
+    21 ms once the server had been left alone for minutes).
 
     After a large write, Neo4j goes on merging its Lucene index segments in the
     background (a vector index's merge rebuilds its graph: minutes of CPU for
@@ -113,7 +116,7 @@ async def machine_quiet(
     import time
 
     start = time.monotonic()
-    busy = 1.0
+    busy, quiet = 1.0, 0
     while time.monotonic() - start < limit_s:
         before = _cpu_times()
         await asyncio.sleep(window_s)
@@ -121,6 +124,7 @@ async def machine_quiet(
         if before is None or after is None:
             return "did not wait for a quiet machine (no CPU times to read)"
         busy = (after[0] - before[0]) / max(after[1] - before[1], 1)
-        if busy < below:
+        quiet = quiet + 1 if busy < below else 0
+        if quiet >= windows:
             return f"waited {time.monotonic() - start:.0f} s for a quiet machine (CPU {busy:.0%})"
     return f"gave up on a quiet machine after {time.monotonic() - start:.0f} s (CPU {busy:.0%})"
