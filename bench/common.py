@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import statistics
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -112,19 +114,17 @@ async def machine_quiet(
     merge. Returns what was waited, for the report. Gives up after ``limit_s``
     (another load on the machine), and at once where CPU times cannot be read.
     """
-    import asyncio
-    import time
-
     start = time.monotonic()
     busy, quiet = 1.0, 0
+    before = _cpu_times()
     while time.monotonic() - start < limit_s:
-        before = _cpu_times()
         await asyncio.sleep(window_s)
         after = _cpu_times()
         if before is None or after is None:
             return "did not wait for a quiet machine (no CPU times to read)"
         busy = (after[0] - before[0]) / max(after[1] - before[1], 1)
         quiet = quiet + 1 if busy < below else 0
+        before = after
         if quiet >= windows:
             return f"waited {time.monotonic() - start:.0f} s for a quiet machine (CPU {busy:.0%})"
     return f"gave up on a quiet machine after {time.monotonic() - start:.0f} s (CPU {busy:.0%})"

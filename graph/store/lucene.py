@@ -15,6 +15,8 @@ from collections.abc import Iterable
 _LUCENE_SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
 # Letters and digits: "_" splits words, as Lucene's standard analyzer does not.
 _WORD = re.compile(r"[^\W_]+")
+# Where every Lucene analyzer splits a token (Unicode word break rules): spaces and hyphens.
+_ID_SEPARATORS = re.compile(r"[\s\-]+")
 
 
 def query_words(texts: Iterable[str], *, max_terms: int = 32, min_length: int = 3) -> list[str]:
@@ -72,10 +74,6 @@ def agent_query(words: str, agent_id: str) -> str:
     pieces = [p for p in _ID_SEPARATORS.split(agent_id) if p] or [agent_id]
     clauses = " ".join(f'+agent_id:"{_quoted(piece)}"' for piece in pieces)
     return f"{clauses} +({words})"
-
-
-# Where every Lucene analyzer splits a token (Unicode word break rules): spaces and hyphens.
-_ID_SEPARATORS = re.compile(r"[\s\-]+")
 
 
 def _quoted(text: str) -> str:

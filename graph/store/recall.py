@@ -208,7 +208,7 @@ class RecallStore:
         then the index search runs as a statement of its own, at the same time
         as the other, so the server works on both at once (one statement takes
         the sum of the three; each alone on a million nodes, p50: meaning 11-15 ms,
-        words 7-10, graph 3; bench.recall).
+        words 6-10, graph 2-4; bench.recall).
         """
         by_index = (
             request.near is None
