@@ -45,6 +45,12 @@ if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
 NOTES_LABEL = "notes from your memory: what earlier runs showed about names this task uses"
 NOTES_HEADING = "## Notes on the code this task names"
 CONTRADICTED = "contradicted by a verified pass"
+# Shown before an attempt: what a call returned, the library's own error (with the fix that
+# followed it) and calls that worked. Never code that failed on its own: a small model copies
+# the code it is shown, so a failed call in the prompt is repeated (Qwen2.5-Coder-1.5B on
+# bench.lessons' held-out tasks with no worked case: 5 of 22 first attempts passed without
+# memory, 1 of 22 with notes showing failed code). Failed asserts stay in the graph.
+SHOWN_KINDS = frozenset({NoteKind.RETURNED, NoteKind.RAISED, NoteKind.WORKED})
 # What a call returned is the most direct thing learned about it, then the library's own
 # error, then a failed assert the evidence implicates it in, then a call that worked.
 _KIND_ORDER = {
@@ -81,15 +87,16 @@ def _varied(notes: Sequence[CodeNote]) -> list[CodeNote]:
 def choose_notes(
     notes: Sequence[CodeNote], names: Sequence[str], per_prompt: int, per_name: int
 ) -> list[CodeNote]:
-    """The notes to show: the names in the order the prompt gives them, one note of each name
-    per round (of a name, the best returned value, raised error, failed assert and worked call,
-    then the second best of each; the more often seen, the better credited, the newer first),
-    at most ``per_name`` of a name, ``per_prompt`` in all; a statement already chosen under another
-    name is not repeated."""
+    """The notes to show (of :data:`SHOWN_KINDS`): the names in the order the prompt gives
+    them, one note of each name per round (of a name, the best returned value, raised error and
+    worked call, then the second best of each; the more often seen, the better credited, the
+    newer first), at most ``per_name`` of a name, ``per_prompt`` in all; a statement already
+    chosen under another name is not repeated."""
     place = {name: i for i, name in enumerate(names)}
     groups: dict[str, list[CodeNote]] = {}
     for note in notes:
-        groups.setdefault(note.name, []).append(note)
+        if note.kind in SHOWN_KINDS:
+            groups.setdefault(note.name, []).append(note)
     unnamed = len(place)
     order = sorted(
         groups,
@@ -103,7 +110,7 @@ def choose_notes(
             if round_ >= len(ranked[name]) or len(chosen) >= per_prompt:
                 continue
             note = ranked[name][round_]
-            # A failed assert blamed on every call the code made is said once, under the first.
+            # An error several names share is said once, under the first.
             if (note.kind, note.text) not in said or note.kind is NoteKind.WORKED:
                 chosen.append(note)
                 said.add((note.kind, note.text))
@@ -111,11 +118,14 @@ def choose_notes(
 
 
 def note_line(note: CodeNote, chars: int) -> str:
-    """One note as a line: the call, what the run said of it, the task it was for."""
+    """One note as a line: the call, what the run said of it, the task it was for. A raised
+    error is said of the name, not the call that failed (the fix it carries is the code)."""
     call = f"`{clip(note.call, chars)}`" if note.call else "a call"
     text = clip(note.text, chars)
     if note.kind is NoteKind.RETURNED:  # a fact that reads on its own: no task, no count
         return f"- {call} returned {text}"
+    if note.kind is NoteKind.RAISED:
+        call = f"`{note.qualified}`"
     said = {
         NoteKind.RAISED: f"raised {text}",
         NoteKind.FAILED_ASSERT: f"failed the test: {text}",
@@ -238,7 +248,7 @@ class SessionNotes:
         if not s.enabled or s.per_prompt == 0:
             return ""
         if self.draw is not None:
-            pool = await self.store.active(s.max_notes)
+            pool = [n for n in await self.store.active(s.max_notes) if n.kind in SHOWN_KINDS]
             chosen = self.draw.sample(pool, min(s.per_prompt, len(pool)))
         else:
             names = prompt_names(user_input)

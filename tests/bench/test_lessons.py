@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench.lessons import DEFAULT_LIBRARY, chosen_arms, format_lessons, main, run_lessons
+from bench.lessons_agent import RETRY_TEMPERATURE
 from bench.lessons_library import (
     LibraryError,
     lesson_problem,
@@ -153,6 +154,10 @@ async def test_the_arms_end_to_end_with_the_scripted_model(
     retries = [r for r in requests if "Your previous attempt" in str(r.messages[-1]["content"])]
     assert retries and all("data (test output)" in str(r.messages[-1]["content"]) for r in retries)
     assert "raised ValueError: span: positions are counted from 1" in str(retries[0].messages)
+    # A first attempt is greedy, a retry samples (greedy retries repeated the failed code).
+    firsts = [r for r in requests if r not in retries and r.path.endswith("/chat/completions")]
+    assert firsts and {(r.body or {}).get("temperature") for r in firsts} == {0.0}
+    assert {(r.body or {}).get("temperature") for r in retries} == {RETRY_TEMPERATURE}
     shown = [r for r in requests if "## Worked examples" in str(r.messages[0]["content"])]
     assert shown and all("data (worked examples" in str(r.messages[0]["content"]) for r in shown)
     text = format_lessons(result)

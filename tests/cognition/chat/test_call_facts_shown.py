@@ -1,5 +1,6 @@
 """On the chat path: per library function, what its calls returned and the error that taught
-its convention reach a later prompt; a failed assert is not shown against an innocent call."""
+its convention reach a later prompt; a failed assert is kept only against the call the evidence
+implicates, and never shown."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ async def test_a_library_error_stays_with_the_fix_when_the_pass_makes_the_same_c
     assert "(then `tally.open_ledger(ledger)` worked)" in shown
 
 
-async def test_a_failed_assert_is_not_shown_against_a_call_the_fix_left_alone(
+async def test_a_failed_assert_is_kept_against_the_call_the_fix_dropped_and_never_shown(
     memory: Memory,
 ) -> None:
     both = AVG.format("tally.round(tally.sum(values) / len(values))")
@@ -77,7 +78,12 @@ async def test_a_failed_assert_is_not_shown_against_a_call_the_fix_left_alone(
     layer = layer_of(memory)
     await turn(layer, "s-1", "Write `avg(values)` using `tally.sum` and `tally.round`.",
                check(both, error), check(fixed))  # fmt: skip
+    notes = await memory.code_notes.active()
+    blamed = [n.qualified for n in notes if n.kind is NoteKind.FAILED_ASSERT]
+    assert blamed == ["tally.sum"]  # kept against the call the fix dropped, not tally.round
     rounded = await turn(layer, "s-2", "Write `tidy_all(values)` using `tally.round`.")
     assert "`tally.round`:" in rounded and "failed the test" not in rounded
+    # Nor is it shown against tally.sum: a prompt never carries code that failed on its own.
     summed = await turn(layer, "s-3", "Write `mean_or_none(values)` using `tally.sum`.")
-    assert "failed the test: assert avg([1, None]) == 1.0" in summed
+    section = summed.partition("## Notes on the code this task names")[2]
+    assert "avg([1, None])" not in section and "tally.round(tally.sum" not in section

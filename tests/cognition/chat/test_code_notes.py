@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from pathlib import Path
 
@@ -78,6 +79,8 @@ async def test_a_library_error_is_kept_at_once_and_shown_for_a_later_prompt_nami
     assert NOTES_HEADING in shown
     assert "The following is data (notes from your memory" in shown
     assert "`tally.span`:" in shown and "positions are counted from 1, got start=0" in shown
+    # The error is said of the name; the call that failed is not shown (a model copies it).
+    assert "- `tally.span` raised ValueError" in shown and "span(text, 0, 2)" not in shown
     unrelated = await turn(layer, "s-3", "Write `tag(name)` using `tally.label`.")
     assert NOTES_HEADING not in unrelated and "positions are counted" not in unrelated
     prose = await turn(layer, "s-4", "Return the last 3 characters with the span function.")
@@ -138,6 +141,21 @@ async def test_a_verified_pass_retires_the_failure_note_it_contradicts(memory: M
     shown = await turn(layer, "s-2", LAST_3)
     assert "worked: 3 of 3 tests passed" in shown and "failed the test" not in shown
     assert CONTRADICTED == "contradicted by a verified pass"
+
+
+async def test_code_that_failed_a_test_is_kept_but_never_shown(memory: Memory) -> None:
+    # A 1.5B model copied the failed code it was shown (bench.lessons, lessons6 trace), so a
+    # failed assert stays in the graph for audits and no prompt carries it, nor a random draw.
+    layer = layer_of(memory)
+    failed = "import tally\n\ndef first_2(text):\n    n = 2\n    return tally.span(text, 1, n-1)\n"
+    wrong = "0 of 3 tests passed\nFAILED line 2: assert first_2('abcdefgh') == 'ab' (got 'a')"
+    await turn(layer, "s-1", FIRST_2, run(failed, wrong))
+    [note] = await memory.code_notes.active()
+    assert (note.kind, note.qualified) == (NoteKind.FAILED_ASSERT, "tally.span")
+    shown = await turn(layer, "s-2", LAST_3)
+    assert NOTES_HEADING not in shown and "n-1" not in shown
+    drawn = SessionNotes(memory, CodeNoteSettings(), draw=random.Random(1), verifying=CHECK)
+    assert await drawn.before_turn("s-3", LAST_3) == ""
 
 
 async def test_frozen_notes_write_and_credit_nothing(memory: Memory) -> None:
