@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import resource
+import sys
 import tempfile
 import time
 from collections import defaultdict
@@ -130,7 +131,8 @@ def report(ranks: dict[str, list[int]]) -> bool:
     return report_checks(checks)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen measurement; 0 when every target it checks is met, 1 when one is missed."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--items", type=int, default=5000)
     parser.add_argument("--queries", type=int, default=200)
@@ -145,24 +147,25 @@ def main() -> None:
         "(bench.recall_quality_mcp); with --conversation, the conversations told to and asked "
         "of `nous mcp` alone (bench.recall_conversation_mcp)",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    met: bool
     if args.conversation and args.through_mcp:
         from bench.recall_conversation_mcp import run_conversations_through_mcp
 
-        asyncio.run(run_conversations_through_mcp(args.conversation, args.threads))
-        return
-    if args.conversation:
+        met = asyncio.run(run_conversations_through_mcp(args.conversation, args.threads))
+    elif args.conversation:
         from bench.recall_conversation import run_conversations
 
-        asyncio.run(run_conversations(args.conversation, args.threads))
-        return
-    if args.through_mcp:
+        met = asyncio.run(run_conversations(args.conversation, args.threads))
+    elif args.through_mcp:
         from bench.recall_quality_mcp import run as run_through_mcp
 
-        asyncio.run(run_through_mcp(args.items, args.queries, args.threads))
-        return
-    asyncio.run(run(args.items, args.queries, args.threads))
+        met = asyncio.run(run_through_mcp(args.items, args.queries, args.threads))
+    else:
+        met = asyncio.run(run(args.items, args.queries, args.threads))
+    # A missed target is a failed run for whoever scripts it (CI of a fork, a cron job).
+    return 0 if met else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
