@@ -4,17 +4,20 @@ Practice, trials (:mod:`rsi`) and Claude Code sessions (:mod:`cognition.chat`)
 write a case only for an attempt that was verified (tests passed, or a later
 tool call did what a failed one meant to do). Before the next attempt,
 :meth:`CaseBank.recall` finds the few most similar active cases by words
-(the ``case_words`` full-text index) and by meaning (the case's vector, when
-the vector job has written one, compared in memory: the bank is capped),
-fuses the two lists by reciprocal rank, and drops everything below both
-floors (``cases.min_similarity``: the share of the task's words found in the
+(the ``case_words`` full-text index), by the dotted names the task gives as
+code (a case whose working code calls ``tally.find`` for a task that names
+``tally.find``, whatever their other words) and by meaning (the case's
+vector, when the vector job has written one, compared in memory: the bank
+is capped), fuses the lists by reciprocal rank, and keeps by words only what
+reaches ``cases.min_similarity`` (the share of the task's words found in the
 case's task and error, not counting words most of a bank of four or more
-cases shares, such as a library's name; ``cases.min_cosine``),
-so a task unlike anything seen gets no examples at all. :func:`worked_examples`
-fences what it shows as data, within ``cases.max_tokens``; :meth:`credit`
-counts each use as helpful or harmful by the attempt's outcome. A new case
-that repeats one already kept (``cases.duplicate_similarity`` of words both
-ways) reinforces it instead of adding another.
+cases shares, such as a library's name) and by meaning only what reaches
+``cases.min_cosine``, so a task unlike anything seen gets no examples at all.
+:func:`worked_examples` fences what it shows as data, within
+``cases.max_tokens``; :meth:`credit` counts each use as helpful or harmful by
+the attempt's outcome. A new case that repeats one already kept
+(``cases.duplicate_similarity`` of words both ways) reinforces it instead of
+adding another.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cognition.embeddings import Embeddings, cosine
+from cognition.code_notes import prompt_names
+from cognition.embeddings import Embeddings, Vector, cosine
 from cognition.text import clip, estimate_tokens, fence
 from graph.models import Case, CaseSource
 from graph.store.cases import CaseStore
@@ -148,41 +152,41 @@ class CaseBank:
         return word_similarity(task, kept) >= floor and word_similarity(kept, task) >= floor
 
     async def recall(self, task: str, domain: str | None, limit: int | None = None) -> Recalled:
-        """The most similar active cases, best first; none below both floors."""
+        """The most similar active cases, best first: by words and by meaning above their
+        floors, and those whose working code calls a dotted name the task gives."""
         most = self.settings.per_prompt if limit is None else limit
         if not self.settings.enabled or most <= 0 or not task.strip():
             return Recalled([], [])
         found: dict[str, Case] = {}
         hits = await self.store.search(task, domain, most * 4)
-        common = await self._common(domain) if hits else frozenset()
+        named = qualified_names(task)
+        # One read of the bank serves the common words, the names and the vectors.
+        pool = await self.store.active(domain) if hits or named or self.embeddings else []
+        common = common_words([_case_words(c) for c, _ in pool]) if hits else frozenset()
         words = [
             hit.case
             for hit in hits
             if word_similarity(task, _case_words(hit.case), common) >= self.settings.min_similarity
         ]
-        meaning = await self._by_meaning(task, domain)
+        meaning = await self._by_meaning(task, pool)
         fused: dict[str, float] = {}
-        for ranked in (words, meaning):
+        for ranked in (words, by_name(named, [c for c, _ in pool]), meaning):
             for rank, case in enumerate(ranked):
                 found[case.id] = case
                 fused[case.id] = fused.get(case.id, 0.0) + 1.0 / (_RRF_K + rank + 1)
         best = sorted(fused, key=lambda i: (-fused[i], i))[:most]
         return Recalled([found[i] for i in best], [fused[i] for i in best])
 
-    async def _common(self, domain: str | None) -> frozenset[str]:
-        """The words most of the bank's active cases share (:func:`common_words`)."""
-        return common_words([_case_words(c) for c, _ in await self.store.active(domain)])
-
-    async def _by_meaning(self, task: str, domain: str | None) -> list[Case]:
-        if self.embeddings is None:
-            return []
-        pool = [(c, v) for c, v in await self.store.active(domain) if v is not None]
-        if not pool:
+    async def _by_meaning(
+        self, task: str, pool: Sequence[tuple[Case, Vector | None]]
+    ) -> list[Case]:
+        vectors = [(c, v) for c, v in pool if v is not None]
+        if self.embeddings is None or not vectors:
             return []
         query = await self.embeddings.query(task)
         if query is None:
             return []
-        scored = [(cosine(query, v), c) for c, v in pool]
+        scored = [(cosine(query, v), c) for c, v in vectors]
         close = [(s, c) for s, c in scored if s >= self.settings.min_cosine]
         return [c for _, c in sorted(close, key=lambda sc: (-sc[0], sc[1].id))]
 
@@ -195,6 +199,27 @@ class CaseBank:
     async def credit(self, case_ids: Sequence[str], *, passed: bool) -> int:
         """Credit each case shown to an attempt: helpful when it passed, harmful when not."""
         return await self.store.credit(case_ids, helpful=passed)
+
+
+def qualified_names(task: str) -> list[str]:
+    """The dotted names ``task`` speaks of as code (``tally.span``, ``db.Table.transform``): a
+    module's or an object's own function, the surest sign two tasks use the same thing."""
+    return [name for name in prompt_names(task) if "." in name]
+
+
+def by_name(names: Sequence[str], cases: Sequence[Case]) -> list[Case]:
+    """The cases whose working code calls one of ``names``, most of them first (then the
+    better credited, then the newer): a worked example of the very function a task names,
+    however different the two tasks' words."""
+    if not names:
+        return []
+    calls = [re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(") for name in names]
+    scored = [(sum(1 for call in calls if call.search(c.worked)), c) for c in cases]
+    ranked = sorted(
+        ((n, c) for n, c in scored if n),
+        key=lambda nc: (-nc[0], nc[1].harmful - nc[1].helpful, -nc[1].at.timestamp(), nc[1].id),
+    )
+    return [c for _, c in ranked]
 
 
 def _case_words(case: Case) -> str:

@@ -63,6 +63,27 @@ async def test_words_most_of_the_bank_shares_do_not_make_a_case_similar(memory: 
     assert (await cases.recall(near, "code")).ids[:1] == [ids["ratio"]]
 
 
+async def test_a_task_naming_a_function_recalls_the_cases_whose_working_code_calls_it(
+    memory: Memory,
+) -> None:
+    cases = bank(memory)
+    place = await cases.write(
+        domain="code", source=CaseSource.PRACTICE,
+        task="Write `place(items, item)` giving the 1-based position of `item` in `items`.",
+        worked="import tally\ndef place(items, item):\n    return tally.find(items, item)\n",
+    )  # fmt: skip
+    await cases.write(
+        domain="code", source=CaseSource.PRACTICE,
+        task="Write `first_2(text)` giving the first two characters of `text`.",
+        worked="def first_2(text):\n    return text.find('x') + tally.span(text, 1, 2)\n",
+    )  # fmt: skip
+    # No word in common with either task: only the function it names leads to a case.
+    task = "List each index of `wanted` in `values` with `tally.find`."
+    assert (await cases.recall(task, "code")).ids == [place]
+    assert (await cases.recall("List each index of wanted with find.", "code")).ids == []
+    assert (await cases.recall("Use `other.find` on `values`.", "code")).ids == []
+
+
 async def test_cases_never_cross_agents(driver: GraphDriver, memory: Memory) -> None:
     other = Memory(driver, f"{memory.agent_id}-other")
     try:
