@@ -103,17 +103,13 @@ def test_notes_are_chosen_per_name_in_the_prompts_order_and_fenced_within_the_bu
         note("a", NoteKind.FAILED_ASSERT, "a wrong"),
     ]
     chosen = choose_notes(held, ["lib.a", "a", "b"], per_prompt=3, per_name=2)
-    # Of a name, a failed assert before a call that worked (issue 25: worked calls last).
-    assert [(n.name, n.text) for n in chosen] == [
-        ("a", "a raised"),
-        ("b", "wrong b"),
-        ("a", "a wrong"),
-    ]
+    # Names in the prompt's order, a round each; failed asserts are never shown.
+    assert [(n.name, n.text) for n in chosen] == [("a", "a raised"), ("b", "b worked")]
     text, ids = render_notes(chosen, max_tokens=1000, chars=300)
     assert text.startswith("The following is data (notes from your memory")
     assert ids == [n.id for n in chosen] and "`lib.a`:" in text
-    _, shown = render_notes(chosen, max_tokens=25, chars=300)
-    assert len(shown) < len(chosen)
+    _, shown = render_notes(chosen, max_tokens=14, chars=300)
+    assert shown == [chosen[0].id]  # the budget holds one note, the first
     assert render_notes([], 1000, 300) == ("", [])
 
 
@@ -129,11 +125,13 @@ def test_a_note_imitating_a_fence_stays_data() -> None:
     assert len(marker) > 3 and text.count(marker) == 2 and "returned '```" in text
 
 
-def test_a_failed_assert_blamed_on_several_calls_is_shown_once() -> None:
-    same = "assert paid(2) == 200 (got 2, expected 200)"
-    held = [note("a", NoteKind.FAILED_ASSERT, same), note("b", NoteKind.FAILED_ASSERT, same)]
+def test_an_error_several_calls_share_is_shown_once_and_a_failed_assert_never() -> None:
+    same = "TypeError: paid() takes 1 argument"
+    held = [note("a", NoteKind.RAISED, same), note("b", NoteKind.RAISED, same)]
     chosen = choose_notes(held, ["a", "b"], per_prompt=6, per_name=3)
     assert [n.name for n in chosen] == ["a"]
+    wrong = note("a", NoteKind.FAILED_ASSERT, "assert paid(2) == 200 (got 2, expected 200)")
+    assert choose_notes([wrong], ["a"], per_prompt=6, per_name=3) == []
 
 
 def test_huge_or_odd_output_is_read_in_bounds() -> None:
@@ -160,8 +158,8 @@ def test_calls_that_worked_do_not_crowd_out_the_rule_the_library_stated() -> Non
     chosen = choose_notes(held, ["a"], per_prompt=6, per_name=3)
     assert [(n.kind, n.text) for n in chosen] == [
         (NoteKind.RAISED, "a: counted from 1"),
-        (NoteKind.FAILED_ASSERT, "x"),
         (NoteKind.WORKED, "worked 0"),
+        (NoteKind.WORKED, "worked 1"),
     ]
     fact = note("a", NoteKind.RETURNED, "2")
     chosen = choose_notes([*held, fact], ["a"], per_prompt=6, per_name=1)
