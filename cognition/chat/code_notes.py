@@ -52,7 +52,7 @@ CONTRADICTED = "contradicted by a verified pass"
 # memory, 1 of 22 with notes showing failed code). Failed asserts stay in the graph.
 SHOWN_KINDS = frozenset({NoteKind.RETURNED, NoteKind.RAISED, NoteKind.WORKED})
 # What a call returned is the most direct thing learned about it, then the library's own
-# error, then a failed assert the evidence implicates it in, then a call that worked.
+# error, then a call that worked (a failed assert ranks between them, for audits only).
 _KIND_ORDER = {
     NoteKind.RETURNED: 0,
     NoteKind.RAISED: 1,
