@@ -161,6 +161,7 @@ def format_lessons(result: LessonsResult) -> str:
             f"within 3 {arm.within_rate:.3f} ({sum(arm.within)}/{n}), "
             f"{arm.attempts_per_task:.2f} attempts per task, "
             f"{arm.tokens_per_attempt:.0f} prompt tokens per attempt"
+            + (f"; {arm.resamples} repeats of failed code asked again" if arm.resamples else "")
             + (f"; {arm.errors} requests failed" if arm.errors else "")
         )
     for name, test in result.mcnemar.items():

@@ -47,6 +47,11 @@ CHECK_TIMEOUT_S = 10.0
 # lessons6 trace: attempts 2 and 3 of a practice task byte for byte alike), so practice, which
 # only keeps what passed, learned from 16 of 40 tasks.
 RETRY_TEMPERATURE = 0.7
+# Even at 0.7 it did so on 49 of 65 practice retries (lessons8): code that already failed in
+# the task is not run again (as Nous's censor gate denies a call that failed the same way);
+# the model is asked again, hotter, at most this many times before the repeat runs anyway.
+RESAMPLES = 2
+RESAMPLE_TEMPERATURE = 1.0
 OUTPUT_CHARS = 1500
 
 
@@ -59,6 +64,8 @@ class ArmOutcomes:
     attempts: list[int] = field(default_factory=list)
     prompt_tokens: int = 0
     errors: int = 0
+    # Replies that repeated code already failed in the task, asked again before running.
+    resamples: int = 0
 
     @property
     def first_rate(self) -> float:
@@ -192,22 +199,17 @@ class LessonAgent:
         calls: list[ToolResult] = []
         code = output = ""
         passed = False
+        failed: set[str] = set()
         for number in range(1, ATTEMPTS + 1):
             user = attempt_prompt(self.library, task, code, output)
             try:
-                reply = await self.llm.complete_text(
-                    system=context.system_prompt,
-                    user=user,
-                    step="lessons",
-                    temperature=0.0 if number == 1 else RETRY_TEMPERATURE,
-                )
+                code = await self._reply(context.system_prompt, user, number, failed, outcomes)
             except LLMUnavailableError:
                 outcomes.errors += 1
                 break
-            self.model = reply.model or self.model
-            outcomes.prompt_tokens += reply.prompt_tokens
-            code = extract_code(reply.text)
             passed, output = await self._check(task, code)
+            if not passed:
+                failed.add(code)
             if self.trace is not None:
                 self.trace.attempt(
                     arm=arm, task=task.id, number=number, shown=shown,
@@ -232,6 +234,27 @@ class LessonAgent:
             session, TurnResult(response_text=response, tool_results=calls), context
         )
         await layer.end_session(session)
+
+    async def _reply(
+        self, system: str, user: str, number: int, failed: set[str], outcomes: ArmOutcomes
+    ) -> str:
+        """One attempt's code: greedy first, sampled on a retry, and asked again (hotter, at
+        most :data:`RESAMPLES` times) while it is code that already failed in this task."""
+        code = await self._ask(system, user, 0.0 if number == 1 else RETRY_TEMPERATURE, outcomes)
+        for _ in range(RESAMPLES):
+            if code not in failed:
+                break
+            outcomes.resamples += 1
+            code = await self._ask(system, user, RESAMPLE_TEMPERATURE, outcomes)
+        return code
+
+    async def _ask(self, system: str, user: str, temperature: float, outcomes: ArmOutcomes) -> str:
+        reply = await self.llm.complete_text(
+            system=system, user=user, step="lessons", temperature=temperature
+        )
+        self.model = reply.model or self.model
+        outcomes.prompt_tokens += reply.prompt_tokens
+        return extract_code(reply.text)
 
     async def _check(self, task: LessonTask, code: str) -> tuple[bool, str]:
         """Whether the code passes every test, and the output the model reads back."""

@@ -9,14 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from bench.lessons import DEFAULT_LIBRARY, chosen_arms, format_lessons, main, run_lessons
-from bench.lessons_agent import RETRY_TEMPERATURE
+from bench.lessons import (
+    DEFAULT_LIBRARY,
+    LessonsResult,
+    chosen_arms,
+    format_lessons,
+    main,
+    run_lessons,
+)
+from bench.lessons_agent import RESAMPLE_TEMPERATURE, RETRY_TEMPERATURE, LessonAgent
 from bench.lessons_library import (
     LibraryError,
     lesson_problem,
     load_library,
     solution_module,
 )
+from bench.lessons_trace import Trace
 from cognition.llm import LLMClient
 from graph.settings import CaseSettings, LLMSettings, Settings
 from graph.store.driver import GraphDriver
@@ -177,8 +185,9 @@ async def test_a_second_practice_round_retries_only_what_the_first_did_not_pass(
         assert entry, user
         asked.append(entry.group(1))
         if entry.group(1) == "tag" and asked.count("tag") <= 3:
+            wrong = "x" * asked.count("tag")  # wrong anew each time: nothing is asked again
             return Reply.text(
-                "```python\nimport mini\n\n\ndef tag(name, value):\n    return ''\n```"
+                f"```python\nimport mini\n\n\ndef tag(name, value):\n    return '{wrong}'\n```"
             )
         return model(request)
 
@@ -199,6 +208,38 @@ async def test_a_second_practice_round_retries_only_what_the_first_did_not_pass(
     text = format_lessons(result)
     assert "practice rounds (passed within 3 / tried): 1/2, 1/1" in text
     assert "nous alone: no arm to compare it with" in text
+
+
+async def test_code_that_already_failed_is_asked_again_hotter_instead_of_run_again(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    library = load_library(write_mini(tmp_path / "mini"))
+    wrong = "```python\nimport mini\n\n\ndef size_tag(name, value):\n    return ''\n```"
+    temperatures: list[float] = []
+
+    def repeating(request: RecordedRequest) -> Reply:
+        """Greedy and at 0.7 the same wrong code; at 1.0 the right one."""
+        temperatures.append(float((request.body or {})["temperature"]))
+        return model(request) if temperatures[-1] == RESAMPLE_TEMPERATURE else Reply.text(wrong)
+
+    [size_tag] = [t for t in library.split("held_out") if t.entry_point == "size_tag"]
+    trace = tmp_path / "trace.jsonl"
+    with LLMStub(default=repeating, model="stub-coder") as stub:
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url))
+        async with LLMClient(settings.llm) as llm:
+            agent = LessonAgent(llm, library, settings, Trace.open(trace))
+            outcomes = await agent.memoryless(driver, [size_tag])
+            assert agent.trace is not None
+            agent.trace.close()
+    # Attempt 1 fails; attempt 2's reply repeats it, so it is asked again at 1.0 and passes.
+    assert temperatures == [0.0, RETRY_TEMPERATURE, RESAMPLE_TEMPERATURE]
+    assert (outcomes.first, outcomes.within, outcomes.attempts) == ([False], [True], [2])
+    assert outcomes.resamples == 1
+    ran = [json.loads(line)["code"] for line in trace.read_text().splitlines()]
+    assert len(ran) == 2 and ran[0] != ran[1]  # the repeat never ran
+    assert "1 repeats of failed code asked again" in format_lessons(
+        LessonsResult("m", "mini", 2, ["h_size"], arms={"nous": outcomes})
+    )
 
 
 def test_arms_are_chosen_by_name_and_nous_always_runs() -> None:
