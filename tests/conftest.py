@@ -116,6 +116,15 @@ async def memory(driver: GraphDriver, agent_id: str) -> AsyncIterator[Memory]:
 
 
 @pytest.fixture
+def neo4j_in_environ(neo4j_endpoint: Neo4jEndpoint, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's Neo4j in this process's NEO4J_* variables: a benchmark or command finds it
+    as the daemon does."""
+    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_endpoint.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_endpoint.password)
+
+
+@pytest.fixture
 def neo4j_env(neo4j_endpoint: Neo4jEndpoint) -> dict[str, str]:
     """Environment for a daemon subprocess that should use the test Neo4j."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NOUS_")}

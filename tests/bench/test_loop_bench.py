@@ -8,16 +8,10 @@ from contextlib import redirect_stdout
 import pytest
 
 from bench.loop import run
-from graph.server.finder import Neo4jEndpoint
 
 
-async def test_bench_loop_decides_every_observation_through_ticks(
-    neo4j_endpoint: Neo4jEndpoint, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # The bench finds Neo4j as the daemon does: here, the tests' server.
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USER", neo4j_endpoint.user)
-    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_endpoint.password)
+@pytest.mark.usefixtures("neo4j_in_environ")  # the bench finds the tests' server
+async def test_bench_loop_decides_every_observation_through_ticks() -> None:
     out = io.StringIO()
     with redirect_stdout(out):
         await run(20 + 12, concurrency=3)  # 20 warm-up decisions, 12 timed

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from bench.recall_quality import main
-from graph.server.finder import Neo4jEndpoint
 
 
 def conversation(path: Path) -> Path:
@@ -27,12 +26,8 @@ def conversation(path: Path) -> Path:
     return path
 
 
-def test_a_missed_target_exits_1(
-    neo4j_endpoint: Neo4jEndpoint, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USER", neo4j_endpoint.user)
-    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_endpoint.password)
+@pytest.mark.usefixtures("neo4j_in_environ")
+def test_a_missed_target_exits_1(tmp_path: Path) -> None:
     out = io.StringIO()
     with redirect_stdout(out):
         code = main(["--conversation", str(conversation(tmp_path / "c.json")), "--threads", "1"])

@@ -218,12 +218,8 @@ async def test_a_reply_without_code_is_counted_and_reported() -> None:
     assert "2 the same request as an earlier arm's" in text
 
 
-def test_practice_cycles_learn_trial_and_measure_through_the_real_pipeline(
-    neo4j_endpoint: Neo4jEndpoint, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USER", neo4j_endpoint.user)
-    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_endpoint.password)
+@pytest.mark.usefixtures("neo4j_in_environ")
+def test_practice_cycles_learn_trial_and_measure_through_the_real_pipeline() -> None:
     practice = ModelScript(desires=["be better"])  # rejected: every cycle bootstraps
 
     def model(request: RecordedRequest) -> Reply:
