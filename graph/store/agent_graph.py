@@ -8,7 +8,7 @@ import them all without an import ring.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from graph.store.driver import GraphDriver, Row
@@ -30,11 +30,18 @@ class AgentGraph:
         return await self.driver.write(name, agent_id=self.agent_id, **params)
 
     async def write_rows(
-        self, name: str, rows: Sequence[Mapping[str, Any]], /, *, batch_size: int = 1000
+        self,
+        name: str,
+        rows: Sequence[Any],
+        /,
+        *,
+        batch_size: int = 1000,
+        convert: Callable[[Any], Mapping[str, Any]] | None = None,
     ) -> list[Row]:
-        """Write rows through an ``UNWIND $rows`` query by name, chunk by chunk."""
+        """Write rows through an ``UNWIND $rows`` query by name, chunk by chunk (``convert``
+        makes each row a parameter map when its chunk is sent: see ``GraphDriver.write_rows``)."""
         return await self.driver.write_rows(
-            name, rows, batch_size=batch_size, agent_id=self.agent_id
+            name, rows, batch_size=batch_size, convert=convert, agent_id=self.agent_id
         )
 
     async def await_text_indexes(self) -> None:

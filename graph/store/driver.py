@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -132,11 +132,12 @@ class GraphDriver:
     async def write_rows(
         self,
         name: str,
-        rows: Sequence[Mapping[str, Any]],
+        rows: Sequence[Any],
         /,
         *,
         batch_size: int = 1000,
         concurrency: int = 2,
+        convert: Callable[[Any], Mapping[str, Any]] | None = None,
         **params: Any,
     ) -> list[Row]:
         """Write ``rows`` through an ``UNWIND $rows`` query, one transaction per chunk.
@@ -145,26 +146,32 @@ class GraphDriver:
         one chunk while the server writes another; chunks may commit in any
         order, so a query written for this must not depend on it (deadlocks
         between chunks are transient errors, which ``execute_query``'s managed
-        transaction retries). When a chunk fails, the others still end before the first
-        error is raised.
+        transaction retries). With ``convert``, each row is made a parameter map
+        only when its chunk's turn comes, so that work too overlaps the server's.
+        When a chunk fails, the others still end before the first error is raised.
         """
         query = self.queries.get(name)
-        chunks = [list(rows[i : i + batch_size]) for i in range(0, len(rows), batch_size)]
-        self.statements += len(chunks)
-        if len(chunks) <= 1 or concurrency <= 1:
+        starts = range(0, len(rows), batch_size)
+        self.statements += len(starts)
+
+        def chunk_at(start: int) -> list[Any]:
+            chunk = rows[start : start + batch_size]
+            return [convert(r) for r in chunk] if convert is not None else list(chunk)
+
+        if len(starts) <= 1 or concurrency <= 1:
             out: list[Row] = []
-            for chunk in chunks:
-                out.extend(await self._chunk(query, {**params, "rows": chunk}))
+            for start in starts:
+                out.extend(await self._chunk(query, {**params, "rows": chunk_at(start)}))
             return out
         gate = asyncio.Semaphore(concurrency)
 
-        async def one(chunk: list[Mapping[str, Any]]) -> list[Row]:
+        async def one(start: int) -> list[Row]:
             async with gate:
-                return await self._chunk(query, {**params, "rows": chunk})
+                return await self._chunk(query, {**params, "rows": chunk_at(start)})
 
         # Every chunk ends (commits or fails) before an error is raised, so the caller never
         # acts on a failure (e.g. spools the batch again) while other chunks are still writing.
-        results = await asyncio.gather(*(one(c) for c in chunks), return_exceptions=True)
+        results = await asyncio.gather(*(one(s) for s in starts), return_exceptions=True)
         for result in results:
             if isinstance(result, BaseException):
                 raise result

@@ -167,8 +167,12 @@ class Memory(AgentGraph):
         """Persist observations and their ``File`` nodes; return how many were new to the graph."""
         if not observations:
             return 0
-        rows = [observation_row(o) for o in observations]
-        result = await self.write_rows("observe/record_observations", rows, batch_size=batch_size)
+        result = await self.write_rows(
+            "observe/record_observations",
+            observations,
+            batch_size=batch_size,
+            convert=observation_row,
+        )
         return sum(int(r["written"]) for r in result)
 
     async def file_records(self) -> dict[str, FileRecord]:

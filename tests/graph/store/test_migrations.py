@@ -39,7 +39,9 @@ async def test_every_label_has_a_unique_id(driver: GraphDriver) -> None:
 async def test_recall_keys_are_indexed(driver: GraphDriver) -> None:
     objects = await driver.read("admin/schema_objects")
     indexed = {(r["labels"][0], tuple(r["properties"])) for r in objects if r["labels"]}
-    for label in MODEL_LABELS:
+    # A File is read by its path or by the vector job's cursor, never by when it was first
+    # seen (migration 020): test_a_file_write_keeps_only_the_indexes_its_reads_use.
+    for label in MODEL_LABELS - {"File"}:
         assert (label, ("agent_id", "at")) in indexed, label
     assert ("File", ("agent_id", "path")) in indexed
     assert ("Pattern", ("agent_id", "key")) in indexed
@@ -82,3 +84,12 @@ async def test_a_decision_write_keeps_no_index_another_one_covers(driver: GraphD
     names = {r["name"] for r in objects}
     assert "decision_text" not in names
     assert "recall_words" in names  # where past reasoning is found now (recall/investigate)
+
+
+async def test_a_file_write_keeps_only_the_indexes_its_reads_use(driver: GraphDriver) -> None:
+    # Every observation writes its File (issue 28, bench.ingest against the bare write): the
+    # unique id, the unique (agent_id, path) every File read seeks, and the vector job's
+    # cursor; nothing else (migration 020 dropped three that no query asked).
+    objects = await driver.read("admin/schema_objects")
+    on_file = {tuple(r["properties"]) for r in objects if r["labels"] == ["File"]}
+    assert on_file == {("id",), ("agent_id", "path"), ("agent_id", "updated_at")}
