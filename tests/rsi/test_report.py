@@ -72,36 +72,30 @@ async def _seed_memory(seed: Seeder) -> dict[str, str]:
     return {"active": active, "old": pruned}
 
 
-def _run(argv: list[str], neo4j_endpoint: Neo4jEndpoint, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USER", neo4j_endpoint.user)
-    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_endpoint.password)
+def _run(argv: list[str]) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main([*argv, "--config", str(EMPTY)]) == 0
     return out.getvalue()
 
 
+@pytest.mark.usefixtures("neo4j_in_environ")  # the commands find the tests' server
 async def test_prune_then_report_print_the_expected_figures(
-    memory: Memory,
-    seed: Seeder,
-    neo4j_endpoint: Neo4jEndpoint,
-    monkeypatch: pytest.MonkeyPatch,
-    tmp_path: Path,
+    memory: Memory, seed: Seeder, tmp_path: Path
 ) -> None:
     ids = await _seed_memory(seed)
     agent = ["--agent-id", memory.agent_id, "--root", str(tmp_path)]
 
     # The commands run their own event loop, as from a shell.
-    pruned = await _in_thread(["prune", *agent], neo4j_endpoint, monkeypatch)
+    pruned = await _in_thread(["prune", *agent])
     assert f"retired {ids['old']} [code] unused:" in pruned
     assert "1 retired; 1 active heuristics" in pruned
     strategies = json.loads((tmp_path / ".nous" / "strategies.json").read_text())
     assert [h["id"] for h in strategies["heuristics"]] == [ids["active"]]
-    again = await _in_thread(["prune", *agent], neo4j_endpoint, monkeypatch)
+    again = await _in_thread(["prune", *agent])
     assert "nothing to retire" in again
 
-    data = json.loads(await _in_thread(["report", "--json", *agent], neo4j_endpoint, monkeypatch))
+    data = json.loads(await _in_thread(["report", "--json", *agent]))
     overall = data["overall"]
     assert (overall["cycles"], overall["processed"], overall["accepted"]) == (3, 6, 3)
     # Two of three cycles practiced, one on a bootstrap desire; the third says why not.
@@ -127,7 +121,7 @@ async def test_prune_then_report_print_the_expected_figures(
     helped = next(h for h in data["heuristics"] if h["id"] == ids["active"])
     assert (helped["helpful"], helped["harmful"], helped["usage_count"]) == (3, 1, 4)
 
-    text = await _in_thread(["report", *agent], neo4j_endpoint, monkeypatch)
+    text = await _in_thread(["report", *agent])
     assert "activation rate: 50.0% (3 accepted / 6 processed)" in text
     assert "rejection reasons: low specificity 2, no provenance 1" in text
     assert "code/beginner: 1/2 (50%)" in text
@@ -137,12 +131,10 @@ async def test_prune_then_report_print_the_expected_figures(
     assert "[pruned (unused)] code: Old and unused." in text
 
 
-async def _in_thread(
-    argv: list[str], neo4j_endpoint: Neo4jEndpoint, monkeypatch: pytest.MonkeyPatch
-) -> str:
+async def _in_thread(argv: list[str]) -> str:
     import asyncio
 
-    return await asyncio.to_thread(_run, argv, neo4j_endpoint, monkeypatch)
+    return await asyncio.to_thread(_run, argv)
 
 
 def test_a_bad_setting_exits_2(tmp_path: Path) -> None:

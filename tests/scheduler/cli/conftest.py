@@ -31,15 +31,11 @@ Nous = Callable[..., Awaitable[Result]]
 
 @pytest.fixture
 def nous(
-    neo4j_endpoint: Neo4jEndpoint,
+    neo4j_in_environ: None,
     agent_id: str,
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> Nous:
     """``await nous("escalations", "show", ID)``: the command for the test's agent."""
-    monkeypatch.setenv("NEO4J_URI", neo4j_endpoint.uri)
-    monkeypatch.setenv("NEO4J_USER", neo4j_endpoint.user)
-    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_endpoint.password)
 
     async def run(*argv: str) -> Result:
         capsys.readouterr()
