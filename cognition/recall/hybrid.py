@@ -153,7 +153,7 @@ class HybridRecall:
     ) -> HybridHits:
         """Each method's candidates for ``query``, ``limit`` of each, best first (not fused).
 
-        ``useful_only`` leaves out decisions that did nothing (WAIT, never executed).
+        ``useful_only`` leaves out decisions that did nothing (WAIT, never run, dry run).
         """
         if vector is None and self.embeddings is not None and query.strip():
             try:

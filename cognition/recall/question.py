@@ -14,7 +14,7 @@ both ask. It shows only what can help:
   lessons, censors, heuristics, and decisions that acted or escalated.
 
 Never shown: decisions that did nothing (WAIT churn, an ACT with no template
-that never ran: left out in the query, before any limit) and pattern
+that never ran, an ACT of a dry run: left out in the query, before any limit) and pattern
 statistics (not searched at all). When nothing is relevant the answer is
 empty, and a prompt then gets nothing.
 """

@@ -1,6 +1,8 @@
 // purpose: the recall benchmark's synthetic history, one batch of decisions: each Decision
 //   CONSIDERED its Observation, HAS_STEP{order} its ReasoningStep nodes, MATCHED its Pattern
-//   (created beforehand by bench/standing_memory), and the Lesson nodes LEARNED_FROM it
+//   (created beforehand by bench/standing_memory), and the Lesson nodes LEARNED_FROM it; a
+//   decision that did something (escalated, or executed: the history has no dry runs) is
+//   Consequential, as record_decision and start_execution leave it
 // params: $agent_id, $rows (list of maps {decision, observation, steps, lessons, pattern_key}:
 //   decision, observation and each step and lesson a map of node properties, agent_id
 //   included)
@@ -12,6 +14,10 @@ CREATE (d:Decision)
 SET d = row.decision
 CREATE (d)-[:CONSIDERED]->(o)
 WITH d, row
+CALL (d) {
+  WITH d WHERE d.type = "escalate" OR (d.type = "act" AND coalesce(d.executed, false))
+  SET d:Consequential
+}
 CALL (d, row) {
   UNWIND row.steps AS step
   CREATE (s:ReasoningStep)

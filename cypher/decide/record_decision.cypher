@@ -6,7 +6,8 @@
 //   SUPERSEDES a waiting decision it re-decided, one more use of the Frame it was
 //   framed in (seed 004's usage_count), and, for a dry run's ACT, the ended Execution of
 //   its one attempt (EXECUTED_AS; the decision's map then holds its settlement already:
-//   nothing ran, so nothing happens between the decision and the dry run's end).
+//   nothing ran, so nothing happens between the decision and the dry run's end). An
+//   escalation is Consequential from the start (found by words, migration 021).
 // params: $decision (map of Decision properties, id and agent_id included), $observation_ids,
 //   $steps (list of maps of ReasoningStep properties, each with order), $recalled_ids,
 //   $pattern (map {id, key} or null), $template (map {id, name, version, target} or null),
@@ -20,6 +21,10 @@
 CREATE (d:Decision)
 SET d = $decision
 WITH d
+CALL (d) {
+  WITH d WHERE d.type = "escalate"
+  SET d:Consequential
+}
 CALL (d) {
   UNWIND $observation_ids AS oid
   WITH DISTINCT d, oid

@@ -10,8 +10,9 @@
 //   of the index) and they are filtered by agent and model. Without $vector, the vector of
 //   the File at $path is the query (the daemon's "similar by meaning": no embedding on the
 //   decision loop), and that file is left out. With $useful_only, decisions that did nothing
-//   (a WAIT, an INVESTIGATE, an ACT never executed: "no template") are left out of every
-//   method before its limit, so churn cannot crowd out what helps. Each item's text is the
+//   (a WAIT, an INVESTIGATE, an ACT never executed or only in a dry run: not Consequential)
+//   are left out of every method before its limit, so churn cannot crowd out what helps;
+//   words never find them (recall_words indexes Consequential decisions only, 021). Each item's text is the
 //   one fragment fragments/recall_text (what the vector job embeds too); an item without
 //   text is left out. A fact's context (the fact remembered just before it from the same
 //   source in the same session, learn/add_fact) comes with it: recall_words indexes the two
@@ -27,7 +28,7 @@
 CALL () {
   CALL () {
     WITH 1 AS one WHERE $query <> "" AND $words_limit > 0
-    CALL db.index.fulltext.queryNodes("recall_words", $query, {limit: $words_limit * CASE WHEN $useful_only THEN 4 ELSE 1 END})
+    CALL db.index.fulltext.queryNodes("recall_words", $query, {limit: $words_limit})
       YIELD node AS n, score
     RETURN n, score
     UNION ALL
@@ -37,7 +38,7 @@ CALL () {
     RETURN n, score
   }
   WITH n, score WHERE n.agent_id = $agent_id
-    AND NOT ($useful_only AND n:Decision AND NOT (n.type = "escalate" OR (n.type = "act" AND coalesce(n.executed, false))))
+    AND NOT ($useful_only AND n:Decision AND NOT n:Consequential)
   WITH n, score ORDER BY score DESC LIMIT $words_limit
   WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "File"]][0] AS label
   WITH n, score, label, {{ fragments/recall_text }} AS text
@@ -68,7 +69,7 @@ CALL () {
     RETURN n, score
   }
   WITH n, score WHERE ($path IS NULL OR $vector IS NOT NULL OR NOT (n:File AND n.path = $path))
-    AND NOT ($useful_only AND n:Decision AND NOT (n.type = "escalate" OR (n.type = "act" AND coalesce(n.executed, false))))
+    AND NOT ($useful_only AND n:Decision AND NOT n:Consequential)
   WITH n, score ORDER BY score DESC LIMIT $meaning_limit
   WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "File"]][0] AS label
   WITH n, score, label, {{ fragments/recall_text }} AS text
@@ -83,7 +84,7 @@ CALL () {
     USING INDEX SEEK d:Decision(agent_id, path, at)
     WHERE d.agent_id = $agent_id AND d.path = $path AND d.at IS NOT NULL
       AND coalesce(d.status, "") <> "superseded"
-      AND NOT ($useful_only AND NOT (d.type = "escalate" OR (d.type = "act" AND coalesce(d.executed, false))))
+      AND NOT ($useful_only AND NOT d:Consequential)
     WITH d ORDER BY d.agent_id DESC, d.path DESC, d.at DESC LIMIT $graph_limit
     RETURN d, 0 AS grp
     UNION ALL
@@ -92,7 +93,7 @@ CALL () {
     USING INDEX SEEK d:Decision(agent_id, path_pattern, at)
     WHERE d.agent_id = $agent_id AND d.path_pattern = $path_pattern AND d.at IS NOT NULL
       AND coalesce(d.status, "") <> "superseded"
-      AND NOT ($useful_only AND NOT (d.type = "escalate" OR (d.type = "act" AND coalesce(d.executed, false))))
+      AND NOT ($useful_only AND NOT d:Consequential)
     WITH d ORDER BY d.agent_id DESC, d.path_pattern DESC, d.at DESC LIMIT $graph_limit
     RETURN d, 1 AS grp
   }

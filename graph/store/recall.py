@@ -129,7 +129,7 @@ class HybridRequest:
     words_limit: int = 10
     meaning_limit: int = 10
     graph_limit: int = 10
-    useful_only: bool = False  # leave out decisions that did nothing (WAIT, never executed)
+    useful_only: bool = False  # leave out decisions that did nothing (not Consequential)
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,11 @@ class Seeder:
         status: DecisionStatus = DecisionStatus.DECIDED,
         reasoning: str = "",
     ) -> str:
-        """Record a decision ``minutes`` after T0 through ``DecisionStore.record_decision``."""
+        """Record a decision ``minutes`` after T0 through ``DecisionStore.record_decision``.
+
+        With ``outcome_success`` given, an ACT ran for real: it is labelled
+        Consequential, as ``start_execution`` would have left it.
+        """
         decision = Decision(
             agent_id=self.memory.agent_id,
             at=T0 + timedelta(minutes=minutes),
@@ -72,6 +76,8 @@ class Seeder:
             on_the_way = next(s for s in INITIAL if status in TRANSITIONS[s])
             decision.status = on_the_way
         decision_id = await self.decisions.record_decision(decision, [], observation_ids=[])
+        if decision.executed and type is DecisionType.ACT:  # as start_execution leaves it
+            await self.fixtures.write("seed/ran", rows=[{"decision_id": decision_id}])
         if decision.status != status:
             await self.decisions.move(decision, status)
         await self.memory.await_text_indexes()  # full-text is eventually consistent

@@ -337,12 +337,18 @@ async def test_investigation_finds_this_agents_past_reasoning(
     memory: Memory, seed: Seeder, other: Seeder
 ) -> None:
     # recall/investigate asks recall_words for past reasoning (decision_text is gone,
-    # migration 019): only this agent's decisions with an outcome, words stemmed.
+    # migration 019): only this agent's decisions that ran (Consequential, 021) with an
+    # outcome, words stemmed.
     found = await seed.decision(
-        "notes/kant.md", reasoning="Spinoza's ethics were indexed", outcome="indexed"
+        "notes/kant.md",
+        reasoning="Spinoza's ethics were indexed",
+        outcome="indexed",
+        outcome_success=True,
     )
     await seed.decision("notes/kant.md", reasoning="Spinoza again, nothing done yet")
-    await other.decision("notes/kant.md", reasoning="Spinoza elsewhere", outcome="indexed")
+    await other.decision(
+        "notes/kant.md", reasoning="Spinoza elsewhere", outcome="indexed", outcome_success=True
+    )
     store = RecallStore(memory)
 
     row = await store.investigation(
