@@ -14,9 +14,10 @@ from bench.loop import run
 async def test_bench_loop_decides_every_observation_through_ticks() -> None:
     out = io.StringIO()
     with redirect_stdout(out):
-        await run(20 + 12, concurrency=3)  # 20 warm-up decisions, 12 timed
+        await run(20 + 12, concurrency=3, warmup=20)  # 20 warm-up decisions, 12 timed
     printed = out.getvalue()
     assert "12 decisions (rules reasoner, dry-run executors)" in printed
+    assert "warm-up: 20 decisions untimed" in printed
     assert "up to 3 files at once" in printed
     assert "decisions: 8 act, 4 wait" in printed
     # recall and the decision (a dry-run ACT's execution in the same write), and the ticks'
