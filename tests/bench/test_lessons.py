@@ -55,14 +55,19 @@ TASKS = [
      ['assert size_tag("s", 2) == "<s|2>"'], "held_out", "label", "mini.label(name, value)"),
 ]  # fmt: skip
 ARGS = {"span": "text", "label": "name, value"}
-# The reference solution of every shipped task, written for this test: each task is solvable.
-REFERENCE = {
-    row["id"]: row["code"]
-    for row in map(
-        json.loads,
-        (Path(__file__).parent / "lessons_reference.jsonl").read_text().splitlines(),
-    )
+# Every shipped library, with the reference solution of each of its tasks (written for this
+# test: each task is solvable). stock is the second library, a check that what nous learns on
+# tally is not tally's: `python -m bench.lessons --library bench/lessons_lib/stock`.
+SHIPPED = {
+    "tally": (DEFAULT_LIBRARY, "lessons_reference.jsonl"),
+    "stock": (DEFAULT_LIBRARY.parent / "stock", "lessons_reference_stock.jsonl"),
 }
+
+
+def reference(file_name: str) -> dict[str, str]:
+    """Task id -> the reference solution's code, from a file beside this test."""
+    lines = (Path(__file__).parent / file_name).read_text().splitlines()
+    return {row["id"]: row["code"] for row in map(json.loads, lines)}
 
 
 def write_mini(folder: Path) -> Path:
@@ -96,26 +101,30 @@ def model(request: RecordedRequest) -> Reply:
     return Reply.text(f"Here is the module.\n```python\n{code}```")
 
 
-async def test_every_shipped_task_passes_with_its_reference_solution() -> None:
-    library = load_library(DEFAULT_LIBRARY)
-    functions = re.findall(r"`tally\.(\w+)\(", library.signatures)
+@pytest.mark.parametrize("name", sorted(SHIPPED))
+async def test_every_shipped_task_passes_with_its_reference_solution(name: str) -> None:
+    folder, reference_file = SHIPPED[name]
+    library = load_library(folder)
+    assert library.name == name
+    functions = re.findall(rf"`{name}\.(\w+)\(", library.signatures)
     assert len(functions) >= 12
     assert (len(library.split("practice")), len(library.split("held_out"))) == (40, 64)
     for task in library.tasks:
-        used = set(re.findall(r"tally\.(\w+)", task.prompt))
+        used = set(re.findall(rf"{name}\.(\w+)", task.prompt))
         assert 1 <= len(used) <= 3 and used <= set(functions), task.id
-    assert set(REFERENCE) == {t.id for t in library.tasks}
+    solutions = reference(reference_file)
+    assert set(solutions) == {t.id for t in library.tasks}
     gate = asyncio.Semaphore(4)
 
     async def check(task_id: str) -> tuple[str, bool, str]:
         task = next(t for t in library.tasks if t.id == task_id)
         async with gate:
             result = await run_problem(
-                lesson_problem(task), solution_module(library, REFERENCE[task_id]), timeout_s=20
+                lesson_problem(task), solution_module(library, solutions[task_id]), timeout_s=20
             )
         return task_id, result.success, result.output
 
-    results = await asyncio.gather(*(check(i) for i in REFERENCE))
+    results = await asyncio.gather(*(check(i) for i in solutions))
     failed = [(i, out) for i, ok, out in results if not ok]
     assert not failed
 
