@@ -47,6 +47,10 @@ async def _labels(neo4j_endpoint: Neo4jEndpoint, memory: Memory, ids: list[str])
     return ["Consequential" in r[0]["labels"] for r in rows]
 
 
+# Which of _story's decisions carry the label: an escalation and an action that ran for real.
+CONSEQUENTIAL = {"wait": False, "escalate": True, "ran": True, "dry": False, "retried": False}
+
+
 async def _story(memory: Memory) -> dict[str, str]:
     """One decision of each kind, written as the loop writes them; their ids by kind."""
     store = DecisionStore(memory)
@@ -74,9 +78,7 @@ async def test_only_an_escalation_or_an_action_that_ran_is_consequential(
 ) -> None:
     ids = await _story(memory)
     labelled = await _labels(neo4j_endpoint, memory, list(ids.values()))
-    assert dict(zip(ids, labelled, strict=True)) == {
-        "wait": False, "escalate": True, "ran": True, "dry": False, "retried": False,
-    }  # fmt: skip
+    assert dict(zip(ids, labelled, strict=True)) == CONSEQUENTIAL
 
 
 async def test_words_find_only_the_decisions_that_did_something(
@@ -105,6 +107,4 @@ async def test_the_migration_labels_the_decisions_already_stored(
     for _ in range(2):  # run again (a migration cut half way): the same labels
         await driver.run_schema(label_them, source=str(schema))
         labelled = await _labels(neo4j_endpoint, memory, list(ids.values()))
-        assert dict(zip(ids, labelled, strict=True)) == {
-            "wait": False, "escalate": True, "ran": True, "dry": False, "retried": False,
-        }  # fmt: skip
+        assert dict(zip(ids, labelled, strict=True)) == CONSEQUENTIAL
