@@ -16,11 +16,11 @@ printed: a young server's JIT and plans warm up over them), each of the
 (``DecisionLoop.decide``: frame, recall, render, deliberate, record the
 decision with its steps, and for a dry-run ACT its execution and
 settlement); the rate is decisions over the wall time of the ticks, and of
-the actions they left running. It prints
-p50/p95 per decision and decisions per second, the decisions by type and
-the statements sent to Neo4j per decision (the ticks' own reads included),
-and the same run's baseline: one read round trip to Neo4j, the floor under
-any decision that remembers anything.
+the actions they left running. It prints p50/p95 per decision and decisions
+per second, the decisions by type and the statements sent to Neo4j per
+decision (the ticks' own reads included), and the same run's baseline: one
+read round trip to Neo4j, the floor under any decision that remembers
+anything.
 
 Targets (issue 3): p50 at most 15 ms, at least 100 decisions per second.
 """

@@ -14,9 +14,10 @@
 //   are left out of every method before its limit, so churn cannot crowd out what helps;
 //   words never find them (recall_words indexes Consequential decisions only, 021). Each
 //   item's text is the one fragment fragments/recall_text (what the vector job embeds
-//   too); an item without text is left out. A fact's context (the fact remembered just before it from the same
-//   source in the same session, learn/add_fact) comes with it: recall_words indexes the two
-//   together (text_in_context), so words may find a fact by its context.
+//   too); an item without text is left out. A fact's context (the fact remembered just
+//   before it from the same source in the same session, learn/add_fact) comes with it:
+//   recall_words indexes the two together (text_in_context), so words may find a fact by
+//   its context.
 // params: $agent_id, $query (Lucene query from graph.store.lucene.agent_query, or ""),
 //   $vector (list of floats, or null), $path, $path_pattern, $session_id (each may be null),
 //   $model, $near (list of {eid, score}, or null), $k, $words_limit, $meaning_limit,

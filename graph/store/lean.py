@@ -13,7 +13,8 @@ also turns the cyclic garbage collector off for a hook's process, see
 - pydantic's plugins are not looked for (the search reads every installed
   package's metadata, and its module alone imports ``importlib.metadata``):
   its loader is replaced by one that finds none, which is what
-  ``PYDANTIC_DISABLE_PLUGINS=__all__`` makes the real one answer;
+  ``PYDANTIC_DISABLE_PLUGINS=__all__`` makes the real one answer (the module, not the
+  variable: settings are read in one place, and a forked child keeps the module);
 
 Nothing here changes what a query returns: the driver's numpy support only
 converts numpy values passed as parameters, which Nous never passes.
@@ -27,7 +28,6 @@ a bare interpreter's start).
 
 from __future__ import annotations
 
-import os
 import sys
 import types
 from urllib.parse import urlsplit
@@ -38,7 +38,6 @@ _PLUGIN_LOADER = "pydantic.plugin._loader"
 
 def lean_process() -> None:
     """Leave out what a hook never uses (see the module); a no-op once the driver is loaded."""
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     if "pydantic" not in sys.modules and _PLUGIN_LOADER not in sys.modules:
         loader = types.ModuleType(_PLUGIN_LOADER, "pydantic's plugin loader, finding none.")
         loader.get_plugins = _no_plugins  # type: ignore[attr-defined]
