@@ -1,6 +1,7 @@
 """Observation ingestion throughput: the batched write against two baselines from the same run.
 
-    python -m bench.ingest [--count 20000] [--batch 1000] [--per-event-sample 2000] [--rounds 3]
+    python -m bench.ingest [--count 20000] [--batch 1000] [--per-event-sample 2000] [--rounds 5]
+                           [--warmup 20000]
 
 Writes ``--count`` synthetic observations (with their ``File`` nodes) through
 ``Memory.record_observations`` and prints observations per second, then two
@@ -14,7 +15,10 @@ ratios measured in the same run on the same kind of rows:
 
 The batched and the bare writes alternate for ``--rounds`` rounds, each on a fresh
 agent, and their medians are compared: one round each varied from 0.34 to 0.58 of
-the bare write between runs a minute apart on a quiet machine.
+the bare write between runs a minute apart on a quiet machine. Before the rounds,
+``--warmup`` rows go each way untimed, on a throwaway agent: with 2,000, the first
+run after the server had been idle came out 0.44 where the next two gave 0.68 and
+0.59 (bench/HISTORY.md), so the warm-up is as long as a round.
 
 Targets (issue 2, the ceiling ratio raised by issue 28): at least 10,000 per
 second, at least 20x the per-event way, at least 0.6 of the bare ceiling. When
@@ -77,7 +81,7 @@ async def timed_bare(driver: GraphDriver, rows: Sequence[Observation], batch: in
     return time.perf_counter() - start
 
 
-async def run(count: int, batch: int, sample: int, rounds: int = 3) -> bool:
+async def run(count: int, batch: int, sample: int, rounds: int = 5, warmup: int = 20_000) -> bool:
     settings = bench_settings()
     async with connected(settings) as (endpoint, driver):
         print(f"neo4j: {endpoint.describe()}")
@@ -92,8 +96,10 @@ async def run(count: int, batch: int, sample: int, rounds: int = 3) -> bool:
         try:
             # Warm the server's query caches and JIT on a throwaway agent first.
             warm = memory()
-            await timed_batched(warm, synthetic(warm.agent_id, 2000), batch)
-            await timed_bare(driver, synthetic(warm.agent_id, 2000), batch)
+            if warmup:
+                warm_s = await timed_batched(warm, synthetic(warm.agent_id, warmup), batch)
+                await timed_bare(driver, synthetic(warm.agent_id, warmup), batch)
+                print(f"warm-up: {warmup} rows each way, batched {warmup / warm_s:,.0f}/s")
             # Rounds alternate the two writes so a checkpoint or a collection on the server
             # lands on either; the medians are compared (one pair of runs varied 0.34-0.58).
             for _ in range(rounds):
@@ -142,11 +148,16 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=20_000)
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--per-event-sample", type=int, default=2000)
-    parser.add_argument("--rounds", type=int, default=3, help="batched and bare writes, alternated")
+    parser.add_argument("--rounds", type=int, default=5, help="batched and bare writes, alternated")
+    parser.add_argument(
+        "--warmup", type=int, default=20_000, help="untimed rows each way before the rounds"
+    )
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
-    asyncio.run(run(args.count, args.batch, args.per_event_sample, args.rounds))
+    if args.warmup < 0:
+        parser.error("--warmup must not be negative")
+    asyncio.run(run(args.count, args.batch, args.per_event_sample, args.rounds, args.warmup))
 
 
 if __name__ == "__main__":

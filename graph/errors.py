@@ -31,6 +31,23 @@ class LoginRefusedError(MemoryUnavailableError):
 class MemoryQueryError(GraphError, RuntimeError):
     """A statement failed in Neo4j; the message names the statement, not its values."""
 
+    code: str = ""  # Neo4j's status code, e.g. "Neo.ClientError.Schema.ConstraintValidationFailed"
+
+    @classmethod
+    def failed(cls, statement: str, code: str | None, message: str | None) -> MemoryQueryError:
+        """The error for ``statement`` failing with Neo4j's ``code``; a constraint's has its own."""
+        kind = MemoryConstraintError if code == CONSTRAINT_FAILED else cls
+        error = kind(f"{statement}: {code}: {message}")
+        error.code = code or ""
+        return error
+
+
+CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
+
+
+class MemoryConstraintError(MemoryQueryError):
+    """A write broke a uniqueness constraint (an id or a natural key already stored)."""
+
 
 class Neo4jNotFoundError(GraphError, RuntimeError):
     """No Neo4j could be found or started; the message says what to install."""

@@ -37,11 +37,18 @@ class AgentGraph:
         *,
         batch_size: int = 1000,
         convert: Callable[[Any], Mapping[str, Any]] | None = None,
+        on_conflict: str | None = None,
     ) -> list[Row]:
         """Write rows through an ``UNWIND $rows`` query by name, chunk by chunk (``convert``
-        makes each row a parameter map when its chunk is sent: see ``GraphDriver.write_rows``)."""
+        makes each row a parameter map when its chunk is sent; ``on_conflict`` writes a chunk
+        that broke a uniqueness constraint again: see ``GraphDriver.write_rows``)."""
         return await self.driver.write_rows(
-            name, rows, batch_size=batch_size, convert=convert, agent_id=self.agent_id
+            name,
+            rows,
+            batch_size=batch_size,
+            convert=convert,
+            on_conflict=on_conflict,
+            agent_id=self.agent_id,
         )
 
     async def await_text_indexes(self) -> None:

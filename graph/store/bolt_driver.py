@@ -105,7 +105,9 @@ class BoltGraphDriver(GraphDriver):
                     await asyncio.sleep(RETRY_PAUSE_S * 2**attempt)
                     continue
                 # The message names the query and Neo4j's code; parameters stay out of it.
-                raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
+                raise MemoryQueryError.failed(
+                    f"query {query.name}", exc.code, exc.message
+                ) from None
             except BoltConnectionLost as exc:
                 raise MemoryUnavailableError(
                     f"query {query.name}: Neo4j does not answer: {exc}"

@@ -24,7 +24,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from graph.errors import GraphError, MemoryQueryError, MemoryUnavailableError
+from graph.errors import (
+    GraphError,
+    MemoryConstraintError,
+    MemoryQueryError,
+    MemoryUnavailableError,
+)
 from graph.store.bolt import BoltConnectionLost, BoltFailure
 from graph.store.bolt_pool import BoltPool
 from graph.store.login_guard import check_login, is_refusal, login_refused
@@ -138,6 +143,7 @@ class GraphDriver:
         batch_size: int = 1000,
         concurrency: int = 2,
         convert: Callable[[Any], Mapping[str, Any]] | None = None,
+        on_conflict: str | None = None,
         **params: Any,
     ) -> list[Row]:
         """Write ``rows`` through an ``UNWIND $rows`` query, one transaction per chunk.
@@ -149,8 +155,11 @@ class GraphDriver:
         transaction retries). With ``convert``, each row is made a parameter map
         only when its chunk's turn comes, so that work too overlaps the server's.
         When a chunk fails, the others still end before the first error is raised.
+        With ``on_conflict`` (a query name), a chunk that breaks a uniqueness
+        constraint (nothing of it was written) is written again through that query.
         """
         query = self.queries.get(name)
+        again = self.queries.get(on_conflict) if on_conflict is not None else None
         starts = range(0, len(rows), batch_size)
         self.statements += len(starts)
 
@@ -161,13 +170,13 @@ class GraphDriver:
         if len(starts) <= 1 or concurrency <= 1:
             out: list[Row] = []
             for start in starts:
-                out.extend(await self._chunk(query, {**params, "rows": chunk_at(start)}))
+                out.extend(await self._chunk(query, {**params, "rows": chunk_at(start)}, again))
             return out
         gate = asyncio.Semaphore(concurrency)
 
         async def one(start: int) -> list[Row]:
             async with gate:
-                return await self._chunk(query, {**params, "rows": chunk_at(start)})
+                return await self._chunk(query, {**params, "rows": chunk_at(start)}, again)
 
         # Every chunk ends (commits or fails) before an error is raised, so the caller never
         # acts on a failure (e.g. spools the batch again) while other chunks are still writing.
@@ -179,7 +188,19 @@ class GraphDriver:
             row for result in results if not isinstance(result, BaseException) for row in result
         ]
 
-    async def _chunk(self, query: Query, params: Mapping[str, Any]) -> list[Row]:
+    async def _chunk(
+        self, query: Query, params: Mapping[str, Any], again: Query | None = None
+    ) -> list[Row]:
+        """One chunk of a batch; broken a uniqueness constraint, through ``again`` if given."""
+        try:
+            return await self._chunk_once(query, params)
+        except MemoryConstraintError:
+            if again is None:
+                raise
+            self.statements += 1
+            return await self._chunk_once(again, params)
+
+    async def _chunk_once(self, query: Query, params: Mapping[str, Any]) -> list[Row]:
         """One chunk of a batch: over Nous's own connections when it can, else managed."""
         if self._pool is not None and self._pool.available:
             rows = await self._own_once(query, params, read=False)
@@ -196,7 +217,7 @@ class GraphDriver:
                 result = await session.run(text)
                 await result.consume()
         except Neo4jError as exc:
-            raise MemoryQueryError(f"{source}: {exc.code}: {exc.message}") from None
+            raise MemoryQueryError.failed(source, exc.code, exc.message) from None
         except (DriverError, OSError) as exc:
             raise MemoryUnavailableError(f"{source}: Neo4j does not answer: {exc}") from None
 
@@ -210,7 +231,7 @@ class GraphDriver:
                 result = await session.run("EXPLAIN " + query.text)
                 summary = await result.consume()
         except Neo4jError as exc:
-            raise MemoryQueryError(f"query {name}: {exc.code}: {exc.message}") from None
+            raise MemoryQueryError.failed(f"query {name}", exc.code, exc.message) from None
         return dict(summary.plan or {})
 
     async def _execute_once(
@@ -251,7 +272,9 @@ class GraphDriver:
             )
         except BoltFailure as exc:
             if not exc.transient:
-                raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
+                raise MemoryQueryError.failed(
+                    f"query {query.name}", exc.code, exc.message
+                ) from None
             return None
         except (BoltConnectionLost, PackStreamError):
             return None
@@ -273,7 +296,9 @@ class GraphDriver:
                 return await _rows(result)
         except Neo4jError as exc:
             if not exc.is_retryable():
-                raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
+                raise MemoryQueryError.failed(
+                    f"query {query.name}", exc.code, exc.message
+                ) from None
         except (DriverError, OSError):
             pass
         return None
@@ -299,7 +324,7 @@ class GraphDriver:
             if is_refusal(exc.code):  # a new connection of the pool was refused its login
                 raise login_refused(self.uri, *self._auth, exc.code or "refused") from None
             # The message names the query and Neo4j's code; parameters stay out of it.
-            raise MemoryQueryError(f"query {query.name}: {exc.code}: {exc.message}") from None
+            raise MemoryQueryError.failed(f"query {query.name}", exc.code, exc.message) from None
         except (DriverError, OSError) as exc:
             raise MemoryUnavailableError(
                 f"query {query.name}: Neo4j does not answer: {exc}"

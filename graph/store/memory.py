@@ -172,6 +172,9 @@ class Memory(AgentGraph):
             observations,
             batch_size=batch_size,
             convert=observation_row,
+            # A chunk with an id already stored (a retried or replayed batch) is written
+            # again the way that leaves those out; the first way does not look ids up.
+            on_conflict="observe/record_observations_checked",
         )
         return sum(int(r["written"]) for r in result)
 

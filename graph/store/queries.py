@@ -12,9 +12,10 @@ from data; the loader reads files and hands their text to the driver.
 
 A statement may include a fragment: ``{{ fragments/recall_text }}`` is replaced,
 when the file is loaded, by the body of ``cypher/fragments/recall_text.cypher``
-(its comment lines dropped). A fragment is an expression written once and used
-by several statements (how a node becomes the text it is recalled and embedded
-by); it is not a statement, so :meth:`QueryLibrary.names` leaves fragments out.
+(its comment lines dropped). A fragment is an expression or a run of clauses
+written once and used by several statements (how a node becomes the text it is
+recalled and embedded by; how an observation row is written); it is not a
+statement, so :meth:`QueryLibrary.names` leaves fragments out.
 Fragments do not include fragments.
 """
 

@@ -9,9 +9,13 @@ import sys
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from graph.models import Category, Observation, ObservationType, Urgency, utc_now
 from graph.models.paths import path_pattern
-from graph.store.memory import Memory
+from graph.server.finder import Neo4jEndpoint
+from graph.store.memory import Memory, observation_row
+from tests.support.graph_checks import open_checks
 
 
 def _obs(memory: Memory, kind: ObservationType, path: str, **extra: object) -> Observation:
@@ -46,6 +50,35 @@ async def test_retrying_a_batch_writes_nothing_twice(memory: Memory) -> None:
     await memory.record_observations(batch, batch_size=7)
     assert await memory.observation_counts() == (50, 50)
     assert len(await memory.file_records()) == 50
+
+
+async def test_a_batch_partly_stored_writes_only_what_is_new(
+    memory: Memory, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    # The fast write does not look ids up: a chunk holding a stored id fails on the unique
+    # constraint and is written again the checked way. Chunks of 8 over 40 rows: some hold
+    # only new rows, some only stored ones, some both.
+    batch = [_obs(memory, ObservationType.FILE_CREATED, f"notes/{i}.md") for i in range(40)]
+    stored = batch[5:17] + batch[30:33]
+    assert await memory.record_observations(stored, batch_size=4) == 15
+    assert await memory.record_observations(batch, batch_size=8) == 25
+    assert await memory.observation_counts() == (40, 40)
+    assert len(await memory.file_records()) == 40
+    async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
+        for observation in batch:  # each linked once to its File: no chunk was half written
+            links = await checks.outgoing(observation.id)
+            assert [t for t, label, _ in links if label == "File"] == ["ABOUT"]
+
+
+async def test_a_write_that_breaks_a_constraint_names_its_query(memory: Memory) -> None:
+    from graph.errors import MemoryConstraintError
+
+    batch = [_obs(memory, ObservationType.FILE_CREATED, "a.md")]
+    await memory.record_observations(batch)
+    with pytest.raises(MemoryConstraintError, match="observe/record_observations"):
+        # Without on_conflict the fast way's failure is the caller's.
+        await memory.write_rows("observe/record_observations", batch, convert=observation_row)
+    assert await memory.observation_counts() == (1, 1)
 
 
 async def test_delete_and_move_update_the_file_nodes(memory: Memory) -> None:
@@ -126,7 +159,9 @@ def test_only_the_stores_read_and_write_queries_by_name() -> None:
 # Which store modules and node models a new Memory has loaded, then after one store is used.
 _STORES_LOADED = """
 import json, sys
-from graph.store.memory import Memory
+from graph.store.memory import Memory, observation_row
+from graph.server.finder import Neo4jEndpoint
+from tests.support.graph_checks import open_checks
 memory = Memory(None, "lazy-stores")
 loaded = lambda: sorted(m for m in sys.modules if m.startswith(("graph.store.", "graph.models.")))
 before = loaded()
