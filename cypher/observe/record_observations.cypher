@@ -3,8 +3,8 @@
 //   observation of the batch may be stored already. One that is makes the statement fail on
 //   the unique id (nothing of the chunk is written), and the writer runs the chunk again
 //   through observe/record_observations_checked, which leaves it out. Looking every id up
-//   first cost about a sixth of the write (bench.ingest, issue 28), and the constraint makes
-//   that same lookup anyway.
+//   first cost a tenth to a sixth of the write (bench/HISTORY.md, issue 28), and the
+//   constraint makes that same lookup anyway.
 // params: $rows: list of maps {id, agent_id, at (datetime), type, urgency, category, path,
 //   path_pattern, content_hash, size, mtime, processed, metadata (JSON string), caused_by,
 //   from_path, file_exists (bool), file_id, from_file_id}
