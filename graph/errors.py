@@ -28,10 +28,14 @@ class LoginRefusedError(MemoryUnavailableError):
     """Neo4j refused the credentials (now, or less than a minute ago: not tried again yet)."""
 
 
+# Neo4j's status code for a write that broke a uniqueness constraint.
+CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
+
+
 class MemoryQueryError(GraphError, RuntimeError):
     """A statement failed in Neo4j; the message names the statement, not its values."""
 
-    code: str = ""  # Neo4j's status code, e.g. "Neo.ClientError.Schema.ConstraintValidationFailed"
+    code: str = ""  # Neo4j's status code, e.g. CONSTRAINT_FAILED
 
     @classmethod
     def failed(cls, statement: str, code: str | None, message: str | None) -> MemoryQueryError:
@@ -40,9 +44,6 @@ class MemoryQueryError(GraphError, RuntimeError):
         error = kind(f"{statement}: {code}: {message}")
         error.code = code or ""
         return error
-
-
-CONSTRAINT_FAILED = "Neo.ClientError.Schema.ConstraintValidationFailed"
 
 
 class MemoryConstraintError(MemoryQueryError):
