@@ -71,9 +71,8 @@ async def close_decision(
     """Close a turn's deliberating decision: done (or failed) with the outcome's confidence."""
     success = assessment.outcome is EpisodeOutcome.SUCCESS
     failed = assessment.outcome is EpisodeOutcome.FAILURE
-    await memory.decisions.move_by_id(
+    await memory.decisions.close_turn(
         decision_id,
-        DecisionStatus.DELIBERATING,
         DecisionStatus.FAILED if failed else DecisionStatus.DONE,
         description=plain_text(result.response_text, TEXT_CHARS),
         confidence=FINAL_CONFIDENCE[assessment.outcome],

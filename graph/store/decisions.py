@@ -258,6 +258,19 @@ class DecisionStore:
         check_transition(current, to)
         await self._write(decision_id, {"status": to.value, **changes})
 
+    async def close_turn(self, decision_id: str, to: DecisionStatus, **changes: Any) -> None:
+        """Close a chat turn's deliberating decision (checked) with what came of the turn.
+
+        The turn did something, so the decision is found by words from then on (it becomes
+        ``Consequential``, as an action that ran does).
+        """
+        check_transition(DecisionStatus.DELIBERATING, to)
+        await self.graph.write(
+            "chat/close_decision",
+            decision_id=decision_id,
+            changes=changes_as_properties({"status": to.value, **changes}),
+        )
+
     async def settle(self, decision_id: str, **changes: Any) -> None:
         """Update a decision's outcome or next look; its status moves only by :meth:`move`."""
         if "status" in changes:

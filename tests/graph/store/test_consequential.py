@@ -1,15 +1,19 @@
-"""Decisions that did something are Consequential, and only they are found by words (021).
+"""Decisions that did something are Consequential, and only they are found by words (021, 022).
 
 Every reader of past decisions by words wants those that did something (hybrid
 recall for a prompt or MCP, investigation); a WAIT kept in Lucene cost the
 server's CPU on every decision (issue 28). An escalation is Consequential when
-it is recorded, an ACT when its action starts for real; a dry run's never is.
+it is recorded, an ACT when its action starts for real; a dry run's never is; a
+chat turn's decision when the turn closes.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from cognition.chat.layer import CognitiveLayer
+from cognition.chat.turns import TurnResult
+from cognition.frames.engine import FrameEngine
 from graph.models import ActionTarget, Decision, DecisionType, Execution, utc_now
 from graph.server.finder import Neo4jEndpoint
 from graph.store.decisions import DecisionStore
@@ -20,6 +24,7 @@ from graph.store.migrate import split_statements
 from tests.support.graph_checks import open_checks
 
 MIGRATION = "021_word_recall_of_consequential_decisions.cypher"
+CHAT_MIGRATION = "022_word_recall_of_chat_decisions.cypher"
 
 
 def _decision(memory: Memory, type: DecisionType, words: str) -> Decision:
@@ -108,3 +113,41 @@ async def test_the_migration_labels_the_decisions_already_stored(
         await driver.run_schema(label_them, source=str(schema))
         labelled = await _labels(neo4j_endpoint, memory, list(ids.values()))
         assert dict(zip(ids, labelled, strict=True)) == CONSEQUENTIAL
+
+
+async def _turns(memory: Memory) -> dict[str, str]:
+    """A chat turn closed through the cognitive layer, and one still open; their decision ids."""
+    layer = CognitiveLayer(memory, FrameEngine(memory))
+    closed = await layer.pre_turn("s-zanzibar", "fix the zanzibar importer crash")
+    await layer.post_turn("s-zanzibar", TurnResult(response_text="Fixed it."), closed)
+    still_open = await layer.pre_turn("s-zanzibar", "build a REST API for the zanzibar importer")
+    assert closed.decision_id is not None and still_open.decision_id is not None
+    return {"closed": closed.decision_id, "open": still_open.decision_id}
+
+
+async def test_a_closed_chat_turn_is_found_by_words(
+    memory: Memory, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    # A turn the model worked through did something, though Nous ran nothing itself.
+    ids = await _turns(memory)
+    assert await _labels(neo4j_endpoint, memory, [ids["closed"], ids["open"]]) == [True, False]
+    await memory.await_text_indexes()
+    query = agent_query(lucene_query(["zanzibar"]), memory.agent_id)
+    async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
+        rows = await checks.memory.read("checks/recall_words", query=query)
+    assert {r["id"] for r in rows} == {ids["closed"]}
+
+
+async def test_migration_022_labels_the_chat_turns_already_closed(
+    memory: Memory, driver: GraphDriver, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    turns, story = await _turns(memory), await _story(memory)
+    async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
+        await checks.memory.write("checks/unlabel_consequential")  # as stored before 022
+    schema = driver.queries.root / "schema" / CHAT_MIGRATION
+    [label_them] = split_statements(Path(schema).read_text(encoding="utf-8"))
+    for _ in range(2):  # run again (a migration cut half way): the same labels
+        await driver.run_schema(label_them, source=str(schema))
+        assert await _labels(neo4j_endpoint, memory, list(turns.values())) == [True, False]
+        # The loop's decisions are 021's to label, not this migration's.
+        assert not any(await _labels(neo4j_endpoint, memory, list(story.values())))
