@@ -6,7 +6,8 @@
 //   Decision, Lesson, Fact, Procedure, Episode, Heuristic, Censor, Turn or File)
 // returns: a string (an expression, included by {{ fragments/recall_text }}; never run alone)
 CASE label
-  WHEN "Decision" THEN coalesce(n.type, '') + ' on ' + coalesce(n.path, '')
+  WHEN "Decision" THEN coalesce(n.type, '')
+    + CASE WHEN coalesce(n.path, '') <> '' THEN ' on ' + n.path ELSE '' END
     + CASE WHEN coalesce(n.template, '') <> '' THEN ' with ' + n.template ELSE '' END
     + CASE WHEN n.outcome_success IS NULL THEN ''
         ELSE ' (' + CASE WHEN n.outcome_success THEN 'succeeded' ELSE 'failed' END

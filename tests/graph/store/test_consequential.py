@@ -21,6 +21,7 @@ from graph.store.driver import GraphDriver
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory
 from graph.store.migrate import split_statements
+from graph.store.recall import HybridRequest
 from tests.support.graph_checks import open_checks
 
 MIGRATION = "021_word_recall_of_consequential_decisions.cypher"
@@ -136,6 +137,10 @@ async def test_a_closed_chat_turn_is_found_by_words(
     async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
         rows = await checks.memory.read("checks/recall_words", query=query)
     assert {r["id"] for r in rows} == {ids["closed"]}
+    # What a prompt's recall shows of it: what the turn set out to do and how it ended.
+    request = HybridRequest(model="", query=query, useful_only=True)
+    [hit] = [h for h in (await memory.recall.hybrid(request)).words if h.label == "Decision"]
+    assert hit.text == "act (succeeded: success): Plan: fix the zanzibar importer crash"
 
 
 async def test_migration_022_labels_the_chat_turns_already_closed(
