@@ -1,7 +1,8 @@
 // purpose: what an INVESTIGATE decision's questions find, in one round trip: full-text hits
-//   for the questions over facts, lessons, episodes and past reasoning; the file's own
-//   history; the files changed within $window_s seconds of its changes; and the outcomes of
-//   decisions on the same path pattern, per decision type and template
+//   for the questions over facts, lessons, episodes and past decisions (a decision shown as
+//   recall shows it, fragments/recall_text: what it did, how it came out and why); the file's
+//   own history; the files changed within $window_s seconds of its changes; and the outcomes
+//   of decisions on the same path pattern, per decision type and template
 // params: $agent_id, $query (Lucene query from the questions, "" for none), $decision_query
 //   (the same words for this agent only, graph.store.lucene.agent_query: past reasoning is
 //   found in recall_words, which holds agent_id; "" for none), $path (or null),
@@ -31,11 +32,9 @@ CALL () {
     UNION ALL
     WITH 1 AS one WHERE $decision_query <> ""
     CALL db.index.fulltext.queryNodes("recall_words", $decision_query) YIELD node, score
-    WITH node, score
-    WHERE node:Decision AND node.agent_id = $agent_id AND node.outcome IS NOT NULL
-    RETURN node.id AS id, "decision" AS kind,
-           node.type + " on " + coalesce(node.path, "no path") + ": " + node.outcome AS text,
-           score
+    WITH node AS n, score, "Decision" AS label
+    WHERE n:Decision AND n.agent_id = $agent_id AND n.outcome IS NOT NULL
+    RETURN n.id AS id, "decision" AS kind, {{ fragments/recall_text }} AS text, score
     LIMIT 5
   }
   WITH id, kind, text, score ORDER BY score DESC LIMIT $limit
