@@ -251,13 +251,6 @@ class DecisionStore:
         _advance(decision, to)
         await self._write(decision.id, {"status": to.value, **changes})
 
-    async def move_by_id(
-        self, decision_id: str, current: DecisionStatus, to: DecisionStatus, **changes: Any
-    ) -> None:
-        """:meth:`move` for a decision known by id and the status it is known to have."""
-        check_transition(current, to)
-        await self._write(decision_id, {"status": to.value, **changes})
-
     async def close_turn(self, decision_id: str, to: DecisionStatus, **changes: Any) -> None:
         """Close a chat turn's deliberating decision (checked) with what came of the turn.
 
@@ -265,11 +258,7 @@ class DecisionStore:
         ``Consequential``, as an action that ran does).
         """
         check_transition(DecisionStatus.DELIBERATING, to)
-        await self.graph.write(
-            "chat/close_decision",
-            decision_id=decision_id,
-            changes=changes_as_properties({"status": to.value, **changes}),
-        )
+        await self._write(decision_id, {"status": to.value, **changes}, "chat/close_decision")
 
     async def settle(self, decision_id: str, **changes: Any) -> None:
         """Update a decision's outcome or next look; its status moves only by :meth:`move`."""
@@ -277,11 +266,11 @@ class DecisionStore:
             raise DecisionStatusError("a decision's status changes through move(), not settle()")
         await self._write(decision_id, changes)
 
-    async def _write(self, decision_id: str, changes: dict[str, Any]) -> None:
+    async def _write(
+        self, decision_id: str, changes: dict[str, Any], query: str = "decide/settle_decision"
+    ) -> None:
         await self.graph.write(
-            "decide/settle_decision",
-            decision_id=decision_id,
-            changes=changes_as_properties(changes),
+            query, decision_id=decision_id, changes=changes_as_properties(changes)
         )
 
     async def record_escalation(

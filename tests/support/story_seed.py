@@ -127,12 +127,8 @@ async def write_story(seeder: Seeder) -> Story:
     await decisions.finish_execution(
         retry.id, success=True, return_code=0, verdict="complete", duration_s=2.0
     )
-    await decisions.move_by_id(
-        decision_id,
-        decision.status,
-        DecisionStatus.DONE,
-        outcome="index updated",
-        outcome_success=True,
+    await decisions.move(
+        decision, DecisionStatus.DONE, outcome="index updated", outcome_success=True
     )
     censor = Censor(
         agent_id=agent,
