@@ -247,9 +247,23 @@ def shared_lesson(cases: Sequence[Case], floor: float, least: int = 2) -> list[C
     return best if len(best) >= least else []
 
 
-def case_text(case: Case, number: int, limit: int) -> str:
-    """One case as a worked example: the task, the failed try and its error, what worked."""
+def case_text(case: Case, number: int, limit: int, *, failed_code: bool = True) -> str:
+    """One case as a worked example: the task, the failed try and its error, what worked.
+
+    With ``failed_code=False`` (an example an attempt is about to follow) what worked comes
+    first and the failure is told by its error alone: a small model copies the failed code of
+    an example even with the working code right below it (stock's ``first_4`` took the
+    failed ``cut(items, 0, n - 1)`` of ``first_5``'s attempt, where no example wrote
+    ``cut(items, 0, n)``), while the error says what the failure taught.
+    """
     parts = [f"Example {number} ({case.domain}). Task:\n{clip(case.task, limit)}"]
+    if not failed_code:
+        parts.append(f"What worked:\n{clip(case.worked, limit)}")
+        if case.error:
+            parts.append(
+                f"An attempt before it failed with:\n{clip(case.error, limit, keep_tail=True)}"
+            )
+        return "\n".join(parts)
     if case.error:
         if case.failed_attempt:
             parts.append(f"A first attempt:\n{clip(case.failed_attempt, limit)}")
@@ -266,7 +280,7 @@ def worked_examples(
     shown: list[str] = []
     ids: list[str] = []
     for case in cases:
-        text = case_text(case, len(shown) + 1, field_chars)
+        text = case_text(case, len(shown) + 1, field_chars, failed_code=False)
         if estimate_tokens("\n\n".join([*shown, text])) > max_tokens:
             break
         shown.append(text)

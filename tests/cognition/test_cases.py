@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-from cognition.cases import CaseBank, worked_examples
+from cognition.cases import CaseBank, case_text, worked_examples
 from cognition.embeddings import EmbeddedE5, Embeddings
 from cognition.recall.vectors import VectorJob
 from graph.models import Case, CaseSource, utc_now
@@ -131,6 +131,22 @@ async def test_a_repeat_keeps_each_case_one_task_with_its_own_code(memory: Memor
     [(kept, _)] = await cases.store.active()
     assert (kept.task, kept.worked, kept.merged) == (third, "tally.span(text, 1, 3)", 2)
     assert kept.error == "span: positions are counted from 1"
+
+
+def test_an_example_shows_what_worked_first_and_its_failure_by_the_error_alone() -> None:
+    case = Case(
+        agent_id="a", domain="code", source=CaseSource.SESSION,
+        task="Write `first_5(items)` using `stock.cut`.", worked="stock.cut(items, 1, 5)",
+        failed_attempt="stock.cut(items, 0, 4)", error="cut: positions are counted from 1",
+    )  # fmt: skip
+    text, ids = worked_examples([case], max_tokens=400)
+    assert ids == [case.id]
+    # A small model copies the failed code of an example: the prompt never shows it.
+    assert "stock.cut(items, 0, 4)" not in text
+    worked, error = text.index("stock.cut(items, 1, 5)"), text.index("counted from 1")
+    assert text.index("What worked") < worked < text.index("failed with") < error
+    # A principle is distilled from the whole story, the failed code included.
+    assert "stock.cut(items, 0, 4)" in case_text(case, 1, 400)
 
 
 def test_examples_are_fenced_as_data_and_fit_the_budget() -> None:
