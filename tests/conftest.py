@@ -20,11 +20,13 @@ import pytest
 
 from graph.errors import GraphError
 from graph.models import new_id
+from graph.server import maven
 from graph.server.finder import Neo4jEndpoint, find_or_start, stop
 from graph.settings import Settings, load_settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
+from tests.support import server_lease
 
 REPO = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -71,11 +73,16 @@ def neo4j_endpoint() -> Iterator[Neo4jEndpoint]:
         _neo4j_unavailable(str(exc))
         raise  # unreachable: skip and fail raise
     asyncio.run(_migrate(endpoint))
+    # Another test session may find this server and use it: the last one to end stops it.
+    leases = server_lease.lease_dir(settings.neo4j.bolt_port)
+    server_lease.take(leases, os.getpid())
     yield endpoint
     if container is not None:
         container.stop()
-    elif endpoint.started_here and endpoint.how == "maven":
-        stop(settings.neo4j)
+    ours = endpoint.started_here and endpoint.how == "maven"
+    home = server_lease.leave(leases, os.getpid(), maven.home_dir(settings.neo4j) if ours else None)
+    if home is not None:
+        stop(settings.neo4j.model_copy(update={"home": home}))
 
 
 async def _migrate(endpoint: Neo4jEndpoint) -> None:
