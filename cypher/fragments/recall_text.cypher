@@ -1,7 +1,9 @@
 // purpose: the text a node is recalled and embedded by, written once: hybrid recall shows it
 //   and searches it, the vector job embeds it. A decision says what it did, with which
 //   template, how it came out, and why: "act on notes/a.md with analyze_knowledge (failed:
-//   rate limited): ..."; a past session, how it ended: "[failed] summary Lessons: ...". "" when a node has nothing to say, so it is neither shown nor embedded.
+//   rate limited): ..." (a chat turn's bare "success" is not said twice: "act (succeeded)");
+//   a past session, how it ended: "[failed] summary Lessons: ...". "" when a node has nothing
+//   to say, so it is neither shown nor embedded.
 // params: none; in scope where it is included: n (the node) and label (its recalled label:
 //   Decision, Lesson, Fact, Procedure, Episode, Heuristic, Censor, Turn or File)
 // returns: a string (an expression, included by {{ fragments/recall_text }}; never run alone)
@@ -11,7 +13,9 @@ CASE label
     + CASE WHEN coalesce(n.template, '') <> '' THEN ' with ' + n.template ELSE '' END
     + CASE WHEN n.outcome_success IS NULL THEN ''
         ELSE ' (' + CASE WHEN n.outcome_success THEN 'succeeded' ELSE 'failed' END
-          + CASE WHEN coalesce(n.outcome, '') <> '' THEN ': ' + n.outcome ELSE '' END + ')' END
+          + CASE WHEN coalesce(n.outcome, '') <> ''
+              AND NOT toLower(n.outcome) IN ['success', 'succeeded', 'failure', 'failed']
+            THEN ': ' + n.outcome ELSE '' END + ')' END
     + CASE WHEN coalesce(n.reasoning, '') <> '' THEN ': ' + n.reasoning ELSE '' END
   WHEN "Lesson" THEN coalesce(n.type, 'lesson') + ': ' + coalesce(n.reason, '')
     + CASE WHEN coalesce(n.adjustment, '') <> '' THEN ' (adjustment: ' + n.adjustment + ')' ELSE '' END

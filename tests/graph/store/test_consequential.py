@@ -140,7 +140,7 @@ async def test_a_closed_chat_turn_is_found_by_words(
     # What a prompt's recall shows of it: what the turn set out to do and how it ended.
     request = HybridRequest(model="", query=query, useful_only=True)
     [hit] = [h for h in (await memory.recall.hybrid(request)).words if h.label == "Decision"]
-    assert hit.text == "act (succeeded: success): Plan: fix the zanzibar importer crash"
+    assert hit.text == "act (succeeded): Plan: fix the zanzibar importer crash"
 
 
 async def test_migration_022_labels_the_chat_turns_already_closed(
