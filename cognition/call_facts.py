@@ -47,6 +47,9 @@ class DirectCall:
     call: ast.Call
     name: str
     qualified: str
+    # The literal values its ``except`` handlers return (``ast.dump``): a value the tests saw
+    # that is one of these may have come from a handler, not from the call.
+    fallbacks: frozenset[str] = frozenset()
 
 
 def _library_name(call: ast.Call, modules: dict[str, str], names: dict[str, str]) -> str | None:
@@ -77,16 +80,41 @@ def direct_calls(code: str) -> dict[str, DirectCall]:
         if args.vararg or args.kwarg or args.kwonlyargs or args.defaults:
             continue
         body = node.body[1:] if ast.get_docstring(node) is not None else node.body
-        if len(body) != 1 or not isinstance(body[0], ast.Return):
+        returned = _returned_call(body)
+        if returned is None:
             continue
-        value = body[0].value
-        if not isinstance(value, ast.Call):
-            continue
+        value, fallbacks = returned
         qualified = _library_name(value, modules, names)
         if qualified is not None:
             params = tuple(a.arg for a in [*args.posonlyargs, *args.args])
-            found[node.name] = DirectCall(params, value, qualified.split(".")[-1], qualified)
+            name = qualified.split(".")[-1]
+            found[node.name] = DirectCall(params, value, name, qualified, fallbacks)
     return found
+
+
+def _returned_call(body: list[ast.stmt]) -> tuple[ast.Call, frozenset[str]] | None:
+    """The call a function body does nothing but return, and the literals its handlers return
+    instead: ``return f(x)``, or ``try: return f(x)`` whose every ``except`` returns a literal
+    or raises (``except ValueError: return -1``, the first thing a model writes for a library
+    that reports failure some other way); None for any other body."""
+    if len(body) != 1:
+        return None
+    statement, fallbacks = body[0], set()
+    if isinstance(statement, ast.Try):
+        if statement.orelse or statement.finalbody or len(statement.body) != 1:
+            return None
+        for handler in statement.handlers:
+            if len(handler.body) != 1:
+                return None
+            answer = handler.body[0]
+            if isinstance(answer, ast.Return) and _literal(answer.value):
+                fallbacks.add(ast.dump(answer.value or ast.Constant(None)))
+            elif not isinstance(answer, ast.Raise):
+                return None
+        statement = statement.body[0]
+    if isinstance(statement, ast.Return) and isinstance(statement.value, ast.Call):
+        return statement.value, frozenset(fallbacks)
+    return None
 
 
 class _Bind(ast.NodeTransformer):
@@ -167,6 +195,23 @@ def _bound_call(
     return None
 
 
+def _literal(node: ast.expr | None) -> bool:
+    """Whether ``node`` is a literal (``-1``, ``''``, ``None``; a bare ``return`` too)."""
+    if node is None:
+        return True
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return False
+    return True
+
+
+def _value_dump(value: str) -> str:
+    """``value`` as :func:`ast.dump` gives a literal (``-1`` and ``-1`` alike), or itself."""
+    parsed = _parse(value)
+    return ast.dump(parsed) if parsed is not None else value
+
+
 def returned_facts(code: str, output: str, *, passed: bool) -> list[Observed]:
     """The ``returned`` notes a test run's ``output`` gives about ``code``'s library calls:
     from each held assert when the run ``passed``; else from each failed assert's ``got``
@@ -183,6 +228,8 @@ def returned_facts(code: str, output: str, *, passed: bool) -> list[Observed]:
         direct, call, value = found
         if per_function.get(direct.qualified, 0) >= PER_FUNCTION or call in facts:
             continue
+        if direct.fallbacks and _value_dump(value) in direct.fallbacks:
+            continue  # the handler's value as much as the call's
         per_function[direct.qualified] = per_function.get(direct.qualified, 0) + 1
         facts[call] = Observed(
             direct.name,

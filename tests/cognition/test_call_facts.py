@@ -56,6 +56,34 @@ def test_no_fact_without_a_direct_call_readable_arguments_or_a_value() -> None:
     assert returned_facts(SHARE, hostile, passed=False) == []
 
 
+QTY = (
+    "import stock\n\ndef qty(text):\n    try:\n        return stock.parse(text)\n"
+    "    except ValueError:\n        return -1\n"
+)
+
+
+def test_a_call_returned_inside_try_says_what_it_returned_unless_a_handler_could_have() -> None:
+    # The first thing a model writes for a library that reports failure as a value.
+    failed = (
+        "FAILED line 2: assert qty('12 pcs') == 12 (got (True, 12), expected 12)\n"
+        "FAILED line 3: assert qty('many') == 0 (got -1, expected 0)\n"
+    )
+    [fact] = returned_facts(QTY, failed, passed=False)
+    assert (fact.call, fact.text) == ("stock.parse('12 pcs')", "(True, 12)")
+    # -1 is what the handler returns: the call may have raised, so nothing is said of it.
+    held = "passed line 2: assert qty('many') == -1\npassed line 3: assert qty('3') == (True, 3)"
+    [fact] = returned_facts(QTY, held, passed=True)
+    assert (fact.call, fact.text) == ("stock.parse('3')", "(True, 3)")
+    # A handler that returns something other than a literal could return anything.
+    for handler in ("return text", "pass", "print(text)"):
+        code = QTY.replace("return -1", handler)
+        assert returned_facts(code, failed, passed=False) == [], handler
+    reraised = QTY.replace("return -1", "raise")
+    assert len(returned_facts(reraised, failed, passed=False)) == 2
+    with_finally = QTY + "    finally:\n        text = ''\n"
+    assert returned_facts(with_finally, failed, passed=False) == []
+
+
 def test_a_failed_assert_blames_only_what_the_evidence_implicates() -> None:
     both = AVG.format("tally.round(tally.sum(values) / len(values))")
     fixed = AVG.format("tally.round(sum(values) / len(values))")
