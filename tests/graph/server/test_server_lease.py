@@ -36,10 +36,10 @@ def test_the_starter_alone_stops_its_server(tmp_path: Path) -> None:
 
 
 def test_a_second_session_keeps_the_server_until_it_ends(
-    tmp_path: Path, other_session: int
+    tmp_path: Path, other_session: int, gone_session: int
 ) -> None:
     leases = server_lease.lease_dir(7687, tmp_path)
-    starter = 4_000_000  # a pid no process has: only the lease file says it exists
+    starter = gone_session  # whether the session leaving is still alive does not matter
     server_lease.take(leases, starter)
     server_lease.take(leases, other_session)
     # The starter ends first: the other session still uses the server, so nothing is stopped.
