@@ -11,18 +11,19 @@ every session on the machine for that port. The session that started the
 server stops it when it leaves if no other live session holds a lease;
 otherwise it writes the server's home into the directory, and the last session
 to leave stops the server found there. A lease whose process is gone (a
-session killed) does not count. An ``flock`` on the directory's lock file
+session killed, or a zombie) does not count. An ``flock`` on the directory's lock file
 keeps two sessions ending at once from both missing the hand-off.
 """
 
 from __future__ import annotations
 
 import fcntl
-import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from graph.server.maven import is_alive
 
 HANDED_OFF = "stop-home"
 
@@ -45,16 +46,6 @@ def _locked(folder: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, someone else's
-        return True
-    return True
-
-
 def take(folder: Path, pid: int) -> None:
     """Record that session ``pid`` uses the server."""
     with _locked(folder):
@@ -69,7 +60,7 @@ def leave(folder: Path, pid: int, started_home: Path | None) -> Path | None:
     """
     with _locked(folder):
         (folder / str(pid)).unlink(missing_ok=True)
-        others = [p for p in folder.iterdir() if p.name.isdigit() and _alive(int(p.name))]
+        others = [p for p in folder.iterdir() if p.name.isdigit() and is_alive(int(p.name))]
         handed = folder / HANDED_OFF
         if started_home is not None:
             if others:
