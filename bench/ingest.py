@@ -20,9 +20,10 @@ ratios measured in the same run on the same kind of rows:
   only.) The bare statement alone, maps made beforehand, is timed too and
   printed for reference.
 
-The batched and the bare writes alternate for ``--rounds`` rounds, each on a fresh
-agent, and their medians are compared: one round each varied from 0.34 to 0.58 of
-the bare write between runs a minute apart on a quiet machine. Before the rounds,
+The batched write, the bare write and the bare statement alone alternate for
+``--rounds`` rounds, each on a fresh agent, and their medians are compared: one
+round each varied from 0.34 to 0.58 of the bare write between runs a minute apart
+on a quiet machine. Before the rounds,
 ``--warmup`` rows go each way untimed, on a throwaway agent: with 2,000, the first
 run after the server had been idle came out 0.44 where the next two gave 0.68 and
 0.59 (bench/HISTORY.md), so the warm-up is as long as a round.
