@@ -8,8 +8,9 @@ failed); ``post_turn`` with the response and every tool result;
 ``end_session``. ``run_tests`` is a verifying tool: a passing call is a
 verified attempt (a case, ``worked`` code notes), a failing one is kept as
 code notes and not censored. With ``learn=False`` the agent's memory is
-frozen: no case or note is written or credited, and censors are filed on a
-scratch agent that is forgotten at once.
+frozen: no case or note is written or credited, no decision is opened (a task
+prompt's frame opens one and learns from its outcome), and censors are filed
+on a scratch agent that is forgotten at once.
 """
 
 from __future__ import annotations
@@ -186,6 +187,7 @@ class LessonAgent:
             cases=cases,
             code_notes=notes,
             verifying=VERIFYING,
+            decide=learn,  # frozen: no decision, so nothing learned from a task's outcome
         )
 
     async def _task(

@@ -84,6 +84,7 @@ class CognitiveLayer:
         cases: SessionCases | None = None,
         code_notes: SessionNotes | None = None,
         verifying: frozenset[str] = frozenset(),
+        decide: bool = True,
     ) -> None:
         self.memory = memory
         self.frames = frames
@@ -95,6 +96,9 @@ class CognitiveLayer:
         # Tools whose failure is a check that failed (a test run): kept as code notes, not
         # censored, since "avoid this call" says nothing true of the next check.
         self.verifying = verifying
+        # False: no turn opens a decision, so no outcome is learned from one (a memory held
+        # still while it is measured: bench.lessons' held-out arms).
+        self.decide = decide
 
     # The learner and the censor book serve a turn's end: built on first use, so a process that
     # only prepares a turn (a prompt's hook) never loads them (issue 27).
@@ -295,7 +299,7 @@ class CognitiveLayer:
         started: asyncio.Task[str | None],
     ) -> str | None:
         _, frame = await matched
-        if frame.name not in DELIBERATE_FRAMES:
+        if not self.decide or frame.name not in DELIBERATE_FRAMES:
             return None
         episode_id = await started  # the decision goes IN_EPISODE: it waits for the episode
         return await _attempt(

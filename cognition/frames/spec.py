@@ -11,7 +11,11 @@ include. The names, descriptions, activation patterns, default categories
 and stakes below are those of that script in the project seed 004 came from
 (``sql/seed.sql`` of tfatykhov/nous, with the ``default_stakes`` its review
 added). The script leaves ``questions_to_ask`` empty; the questions here are
-Nous's own.
+Nous's own. So are the words the task and debug frames add to the script's
+(:data:`TASK_WORDS`, :data:`DEBUG_WORDS`): with the script's five task words,
+"Write a test for …", "Add logging to …" or "Rename …" (most of what people ask
+a coding agent) matched no frame and fell to the conversation frame, which
+opens no decision and recalls no episodes or procedures.
 """
 
 from __future__ import annotations
@@ -84,12 +88,25 @@ def select_frame(
     return next((frame for frame in frames if frame.name == DEFAULT_FRAME), _SEED_DEFAULT)
 
 
+# The script's five task words, then the imperatives people give a coding agent (migration
+# 023 brings stored task frames that still hold only the five up to these).
+TASK_WORDS = (
+    "build", "fix", "create", "implement", "deploy",
+    "write", "add", "update", "change", "refactor", "rename", "remove", "delete", "move",
+    "replace", "make", "run", "install", "upgrade", "migrate", "convert", "set up", "clean up",
+)  # fmt: skip
+# The script's six, then the words a failure is reported in ("the tests fail", "a traceback").
+DEBUG_WORDS = (
+    "error", "bug", "broken", "failing", "crash", "wrong",
+    "fail", "fails", "failed", "exception", "traceback",
+)  # fmt: skip
+
 SEED_FRAMES: tuple[FrameSpec, ...] = (
     FrameSpec(
         name="task",
         title="Task Execution",
         description="Focused on completing a specific task",
-        activation_patterns=("build", "fix", "create", "implement", "deploy"),
+        activation_patterns=TASK_WORDS,
         default_category="tooling",
         default_stakes="medium",
         questions_to_ask=(
@@ -162,7 +179,7 @@ SEED_FRAMES: tuple[FrameSpec, ...] = (
         name="debug",
         title="Debug",
         description="Investigating problems, tracing errors",
-        activation_patterns=("error", "bug", "broken", "failing", "crash", "wrong"),
+        activation_patterns=DEBUG_WORDS,
         default_category="tooling",
         default_stakes="medium",
         questions_to_ask=(

@@ -17,7 +17,12 @@ from bench.lessons import (
     main,
     run_lessons,
 )
-from bench.lessons_agent import RESAMPLE_TEMPERATURE, RETRY_TEMPERATURE, LessonAgent
+from bench.lessons_agent import (
+    RESAMPLE_TEMPERATURE,
+    RETRY_TEMPERATURE,
+    LessonAgent,
+    fresh_memory,
+)
 from bench.lessons_library import (
     LibraryError,
     lesson_problem,
@@ -26,9 +31,12 @@ from bench.lessons_library import (
 )
 from bench.lessons_trace import Trace
 from cognition.llm import LLMClient
+from graph.models import new_id
+from graph.server.finder import Neo4jEndpoint
 from graph.settings import CaseSettings, LLMSettings, Settings
 from graph.store.driver import GraphDriver
 from rsi.sandbox import run_problem
+from tests.support.graph_checks import open_checks
 from tests.support.llm_stub import LLMStub, RecordedRequest, Reply
 
 MINI = '''
@@ -263,3 +271,25 @@ def test_the_command_refuses_a_folder_that_is_not_a_library(
 ) -> None:
     assert main(["--library", str(tmp_path / "nowhere")]) == 2
     assert f"{tmp_path / 'nowhere'}: not a library folder" in capsys.readouterr().err
+
+
+async def test_a_frozen_arm_opens_no_decision_and_learns_nothing_from_its_tasks(
+    driver: GraphDriver, neo4j_endpoint: Neo4jEndpoint, tmp_path: Path
+) -> None:
+    # Each prompt ("Write `f(x)` that returns …") is a task: in practice its turn opens a
+    # decision and learns from the outcome; held out, with the memory frozen, it opens none.
+    library = load_library(write_mini(tmp_path / "mini"))
+    with LLMStub(default=model, model="stub-coder") as stub:
+        settings = Settings(llm=LLMSettings(base_url=stub.base_url))
+        frozen = fresh_memory(driver, f"bench-frozen-{new_id().lower()}")
+        async with LLMClient(settings.llm) as llm, frozen as memory:
+            agent = LessonAgent(llm, library, settings)
+            await agent.run(memory, library.split("practice"), learn=True)
+            async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
+                learned = await checks.counts()
+                await agent.run(memory, library.split("held_out"), learn=False)
+                held = await checks.counts()
+    assert learned.get("Decision") == len(library.split("practice"))
+    assert learned.get("Pattern", 0) >= 1  # what the practice turns' outcomes taught
+    for label in ("Decision", "Pattern", "Lesson", "Case", "Censor"):
+        assert held.get(label, 0) == learned.get(label, 0), label

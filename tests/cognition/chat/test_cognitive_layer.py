@@ -100,6 +100,28 @@ async def test_pre_turn_no_deliberation_conversation(layer: CognitiveLayer) -> N
         assert (await layer.pre_turn("s-1", text)).decision_id is None
 
 
+async def test_what_people_ask_a_coding_agent_deliberates(layer: CognitiveLayer) -> None:
+    # Imperatives outside the seed script's five task words: each opens a decision, so the
+    # turn is learned from and shows in the audit trail.
+    for text in ("Add logging to the importer", "Write a test for parse_date", "the tests fail"):
+        context = await layer.pre_turn("s-1", text)
+        assert context.frame.frame_id in {"task", "debug"}, text
+        assert context.decision_id is not None, text
+
+
+async def test_a_layer_that_does_not_decide_opens_no_decision(
+    layer: CognitiveLayer, checks: GraphChecks
+) -> None:
+    frozen = CognitiveLayer(layer.memory, FrameEngine(layer.memory), decide=False)
+    before = await checks.counts()
+    context = await frozen.pre_turn("s-2", "build a REST API")
+    assert context.frame.frame_id == "task" and context.decision_id is None
+    await frozen.post_turn("s-2", TurnResult(response_text="Built it."), context)
+    after = await checks.counts()
+    for label in ("Decision", "Pattern", "Lesson"):
+        assert after.get(label, 0) == before.get(label, 0), label
+
+
 async def test_pre_turn_starts_episode(layer: CognitiveLayer) -> None:
     context = await layer.pre_turn("s-1", "hello")
     episode = await layer.memory.episodes.open_episode("s-1")

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cognition.frames.engine import FrameEngine
 from cognition.frames.spec import SEED_FRAMES
 from graph.models import Decision, DecisionType
 from graph.models.frame import FrameSpec
+from graph.server.finder import Neo4jEndpoint
 from graph.store.decisions import DecisionStore
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
+from graph.store.migrate import split_statements
+from tests.support.graph_checks import open_checks
+
+BY_NAME = {frame.name: frame for frame in SEED_FRAMES}
 
 
 @pytest.fixture
@@ -122,3 +129,51 @@ async def test_choose_writes_nothing_and_the_decision_counts_the_use(memory: Mem
     await DecisionStore(memory).record_decision(decision, [], observation_ids=[], frame="debug")
     uses = {f.frame_id: f.usage_count for f in await engine.list_frames()}
     assert uses["debug"] == 1 and uses["task"] == 0
+
+
+# The seed script's words, as every agent seeded before migration 023 holds them.
+OLD_TASK_WORDS = ["build", "fix", "create", "implement", "deploy"]
+OLD_DEBUG_WORDS = ["error", "bug", "broken", "failing", "crash", "wrong"]
+WORDS_MIGRATION = "023_frame_words_for_coding_prompts.cypher"
+
+
+async def test_migration_023_widens_only_frames_that_hold_the_old_seed_words(
+    frames: FrameEngine, memory: Memory, driver: GraphDriver, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    await frames.seed()
+    async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
+        await checks.memory.write("checks/set_frame_words", name="task", words=OLD_TASK_WORDS)
+        await checks.memory.write("checks/set_frame_words", name="debug", words=OLD_DEBUG_WORDS)
+        # A frame a person tuned is theirs: the migration leaves it alone.
+        tuned = ["ship", "deploy"]
+        await checks.memory.write("checks/set_frame_words", name="decision", words=tuned)
+    assert (await FrameEngine(memory).match("Add logging to the importer")).frame_id == (
+        "conversation"
+    )
+    schema = driver.queries.root / "schema" / WORDS_MIGRATION
+    statements = split_statements(Path(schema).read_text(encoding="utf-8"))
+    for _ in range(2):  # run again (a migration cut half way): the same words
+        for statement in statements:
+            await driver.run_schema(statement.rstrip(";"), source=str(schema))
+        stored = {f.frame_id: tuple(f.activation_patterns) for f in await frames.list_frames()}
+        # The migration's lists are the seed's, word for word.
+        assert stored["task"] == BY_NAME["task"].activation_patterns
+        assert stored["debug"] == BY_NAME["debug"].activation_patterns
+        assert stored["decision"] == tuple(tuned)
+    engine = FrameEngine(memory)
+    assert (await engine.match("Add logging to the importer")).frame_id == "task"
+    assert (await engine.match("the nightly tests fail")).frame_id == "debug"
+
+
+async def test_a_frame_tuned_before_023_keeps_its_words(
+    frames: FrameEngine, memory: Memory, driver: GraphDriver, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    await frames.seed()
+    mine = [*OLD_TASK_WORDS, "ship"]
+    async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
+        await checks.memory.write("checks/set_frame_words", name="task", words=mine)
+    schema = driver.queries.root / "schema" / WORDS_MIGRATION
+    for statement in split_statements(Path(schema).read_text(encoding="utf-8")):
+        await driver.run_schema(statement.rstrip(";"), source=str(schema))
+    task = await frames.get("task")
+    assert task is not None and task.activation_patterns == mine

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES, score_frame, select_frame
+from cognition.frames.spec import (
+    DEBUG_WORDS,
+    DEFAULT_FRAME,
+    SEED_FRAMES,
+    TASK_WORDS,
+    score_frame,
+    select_frame,
+)
 from graph.models.frame import ContextBudget, FrameSpec
 
 BY_NAME = {frame.name: frame for frame in SEED_FRAMES}
@@ -33,6 +40,16 @@ BY_NAME = {frame.name: frame for frame in SEED_FRAMES}
         pytest.param("fix the crash", "debug", id="debug-outranks-task"),
         pytest.param("thanks, hello", "conversation", id="two-patterns"),
         pytest.param("why is the build failing with an error", "debug", id="most-matches"),
+        # what people ask a coding agent, in words the seed script's frames did not hold
+        pytest.param("Write a test for parse_date", "task", id="write"),
+        pytest.param("Add logging to the importer", "task", id="add"),
+        pytest.param("Rename the config module", "task", id="rename"),
+        pytest.param("Please set up the CI workflow", "task", id="two-word-task"),
+        pytest.param("hi, can you add a --verbose flag?", "task", id="task-outranks-greeting"),
+        pytest.param("the nightly tests fail", "debug", id="fail"),
+        pytest.param("add a test for the traceback below", "debug", id="debug-outranks-add"),
+        pytest.param("what does this test check?", "question", id="test-is-no-task-word"),
+        pytest.param("adding notes", "conversation", id="whole-task-words-only"),
     ],
 )
 def test_select_frame(text: str, expected: str) -> None:
@@ -117,7 +134,7 @@ def test_seed_has_six_frames() -> None:
             "Task Execution",
             "tooling",
             "medium",
-            ("build", "fix", "create", "implement", "deploy"),
+            TASK_WORDS,
         ),
         (
             "question",
@@ -152,7 +169,7 @@ def test_seed_has_six_frames() -> None:
             "Debug",
             "tooling",
             "medium",
-            ("error", "bug", "broken", "failing", "crash", "wrong"),
+            DEBUG_WORDS,
         ),
     ],
 )
@@ -218,3 +235,10 @@ def test_frames_are_immutable() -> None:
         BY_NAME["task"].priority = 100
     with pytest.raises(ValidationError):
         BY_NAME["task"].budget.total = 1
+
+
+def test_task_and_debug_words_begin_with_the_seed_scripts() -> None:
+    # Seed 004's script's words stay; the ones added come after them.
+    assert TASK_WORDS[:5] == ("build", "fix", "create", "implement", "deploy")
+    assert DEBUG_WORDS[:6] == ("error", "bug", "broken", "failing", "crash", "wrong")
+    assert len(set(TASK_WORDS)) == len(TASK_WORDS) and len(set(DEBUG_WORDS)) == len(DEBUG_WORDS)
