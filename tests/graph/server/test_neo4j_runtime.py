@@ -229,6 +229,9 @@ def test_cli_exits_2_on_bad_settings(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "graph.server.finder", "status", "--config", str(config)],
         cwd=REPO,
+        # The file's bad value must be the one read: a NOUS_NEO4J__BOLT_PORT in the test
+        # run's environment (a second server for a parallel run) would win over it.
+        env={k: v for k, v in os.environ.items() if not k.startswith("NOUS_")},
         capture_output=True,
         text=True,
         timeout=60,
