@@ -88,8 +88,8 @@ def select_frame(
     return next((frame for frame in frames if frame.name == DEFAULT_FRAME), _SEED_DEFAULT)
 
 
-# The script's five task words, then the imperatives people give a coding agent (migration
-# 023 brings stored task frames that still hold only the five up to these).
+# The script's five task words, then the imperatives people give a coding agent. Migration
+# 023 gives these and DEBUG_WORDS to stored frames that still hold only the script's.
 TASK_WORDS = (
     "build", "fix", "create", "implement", "deploy",
     "write", "add", "update", "change", "refactor", "rename", "remove", "delete", "move",
