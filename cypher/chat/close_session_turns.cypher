@@ -1,6 +1,15 @@
 // purpose: at the end of a session, mark every turn still open as abandoned (its Stop never came)
+//   and close the decision each deliberated (its outcome that the turn was abandoned: nothing
+//   is learned from it, and no decision is left deliberating after its session)
 // params: $agent_id, $session_id, $now (datetime)
 // returns: closed (how many turns were closed)
 OPTIONAL MATCH (t:Turn {agent_id: $agent_id, session_id: $session_id, status: "open"})
 SET t.status = "abandoned", t.ended_at = $now
-RETURN count(t) AS closed
+WITH collect(t) AS stale
+CALL (stale) {
+  UNWIND stale AS turn
+  MATCH (turn)-[:FOR]->(d:Decision {status: "deliberating"})
+  SET d.status = "closed", d.outcome = "abandoned: the turn's Stop never came",
+      d.outcome_at = $now
+}
+RETURN size(stale) AS closed

@@ -1,12 +1,20 @@
 // purpose: open a Claude Code turn: closes any turn of the session still open (a Stop that never
-//   came), then creates the new one, IN_EPISODE its episode and FOR its decision when given,
-//   and the turn's audit Event (turn_started) when given: one round trip for both
+//   came: the user interrupted it) and the decision it deliberated (closed, its outcome that
+//   the turn was abandoned: nothing learned from it), then creates the new one, IN_EPISODE its
+//   episode and FOR its decision when given, and the turn's audit Event (turn_started) when
+//   given: one round trip for both
 // params: $agent_id, $turn (map of the Turn's properties), $episode_id (or null),
 //   $decision_id (or null), $now (datetime), $event (map of Event properties, or null)
 // returns: id (the new turn's id)
 OPTIONAL MATCH (stale:Turn {agent_id: $agent_id, session_id: $turn.session_id, status: "open"})
 SET stale.status = "abandoned", stale.ended_at = $now
-WITH count(stale) AS closed
+WITH collect(stale) AS stale
+CALL (stale) {
+  UNWIND stale AS turn
+  MATCH (turn)-[:FOR]->(d:Decision {status: "deliberating"})
+  SET d.status = "closed", d.outcome = "abandoned: the turn's Stop never came",
+      d.outcome_at = $now
+}
 CREATE (t:Turn)
 SET t = $turn, t.agent_id = $agent_id
 WITH t

@@ -45,7 +45,8 @@ INITIAL: frozenset[DecisionStatus] = frozenset(
 )
 TRANSITIONS: Mapping[DecisionStatus, frozenset[DecisionStatus]] = {
     S.DECIDED: frozenset({S.ACTING, S.WAITING, S.ESCALATED, S.DONE, S.FAILED}),
-    S.DELIBERATING: frozenset({S.DONE, S.FAILED}),
+    # A chat turn's decision; closed without an outcome when its turn was abandoned.
+    S.DELIBERATING: frozenset({S.DONE, S.FAILED, S.CLOSED}),
     # A retry is a new execution of the same decision: acting again.
     S.ACTING: frozenset({S.ACTING, S.DONE, S.FAILED, S.ESCALATED, S.WAITING}),
     # A WAIT whose re-check found nothing new is closed (no new decision).

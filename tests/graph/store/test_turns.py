@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+from cognition.chat.decision import chat_pattern_key
+from cognition.chat.layer import CognitiveLayer
+from cognition.frames.engine import FrameEngine
+from cognition.frames.spec import SEED_FRAMES
 from graph.models import Turn
 from graph.store.memory import Memory
 from graph.store.turns import TurnStore, tool_results
@@ -81,3 +85,44 @@ async def test_a_hostile_result_is_stored_as_its_json_and_read_back_whole(memory
 async def test_without_an_open_turn_nothing_is_written(memory: Memory) -> None:
     store = TurnStore(memory)
     assert await store.record_tool_result(SESSION, _result("s", failed=False), keep=5) is None
+
+
+async def _turn_with_decision(memory: Memory, store: TurnStore, prompt: str) -> str:
+    """A turn opened as the prompt hook opens one: its decision deliberating, FOR it."""
+    layer = CognitiveLayer(memory, FrameEngine(memory))
+    context = await layer.pre_turn(SESSION, prompt)
+    assert context.decision_id is not None, prompt  # a task prompt deliberates
+    turn = Turn(
+        agent_id=memory.agent_id,
+        session_id=SESSION,
+        prompt=prompt,
+        decision_id=context.decision_id,
+        episode_id=context.episode_id,
+    )
+    await store.open_turn(turn)
+    return context.decision_id
+
+
+async def _status(memory: Memory, decision_id: str) -> tuple[str, str | None]:
+    decision = await memory.learning.decision(decision_id)
+    assert decision is not None
+    return decision.status.value, decision.outcome
+
+
+async def test_an_abandoned_turns_decision_is_closed_and_nothing_is_learned(
+    memory: Memory,
+) -> None:
+    # The user interrupts a turn (no Stop) and types the next prompt; later the session ends
+    # with that one open too. Neither decision is left deliberating; neither is learned from.
+    store = TurnStore(memory)
+    first = await _turn_with_decision(memory, store, "Add logging to the importer")
+    second = await _turn_with_decision(memory, store, "Write a test for the importer")
+    assert await _status(memory, first) == ("closed", "abandoned: the turn's Stop never came")
+    assert (await _status(memory, second))[0] == "deliberating"
+    assert await store.close_session_turns(SESSION) == 1
+    assert await _status(memory, second) == ("closed", "abandoned: the turn's Stop never came")
+    assert [t.status for t in await store.session_turns(SESSION)] == ["abandoned", "abandoned"]
+    task = next(f for f in SEED_FRAMES if f.name == "task")
+    pattern = await memory.learning.pattern(chat_pattern_key(task))
+    assert pattern is None or pattern.total == 0
+    assert await store.close_session_turns(SESSION) == 0  # nothing left open
