@@ -45,7 +45,8 @@ INITIAL: frozenset[DecisionStatus] = frozenset(
 )
 TRANSITIONS: Mapping[DecisionStatus, frozenset[DecisionStatus]] = {
     S.DECIDED: frozenset({S.ACTING, S.WAITING, S.ESCALATED, S.DONE, S.FAILED}),
-    # A chat turn's decision; closed without an outcome when its turn was abandoned.
+    # A chat turn's decision; closed (outcome "abandoned", nothing learned) when its turn was
+    # abandoned without a Stop (cypher/chat/open_turn, close_session_turns).
     S.DELIBERATING: frozenset({S.DONE, S.FAILED, S.CLOSED}),
     # A retry is a new execution of the same decision: acting again.
     S.ACTING: frozenset({S.ACTING, S.DONE, S.FAILED, S.ESCALATED, S.WAITING}),
