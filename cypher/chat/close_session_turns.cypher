@@ -6,10 +6,5 @@
 OPTIONAL MATCH (t:Turn {agent_id: $agent_id, session_id: $session_id, status: "open"})
 SET t.status = "abandoned", t.ended_at = $now
 WITH collect(t) AS stale
-CALL (stale) {
-  UNWIND stale AS turn
-  MATCH (turn)-[:FOR]->(d:Decision {status: "deliberating"})
-  SET d.status = "closed", d.outcome = "abandoned: the turn's Stop never came",
-      d.outcome_at = $now
-}
+{{ fragments/abandon_turn_decisions }}
 RETURN size(stale) AS closed

@@ -9,12 +9,7 @@
 OPTIONAL MATCH (stale:Turn {agent_id: $agent_id, session_id: $turn.session_id, status: "open"})
 SET stale.status = "abandoned", stale.ended_at = $now
 WITH collect(stale) AS stale
-CALL (stale) {
-  UNWIND stale AS turn
-  MATCH (turn)-[:FOR]->(d:Decision {status: "deliberating"})
-  SET d.status = "closed", d.outcome = "abandoned: the turn's Stop never came",
-      d.outcome_at = $now
-}
+{{ fragments/abandon_turn_decisions }}
 CREATE (t:Turn)
 SET t = $turn, t.agent_id = $agent_id
 WITH t

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from cognition.decision_draft import frame_text
 from cognition.frames.engine import FrameEngine
 from cognition.frames.spec import SEED_FRAMES
-from graph.models import Decision, DecisionType
+from graph.models import Decision, DecisionType, Observation, ObservationType
 from graph.models.frame import FrameSpec
 from graph.server.finder import Neo4jEndpoint
 from graph.store.decisions import DecisionStore
@@ -119,6 +120,23 @@ async def test_frames_belong_to_their_agent(driver: GraphDriver, memory: Memory)
         await other.forget()
 
 
+@pytest.mark.parametrize(
+    ("kind", "path", "expected"),
+    [
+        pytest.param(ObservationType.PROCESS_FAILED, "jobs/nightly.sh", "debug", id="failed"),
+        pytest.param(ObservationType.TASK_FAILED, None, "debug", id="task-failed"),
+        pytest.param(ObservationType.FILE_MODIFIED, "src/db.py", "task", id="matches-nothing"),
+        pytest.param(ObservationType.FILE_DELETED, "notes/plan.md", "task", id="whole-words"),
+    ],
+)
+async def test_the_daemons_frame_follows_a_changes_words(
+    frames: FrameEngine, kind: ObservationType, path: str | None, expected: str
+) -> None:
+    # As the decision loop chooses (cognition.loop): by frame_text, "task" by default.
+    text = frame_text(Observation(agent_id="a", type=kind, path=path))
+    assert (await frames.choose(text, default="task")).name == expected, text
+
+
 async def test_choose_writes_nothing_and_the_decision_counts_the_use(memory: Memory) -> None:
     engine = FrameEngine(memory)
     await engine.seed()
@@ -137,6 +155,13 @@ OLD_DEBUG_WORDS = ["error", "bug", "broken", "failing", "crash", "wrong"]
 WORDS_MIGRATION = "023_frame_words_for_coding_prompts.cypher"
 
 
+async def run_words_migration(driver: GraphDriver) -> None:
+    """Run migration 023's statements as the migrator does, one by one."""
+    schema = driver.queries.root / "schema" / WORDS_MIGRATION
+    for statement in split_statements(Path(schema).read_text(encoding="utf-8")):
+        await driver.run_schema(statement.rstrip(";"), source=str(schema))
+
+
 async def test_migration_023_widens_only_frames_that_hold_the_old_seed_words(
     frames: FrameEngine, memory: Memory, driver: GraphDriver, neo4j_endpoint: Neo4jEndpoint
 ) -> None:
@@ -150,11 +175,8 @@ async def test_migration_023_widens_only_frames_that_hold_the_old_seed_words(
     assert (await FrameEngine(memory).match("Add logging to the importer")).frame_id == (
         "conversation"
     )
-    schema = driver.queries.root / "schema" / WORDS_MIGRATION
-    statements = split_statements(Path(schema).read_text(encoding="utf-8"))
     for _ in range(2):  # run again (a migration cut half way): the same words
-        for statement in statements:
-            await driver.run_schema(statement.rstrip(";"), source=str(schema))
+        await run_words_migration(driver)
         stored = {f.frame_id: tuple(f.activation_patterns) for f in await frames.list_frames()}
         # The migration's lists are the seed's, word for word.
         assert stored["task"] == BY_NAME["task"].activation_patterns
@@ -172,8 +194,6 @@ async def test_a_frame_tuned_before_023_keeps_its_words(
     mine = [*OLD_TASK_WORDS, "ship"]
     async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
         await checks.memory.write("checks/set_frame_words", name="task", words=mine)
-    schema = driver.queries.root / "schema" / WORDS_MIGRATION
-    for statement in split_statements(Path(schema).read_text(encoding="utf-8")):
-        await driver.run_schema(statement.rstrip(";"), source=str(schema))
+    await run_words_migration(driver)
     task = await frames.get("task")
     assert task is not None and task.activation_patterns == mine

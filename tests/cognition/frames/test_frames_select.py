@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from cognition.decision_draft import frame_text
 from cognition.frames.spec import (
     DEBUG_WORDS,
     DEFAULT_FRAME,
@@ -14,7 +13,6 @@ from cognition.frames.spec import (
     score_frame,
     select_frame,
 )
-from graph.models import Observation, ObservationType
 from graph.models.frame import ContextBudget, FrameSpec
 
 BY_NAME = {frame.name: frame for frame in SEED_FRAMES}
@@ -244,22 +242,3 @@ def test_task_and_debug_words_begin_with_the_seed_scripts() -> None:
     assert TASK_WORDS[:5] == ("build", "fix", "create", "implement", "deploy")
     assert DEBUG_WORDS[:6] == ("error", "bug", "broken", "failing", "crash", "wrong")
     assert len(set(TASK_WORDS)) == len(TASK_WORDS) and len(set(DEBUG_WORDS)) == len(DEBUG_WORDS)
-
-
-@pytest.mark.parametrize(
-    ("kind", "path", "expected"),
-    [
-        pytest.param(ObservationType.PROCESS_FAILED, "jobs/nightly.sh", "debug", id="failed"),
-        pytest.param(ObservationType.TASK_FAILED, None, "debug", id="task-failed"),
-        pytest.param(ObservationType.FILE_MODIFIED, "src/db.py", "task", id="matches-nothing"),
-        pytest.param(ObservationType.FILE_DELETED, "notes/plan.md", "task", id="whole-words"),
-    ],
-)
-def test_the_daemons_frame_follows_a_changes_words(
-    kind: ObservationType, path: str | None, expected: str
-) -> None:
-    # The decision loop chooses by frame_text with "task" as its default (cognition.loop).
-    text = frame_text(Observation(agent_id="a", type=kind, path=path))
-    chosen = select_frame(text, SEED_FRAMES)
-    name = chosen.name if score_frame(text, chosen) > 0 else "task"
-    assert name == expected, text
