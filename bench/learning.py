@@ -1,6 +1,7 @@
 """The decision loop's learning curve: does Nous act better for what it has learned?
 
     python -m bench.learning [--observations 300] [--block 50] [--seed 20] [--base-url URL]
+                             [--llm-timeout S]
 
 A stream of intake notes in two folders, alternating at random (seeded):
 ``_intake/reports/`` and ``_intake/notes/``. The same template
@@ -43,7 +44,7 @@ from bench.common import bench_settings, connected, verdict
 from cognition.act.attribution import ActiveExecutions
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.ingest import Ingestor
-from graph.models import DecisionType, Observation, ObservationType, new_id
+from graph.models import DecisionType, Observation, ObservationType, ReasonerKind, new_id
 from graph.settings import Settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
@@ -79,6 +80,7 @@ class Tally:
     escalations: int = 0
     waits: int = 0
     investigations: int = 0
+    by_model: int = 0  # decisions the model made (the rest: the rules, as its fallback)
     actions_by_folder: dict[str, int] = field(default_factory=lambda: {BAD: 0, GOOD: 0})
 
     def add(self, other: Tally) -> None:
@@ -88,6 +90,7 @@ class Tally:
         self.escalations += other.escalations
         self.waits += other.waits
         self.investigations += other.investigations
+        self.by_model += other.by_model
         for folder, count in other.actions_by_folder.items():
             self.actions_by_folder[folder] += count
 
@@ -167,7 +170,7 @@ class Runner:
         await memory.record_observations([observation])
         decision = await runtime.loop.decide([observation])
         await runtime.loop.idle()
-        tally = Tally()
+        tally = Tally(by_model=int(decision.reasoner is ReasonerKind.LLM))
         if decision.type is DecisionType.ACT:
             tally.actions = 1
             tally.actions_by_folder[item.folder] = 1
@@ -190,8 +193,12 @@ class Runner:
 async def run_learning(runner: Runner, items: Sequence[Item]) -> list[Tally]:
     """The stream through one agent that remembers."""
     memory, runtime = await runner.open(f"bench-learning-{new_id().lower()}")
+    tallies: list[Tally] = []
     try:
-        return [await runner.decide(memory, runtime, item) for item in items]
+        for item in items:
+            tallies.append(await runner.decide(memory, runtime, item))
+            progress("Nous", tallies, len(items))
+        return tallies
     finally:
         await runner.close(memory, runtime)
 
@@ -205,7 +212,22 @@ async def run_baseline(runner: Runner, items: Sequence[Item]) -> list[Tally]:
             tallies.append(await runner.decide(memory, runtime, item))
         finally:
             await runner.close(memory, runtime)
+        progress("baseline", tallies, len(items))
     return tallies
+
+
+def progress(run: str, tallies: Sequence[Tally], total: int, every: int = 10) -> None:
+    """A line every ``every`` observations, so a run with a slow model can be followed."""
+    if len(tallies) % every == 0 or len(tallies) == total:
+        done = Tally()
+        for tally in tallies:
+            done.add(tally)
+        print(
+            f"  {run}: {len(tallies)}/{total} observations, {done.actions} actions "
+            f"({done.failed} failed), {done.escalations} escalations, "
+            f"{done.by_model} decided by the model",
+            flush=True,
+        )
 
 
 def blocks(tallies: Sequence[Tally], size: int) -> list[Tally]:
@@ -246,6 +268,11 @@ def report(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: in
         f"Nous {tail_nous.failed}, baseline {tail_base.failed}; actions on notes "
         f"Nous {tail_nous.actions_by_folder[GOOD]}, baseline {tail_base.actions_by_folder[GOOD]}"
     )
+    print(
+        f"decided by the model (else the rules, its fallback): Nous "
+        f"{sum(t.by_model for t in nous)} of {len(nous)}, baseline "
+        f"{sum(t.by_model for t in base)} of {len(base)}"
+    )
     checks = [
         (
             failed_ratio <= FAILED_TARGET,
@@ -275,10 +302,18 @@ def learning_settings(settings: Settings, base_url: str | None = None) -> Settin
     return settings
 
 
-async def run(count: int, size: int, seed: int, base_url: str | None = None) -> bool:
+async def run(
+    count: int,
+    size: int,
+    seed: int,
+    base_url: str | None = None,
+    llm_timeout: float | None = None,
+) -> bool:
     """Both runs over the same stream; the report. With ``base_url``, the model there
-    reasons for both runs; else the rules."""
+    reasons for both runs (``llm_timeout``: its least request timeout); else the rules."""
     settings = learning_settings(bench_settings(), base_url)
+    if llm_timeout is not None:
+        settings.llm.timeout_s = llm_timeout
     items = stream(count, seed)
     async with connected(settings) as (endpoint, driver):
         print(f"neo4j: {endpoint.describe()}")
@@ -306,12 +341,13 @@ def main() -> None:
         "--base-url",
         help="an OpenAI-compatible endpoint whose model reasons (default: the rules reasoner)",
     )
+    parser.add_argument("--llm-timeout", type=float, help="llm.timeout_s for this run")
     args = parser.parse_args()
     # Every escalation is logged at WARNING; the table is what this bench shows.
     logging.basicConfig(level=logging.ERROR)
     if args.observations < TAIL:
         parser.error(f"--observations must be at least {TAIL}")
-    asyncio.run(run(args.observations, args.block, args.seed, args.base_url))
+    asyncio.run(run(args.observations, args.block, args.seed, args.base_url, args.llm_timeout))
 
 
 if __name__ == "__main__":
