@@ -10,9 +10,11 @@ succeeds on a note 90 % of the time; the stand-in Claude Code CLI
 (``tests/bin/claude``) is scripted per path (``by_prompt``), so every
 observation's outcome is drawn once and is the same for both runs.
 
-The stream is run twice in the same process, on the daemon's own
-``build_loop`` (live executors; the rules reasoner, or with ``--base-url`` the
-model at that OpenAI-compatible endpoint, for both runs):
+The stream is run twice in the same process, observation by observation in
+turn (a run stopped early still compares the two on the same observations),
+on the daemon's own ``build_loop`` (live executors; the rules reasoner, or
+with ``--base-url`` the model at that OpenAI-compatible endpoint, for both
+runs):
 
 - **Nous**: one agent for the whole stream, so its pattern statistics,
   lessons and censors carry from one observation to the next;
@@ -190,42 +192,50 @@ class Runner:
         await memory.forget()
 
 
-async def run_learning(runner: Runner, items: Sequence[Item]) -> list[Tally]:
-    """The stream through one agent that remembers."""
-    memory, runtime = await runner.open(f"bench-learning-{new_id().lower()}")
-    tallies: list[Tally] = []
+async def run_both(nous: Runner, baseline: Runner, items: Sequence[Item]) -> Arms:
+    """The stream through one agent that remembers (Nous) and, observation by observation,
+    through a fresh agent each time (the baseline): a run stopped early still compares
+    the two on the same observations."""
+    arms = Arms()
+    memory, runtime = await nous.open(f"bench-learning-{new_id().lower()}")
     try:
         for item in items:
-            tallies.append(await runner.decide(memory, runtime, item))
-            progress("Nous", tallies, len(items))
-        return tallies
+            started = time.perf_counter()
+            arms.nous.append(await nous.decide(memory, runtime, item))
+            arms.nous_s += time.perf_counter() - started
+            started = time.perf_counter()
+            fresh, fresh_runtime = await baseline.open(f"bench-learning-base-{new_id().lower()}")
+            try:
+                arms.base.append(await baseline.decide(fresh, fresh_runtime, item))
+            finally:
+                await baseline.close(fresh, fresh_runtime)
+            arms.base_s += time.perf_counter() - started
+            progress(arms, len(items))
     finally:
-        await runner.close(memory, runtime)
+        await nous.close(memory, runtime)
+    return arms
 
 
-async def run_baseline(runner: Runner, items: Sequence[Item]) -> list[Tally]:
-    """The stream with a fresh agent for every observation."""
-    tallies = []
-    for item in items:
-        memory, runtime = await runner.open(f"bench-learning-base-{new_id().lower()}")
-        try:
-            tallies.append(await runner.decide(memory, runtime, item))
-        finally:
-            await runner.close(memory, runtime)
-        progress("baseline", tallies, len(items))
-    return tallies
+@dataclass
+class Arms:
+    """Both runs' tallies, one per observation so far, and the time each took."""
+
+    nous: list[Tally] = field(default_factory=list)
+    base: list[Tally] = field(default_factory=list)
+    nous_s: float = 0.0
+    base_s: float = 0.0
 
 
-def progress(run: str, tallies: Sequence[Tally], total: int, every: int = 10) -> None:
+def progress(arms: Arms, total: int, every: int = 10) -> None:
     """A line every ``every`` observations, so a run with a slow model can be followed."""
-    if len(tallies) % every == 0 or len(tallies) == total:
-        done = Tally()
-        for tally in tallies:
-            done.add(tally)
+    done = len(arms.nous)
+    if done % every and done != total:
+        return
+    for run, tallies in (("Nous", arms.nous), ("baseline", arms.base)):
+        summed = blocks(tallies, len(tallies))[0]
         print(
-            f"  {run}: {len(tallies)}/{total} observations, {done.actions} actions "
-            f"({done.failed} failed), {done.escalations} escalations, "
-            f"{done.by_model} decided by the model",
+            f"  {done}/{total} {run}: {summed.actions} actions ({summed.failed} failed), "
+            f"{summed.escalations} escalations, {summed.by_model} decided by the model",
             flush=True,
         )
 
@@ -320,16 +330,14 @@ async def run(
         reasoner = f"the model at {settings.llm.base_url}" if base_url else "the rules"
         print(f"reasoner: {reasoner}", flush=True)
         with tempfile.TemporaryDirectory(prefix="nous-learning-") as tmp:
-            runner = Runner(settings, driver, Path(tmp) / "nous", items)
-            started = time.perf_counter()
-            nous = await run_learning(runner, items)
-            print(f"Nous: {len(items)} observations in {time.perf_counter() - started:.0f} s")
-            runner = Runner(settings, driver, Path(tmp) / "baseline", items)
-            started = time.perf_counter()
-            base = await run_baseline(runner, items)
-            print(f"baseline: {len(items)} observations in {time.perf_counter() - started:.0f} s")
+            # Each run its own settings: a runner points its settings' watch root at its folder.
+            nous = Runner(settings.model_copy(deep=True), driver, Path(tmp) / "nous", items)
+            baseline = Runner(settings.model_copy(deep=True), driver, Path(tmp) / "base", items)
+            arms = await run_both(nous, baseline, items)
+    print(f"Nous: {len(items)} observations in {arms.nous_s:.0f} s")
+    print(f"baseline: {len(items)} observations in {arms.base_s:.0f} s")
     print(f"stream: {count} observations, seed {seed}; load average {os.getloadavg()[0]:.1f}")
-    return report(items, nous, base, size)
+    return report(items, arms.nous, arms.base, size)
 
 
 def main() -> None:
