@@ -164,19 +164,37 @@ class Memory(AgentGraph):
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000
     ) -> int:
-        """Persist observations and their ``File`` nodes; return how many were new to the graph."""
+        """Persist observations and their ``File`` nodes; return how many were new to the graph.
+
+        Observations that concern one File and nothing more (most of them) are written by a
+        statement without the move and ``CAUSED_BY`` subqueries, which every row of a batch
+        pays for, link or not; the rest by the statement that has them. Both keep a File's
+        values from its newest observation, so the order of the two writes does not matter.
+        """
         if not observations:
             return 0
-        result = await self.write_rows(
-            "observe/record_observations",
-            observations,
-            batch_size=batch_size,
-            convert=observation_row,
-            # A chunk with an id already stored (a retried or replayed batch) is written
-            # again the way that leaves those out; the first way does not look ids up.
-            on_conflict="observe/record_observations_checked",
-        )
-        return sum(int(r["written"]) for r in result)
+        plain: list[Observation] = []
+        linked: list[Observation] = []
+        for observation in observations:
+            (plain if only_a_file(observation) else linked).append(observation)
+        written = 0
+        for name, rows in (
+            ("observe/record_file_observations", plain),
+            ("observe/record_observations", linked),
+        ):
+            if rows:
+                result = await self.write_rows(
+                    name,
+                    rows,
+                    batch_size=batch_size,
+                    convert=observation_row,
+                    # A chunk with an id already stored (a retried or replayed batch) is
+                    # written again the way that leaves those out; the first way does not
+                    # look ids up.
+                    on_conflict="observe/record_observations_checked",
+                )
+                written += sum(int(r["written"]) for r in result)
+        return written
 
     async def file_records(self) -> dict[str, FileRecord]:
         """Every file this agent believes exists, by relative path."""
@@ -218,6 +236,13 @@ class Memory(AgentGraph):
 
 # One encoder for every row: json.dumps with options builds a new one on each call.
 _METADATA = json.JSONEncoder(sort_keys=True, default=str)
+
+
+def only_a_file(o: Observation) -> bool:
+    """Whether ``o`` links to its File and nothing else: a path, no move, not the agent's edit."""
+    from graph.models import ObservationType
+
+    return o.path is not None and o.caused_by is None and o.type is not ObservationType.FILE_MOVED
 
 
 def observation_row(o: Observation) -> dict[str, Any]:

@@ -70,6 +70,52 @@ async def test_a_batch_partly_stored_writes_only_what_is_new(
             assert [t for t, label, _ in links if label == "File"] == ["ABOUT"]
 
 
+async def test_a_mixed_batch_partly_stored_writes_each_kind_once_with_its_links(
+    memory: Memory, neo4j_endpoint: Neo4jEndpoint
+) -> None:
+    # Rows with a File and nothing more take the statement without link subqueries; a move
+    # and the agent's own edit take the one with them. Replayed in chunks of 2 with half of
+    # it stored, each is written once, with its links, whichever way it went.
+    t0 = utc_now()
+    stored = [
+        _obs(memory, ObservationType.FILE_CREATED, name, at=t0, content_hash=f"h-{name}")
+        for name in ("a.md", "b.md", "c.md")
+    ]
+    assert await memory.record_observations(stored) == 3
+    later = t0 + timedelta(seconds=1)
+    moved = _obs(
+        memory,
+        ObservationType.FILE_MOVED,
+        "d.md",
+        at=later,
+        content_hash="h-b.md",
+        metadata={"from_path": "b.md"},
+    )
+    own = _obs(
+        memory,
+        ObservationType.FILE_MODIFIED,
+        "a.md",
+        at=later,
+        content_hash="h-a2",
+        caused_by="an-execution-gone",
+    )
+    plain = _obs(memory, ObservationType.FILE_CREATED, "e.md", at=later, content_hash="h-e")
+    batch = [stored[0], moved, stored[1], own, plain, stored[2]]
+    assert await memory.record_observations(batch, batch_size=2) == 3
+    assert await memory.record_observations(batch, batch_size=4) == 0
+    assert (await memory.observation_counts())[0] == 6
+    files = await memory.file_records()
+    assert set(files) == {"a.md", "c.md", "d.md", "e.md"}  # b.md moved away
+    assert files["a.md"].content_hash == "h-a2" and files["d.md"].content_hash == "h-b.md"
+    async with open_checks(neo4j_endpoint, memory.agent_id) as checks:
+        kinds = {o.id: sorted(t for t, _, _ in await checks.outgoing(o.id)) for o in batch}
+        assert kinds[moved.id] == ["ABOUT", "MOVED_FROM"]
+        assert all(kinds[o.id] == ["ABOUT"] for o in (*stored, own, plain))
+        own_node = await checks.node(own.id)
+        assert own_node is not None and own_node["caused_by"] == "an-execution-gone"
+        assert own_node["processed"] is True  # the agent's own edit starts nothing
+
+
 async def test_a_write_that_breaks_a_constraint_names_its_query(memory: Memory) -> None:
     from graph.errors import MemoryConstraintError
 
