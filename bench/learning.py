@@ -139,13 +139,15 @@ class Runner:
         script.write_text(json.dumps(stand_in_script(items)))
         self.env = {"PATH": os.environ.get("PATH", ""), "FAKE_CLAUDE_SCRIPT": str(script)}
         self.classifier = ObservationClassifier(settings.sense)
+        # The runner's own root before the templates are looked up (a templates file under
+        # the folder the bench was started from must not change what it measures).
+        settings.watch.root = self.root
         self.templates = load_action_templates(settings)
         self.stacks: dict[str, AsyncExitStack] = {}  # each open loop's clean-ups, by agent
 
     async def open(self, agent_id: str) -> tuple[Memory, LoopRuntime]:
         """A fresh memory under ``agent_id`` and the daemon's loop over it."""
         memory = Memory(self.driver, agent_id)
-        self.settings.watch.root = self.root
         attribution = ActiveExecutions()
         ingestor = Ingestor(memory, self.classifier, attribute=attribution.attribute)
         index_sync = IndexSync(self.root, memory, ingestor, PathFilter([]), max_hash_bytes=1 << 20)
@@ -192,11 +194,10 @@ class Runner:
         await memory.forget()
 
 
-async def run_both(nous: Runner, baseline: Runner, items: Sequence[Item]) -> Arms:
+async def run_both(nous: Runner, baseline: Runner, items: Sequence[Item], arms: Arms) -> None:
     """The stream through one agent that remembers (Nous) and, observation by observation,
-    through a fresh agent each time (the baseline): a run stopped early still compares
-    the two on the same observations."""
-    arms = Arms()
+    through a fresh agent each time (the baseline), into ``arms``: a run stopped early has
+    both on the same observations."""
     memory, runtime = await nous.open(f"bench-learning-{new_id().lower()}")
     try:
         for item in items:
@@ -213,7 +214,6 @@ async def run_both(nous: Runner, baseline: Runner, items: Sequence[Item]) -> Arm
             progress(arms, len(items))
     finally:
         await nous.close(memory, runtime)
-    return arms
 
 
 @dataclass
@@ -251,8 +251,8 @@ def blocks(tallies: Sequence[Tally], size: int) -> list[Tally]:
     return summed
 
 
-def report(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: int) -> bool:
-    """Print the per-block table and the two ratios; whether both targets are met."""
+def table(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: int) -> None:
+    """Print the per-block table of both runs and how many decisions the model made."""
     print(
         "| block | run | actions | failed | escalations | waits | investigations "
         "| actions on notes (good) | actions on reports (bad) |"
@@ -265,6 +265,16 @@ def report(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: in
                 f"| {span} | {label} | {t.actions} | {t.failed} | {t.escalations} | {t.waits} "
                 f"| {t.investigations} | {t.actions_by_folder[GOOD]} | {t.actions_by_folder[BAD]} |"
             )
+    print(
+        f"decided by the model (else the rules, its fallback): Nous "
+        f"{sum(t.by_model for t in nous)} of {len(nous)}, baseline "
+        f"{sum(t.by_model for t in base)} of {len(base)}"
+    )
+
+
+def report(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: int) -> bool:
+    """Print the per-block table and the two ratios; whether both targets are met."""
+    table(items, nous, base, size)
     tail_nous, tail_base = blocks(nous[-TAIL:], TAIL)[0], blocks(base[-TAIL:], TAIL)[0]
     good_in_tail = sum(1 for item in items[-TAIL:] if item.folder == GOOD)
     failed_ratio = tail_nous.failed / tail_base.failed if tail_base.failed else float("inf")
@@ -277,11 +287,6 @@ def report(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: in
         f"last {TAIL}: {good_in_tail} notes, {TAIL - good_in_tail} reports; failed actions "
         f"Nous {tail_nous.failed}, baseline {tail_base.failed}; actions on notes "
         f"Nous {tail_nous.actions_by_folder[GOOD]}, baseline {tail_base.actions_by_folder[GOOD]}"
-    )
-    print(
-        f"decided by the model (else the rules, its fallback): Nous "
-        f"{sum(t.by_model for t in nous)} of {len(nous)}, baseline "
-        f"{sum(t.by_model for t in base)} of {len(base)}"
     )
     checks = [
         (
@@ -333,9 +338,20 @@ async def run(
             # Each run its own settings: a runner points its settings' watch root at its folder.
             nous = Runner(settings.model_copy(deep=True), driver, Path(tmp) / "nous", items)
             baseline = Runner(settings.model_copy(deep=True), driver, Path(tmp) / "base", items)
-            arms = await run_both(nous, baseline, items)
-    print(f"Nous: {len(items)} observations in {arms.nous_s:.0f} s")
-    print(f"baseline: {len(items)} observations in {arms.base_s:.0f} s")
+            arms = Arms()
+            try:
+                await run_both(nous, baseline, items, arms)
+            except BaseException:  # Ctrl-C included: what was decided is still shown
+                done = len(arms.base)
+                print(f"stopped after {done} of {len(items)} observations: no verdict")
+                if done:
+                    table(items[:done], arms.nous[:done], arms.base, size)
+                raise
+    print(f"Nous: {len(items)} observations in {arms.nous_s:.0f} s of deciding")
+    print(
+        f"baseline: {len(items)} observations in {arms.base_s:.0f} s "
+        "(a loop built and closed for each)"
+    )
     print(f"stream: {count} observations, seed {seed}; load average {os.getloadavg()[0]:.1f}")
     return report(items, arms.nous, arms.base, size)
 
@@ -355,7 +371,10 @@ def main() -> None:
     logging.basicConfig(level=logging.ERROR)
     if args.observations < TAIL:
         parser.error(f"--observations must be at least {TAIL}")
-    asyncio.run(run(args.observations, args.block, args.seed, args.base_url, args.llm_timeout))
+    try:
+        asyncio.run(run(args.observations, args.block, args.seed, args.base_url, args.llm_timeout))
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None  # the partial table is printed; no traceback
 
 
 if __name__ == "__main__":

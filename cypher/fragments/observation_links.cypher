@@ -7,8 +7,8 @@
 // returns: clauses ending with o and row in scope (included by
 //   {{ fragments/observation_links }}; never run alone)
 // note: each subquery is a no-op for a row without its link, yet costs every row of a batch,
-//   so rows with a File and nothing more go through observe/record_file_observations, which
-//   has none (issue 28). If the Execution is gone, the observation keeps its caused_by
+//   so a batch whose rows have a File and nothing more goes through
+//   observe/record_file_observations, which has none (issue 28). If the Execution is gone, the observation keeps its caused_by
 //   property and no bare Execution node is made.
 CALL (o, row) {
   WITH o, row WHERE row.from_path IS NOT NULL

@@ -1,6 +1,7 @@
 // purpose: write a batch of observations that each concern one File and nothing else (a path,
 //   no move, not the agent's own edit): the Observation, its File brought up to date, the ABOUT
-//   link; the common case, written without the link subqueries of observe/record_observations.
+//   link; the common batch, written without the link subqueries of
+//   observe/record_observations (Memory.record_observations picks the statement per batch).
 //   As there, a chunk holding an id already stored fails on the unique id (nothing of it
 //   written) and the writer runs it again through observe/record_observations_checked.
 // params: $rows: list of maps as for observe/record_observations, each with a path, no

@@ -1,7 +1,7 @@
 // purpose: write a batch of observations of any kind: each Observation, the File it is ABOUT
 //   brought up to date (when it has a path), MOVED_FROM the old path's File of a move, CAUSED_BY
-//   the Execution of the agent's own edit. Rows with a File and nothing more are written by
-//   observe/record_file_observations instead. The fast way: no observation of the batch may be
+//   the Execution of the agent's own edit. A batch whose rows all have a File and nothing more
+//   is written by observe/record_file_observations instead. The fast way: no observation of the batch may be
 //   stored already. One that is makes the statement fail on the unique id (nothing of the chunk
 //   is written), and the writer runs the chunk again through
 //   observe/record_observations_checked, which leaves it out. Looking every id up first cost a

@@ -166,35 +166,24 @@ class Memory(AgentGraph):
     ) -> int:
         """Persist observations and their ``File`` nodes; return how many were new to the graph.
 
-        Observations that concern one File and nothing more (most of them) are written by a
-        statement without the move and ``CAUSED_BY`` subqueries, which every row of a batch
-        pays for, link or not; the rest by the statement that has them. Both keep a File's
-        values from its newest observation, so the order of the two writes does not matter.
+        A batch whose observations each concern one File and nothing more (most batches) is
+        written by a statement without the move and ``CAUSED_BY`` subqueries, which every
+        row pays for, link or not; any other batch, whole, by the statement that has them,
+        so a batch that fits one chunk is still one transaction either way.
         """
         if not observations:
             return 0
-        plain: list[Observation] = []
-        linked: list[Observation] = []
-        for observation in observations:
-            (plain if only_a_file(observation) else linked).append(observation)
-        written = 0
-        for name, rows in (
-            ("observe/record_file_observations", plain),
-            ("observe/record_observations", linked),
-        ):
-            if rows:
-                result = await self.write_rows(
-                    name,
-                    rows,
-                    batch_size=batch_size,
-                    convert=observation_row,
-                    # A chunk with an id already stored (a retried or replayed batch) is
-                    # written again the way that leaves those out; the first way does not
-                    # look ids up.
-                    on_conflict="observe/record_observations_checked",
-                )
-                written += sum(int(r["written"]) for r in result)
-        return written
+        plain = all(only_a_file(o) for o in observations)
+        result = await self.write_rows(
+            "observe/record_file_observations" if plain else "observe/record_observations",
+            observations,
+            batch_size=batch_size,
+            convert=observation_row,
+            # A chunk with an id already stored (a retried or replayed batch) is written
+            # again the way that leaves those out; the first way does not look ids up.
+            on_conflict="observe/record_observations_checked",
+        )
+        return sum(int(r["written"]) for r in result)
 
     async def file_records(self) -> dict[str, FileRecord]:
         """Every file this agent believes exists, by relative path."""

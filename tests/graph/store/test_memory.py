@@ -73,9 +73,9 @@ async def test_a_batch_partly_stored_writes_only_what_is_new(
 async def test_a_mixed_batch_partly_stored_writes_each_kind_once_with_its_links(
     memory: Memory, neo4j_endpoint: Neo4jEndpoint
 ) -> None:
-    # Rows with a File and nothing more take the statement without link subqueries; a move
-    # and the agent's own edit take the one with them. Replayed in chunks of 2 with half of
-    # it stored, each is written once, with its links, whichever way it went.
+    # A batch of plain rows takes the statement without link subqueries; one with a move and
+    # the agent's own edit, the one with them, whole. Replayed in chunks of 2 with half of it
+    # stored, each row is written once, with its links.
     t0 = utc_now()
     stored = [
         _obs(memory, ObservationType.FILE_CREATED, name, at=t0, content_hash=f"h-{name}")
