@@ -194,6 +194,16 @@ class Runner:
         await memory.forget()
 
 
+@dataclass
+class Arms:
+    """Both runs' tallies, one per observation so far, and the time each took."""
+
+    nous: list[Tally] = field(default_factory=list)
+    base: list[Tally] = field(default_factory=list)
+    nous_s: float = 0.0
+    base_s: float = 0.0
+
+
 async def run_both(nous: Runner, baseline: Runner, items: Sequence[Item], arms: Arms) -> None:
     """The stream through one agent that remembers (Nous) and, observation by observation,
     through a fresh agent each time (the baseline), into ``arms``: a run stopped early has
@@ -214,16 +224,6 @@ async def run_both(nous: Runner, baseline: Runner, items: Sequence[Item], arms: 
             progress(arms, len(items))
     finally:
         await nous.close(memory, runtime)
-
-
-@dataclass
-class Arms:
-    """Both runs' tallies, one per observation so far, and the time each took."""
-
-    nous: list[Tally] = field(default_factory=list)
-    base: list[Tally] = field(default_factory=list)
-    nous_s: float = 0.0
-    base_s: float = 0.0
 
 
 def progress(arms: Arms, total: int, every: int = 10) -> None:
