@@ -1,7 +1,7 @@
 """The decision loop's learning curve: does Nous act better for what it has learned?
 
     python -m bench.learning [--observations 300] [--block 50] [--seed 20] [--base-url URL]
-                             [--llm-timeout S]
+                             [--llm-timeout S] [--state DIR]
 
 A stream of intake notes in two folders, alternating at random (seeded):
 ``_intake/reports/`` and ``_intake/notes/``. The same template
@@ -20,6 +20,10 @@ runs):
   lessons and censors carry from one observation to the next;
 - **baseline**: a fresh agent for every observation (nothing remembered).
 
+With the model, a run takes hours; ``--state DIR`` keeps it in a folder so
+it can pause (``touch DIR/stop``) and go on later with the same Nous
+(:mod:`bench.learning_state`); a paused run exits 75 with its table so far.
+
 Per block of ``--block`` observations it prints, for each: actions taken,
 actions failed, escalations, waits (and investigations), and actions on
 each folder. Targets (issue 20), over the last 100 observations: failed
@@ -31,167 +35,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import contextlib
 import logging
 import os
-import random
 import tempfile
 import time
-from collections.abc import Sequence
-from contextlib import AsyncExitStack
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import learning_state
 from bench.common import bench_settings, connected, verdict
-from cognition.act.attribution import ActiveExecutions
-from cognition.sense.classify import ObservationClassifier
-from cognition.sense.ingest import Ingestor
-from graph.models import DecisionType, Observation, ObservationType, ReasonerKind, new_id
+from bench.learning_runner import BAD, GOOD, STAND_IN, Item, Runner, Tally, stream
+from graph.models import new_id
 from graph.settings import Settings
-from graph.store.driver import GraphDriver
-from graph.store.memory import Memory
-from graph.watch.files import PathFilter
-from scheduler.compose.loop import LoopRuntime, build_loop, load_action_templates
-from scheduler.index_sync import IndexSync
 
-STAND_IN = Path(__file__).resolve().parents[1] / "tests" / "bin" / "claude"
-BAD, GOOD = "_intake/reports", "_intake/notes"
-FAIL_RATE = {BAD: 0.9, GOOD: 0.1}
-# Not transient by cognition.monitor's reading: a retry would fail the same way.
-FAILURE = "Error: this report's layout is not one the intake procedure can file (schema mismatch)"
 FAILED_TARGET = 0.20
 GOOD_ACTIONS_TARGET = 0.90
 TAIL = 100
-
-
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One observation of the stream: its file and whether acting on it fails."""
-
-    path: str
-    folder: str
-    fails: bool
-
-
-@dataclass
-class Tally:
-    """What one run did with one observation, or with a block of them."""
-
-    actions: int = 0
-    failed: int = 0
-    escalations: int = 0
-    waits: int = 0
-    investigations: int = 0
-    by_model: int = 0  # decisions the model made (the rest: the rules, as its fallback)
-    actions_by_folder: dict[str, int] = field(default_factory=lambda: {BAD: 0, GOOD: 0})
-
-    def add(self, other: Tally) -> None:
-        """Count ``other`` into this tally."""
-        self.actions += other.actions
-        self.failed += other.failed
-        self.escalations += other.escalations
-        self.waits += other.waits
-        self.investigations += other.investigations
-        self.by_model += other.by_model
-        for folder, count in other.actions_by_folder.items():
-            self.actions_by_folder[folder] += count
-
-
-def stream(count: int, seed: int) -> list[Item]:
-    """``count`` observations, each folder chosen at random, each outcome drawn once."""
-    rng = random.Random(seed)
-    items = []
-    for i in range(count):
-        folder = rng.choice([BAD, GOOD])
-        items.append(Item(f"{folder}/n{i:04d}.md", folder, rng.random() < FAIL_RATE[folder]))
-    return items
-
-
-def stand_in_script(items: Sequence[Item]) -> dict[str, object]:
-    """The stand-in's script, by path: a drawn failure, or the knowledge note the template
-    asks for (``process_intake`` checks that something under ``knowledge/`` changed)."""
-    return {
-        "by_prompt": {
-            item.path: (
-                {"is_error": True, "result": FAILURE, "exit_code": 1}
-                if item.fails
-                else {"edits": [{"path": f"knowledge/{Path(item.path).stem}.md", "content": "x\n"}]}
-            )
-            for item in items
-        }
-    }
-
-
-class Runner:
-    """Builds a loop on a memory and decides one observation at a time with it.
-
-    Each runner has a watched root of its own (the notes and the stand-in's
-    script), so what one run's actions wrote is new to the other's.
-    """
-
-    def __init__(self, settings: Settings, driver: GraphDriver, tmp: Path, items: Sequence[Item]):
-        self.settings, self.driver = settings, driver
-        self.root = tmp / "root"
-        for item in items:
-            (self.root / item.folder).mkdir(parents=True, exist_ok=True)
-            (self.root / item.path).write_text(f"# {item.path}\n\nA note to file.\n")
-        script = tmp / "claude.json"
-        script.write_text(json.dumps(stand_in_script(items)))
-        self.env = {"PATH": os.environ.get("PATH", ""), "FAKE_CLAUDE_SCRIPT": str(script)}
-        self.classifier = ObservationClassifier(settings.sense)
-        # The runner's own root before the templates are looked up (a templates file under
-        # the folder the bench was started from must not change what it measures).
-        settings.watch.root = self.root
-        self.templates = load_action_templates(settings)
-        self.stacks: dict[str, AsyncExitStack] = {}  # each open loop's clean-ups, by agent
-
-    async def open(self, agent_id: str) -> tuple[Memory, LoopRuntime]:
-        """A fresh memory under ``agent_id`` and the daemon's loop over it."""
-        memory = Memory(self.driver, agent_id)
-        attribution = ActiveExecutions()
-        ingestor = Ingestor(memory, self.classifier, attribute=attribution.attribute)
-        index_sync = IndexSync(self.root, memory, ingestor, PathFilter([]), max_hash_bytes=1 << 20)
-        stack = AsyncExitStack()
-        self.stacks[agent_id] = stack
-        runtime = await build_loop(
-            stack,
-            self.settings,
-            memory,
-            self.root,
-            index_sync,
-            self.env,
-            session_id=new_id(),
-            templates=self.templates,
-            attribution=attribution,
-        )
-        return memory, runtime
-
-    async def decide(self, memory: Memory, runtime: LoopRuntime, item: Item) -> Tally:
-        """Decide on one new note and wait for its action, if any; what came of it."""
-        observation = self.classifier.classify(
-            Observation(agent_id=memory.agent_id, type=ObservationType.FILE_CREATED, path=item.path)
-        )
-        await memory.record_observations([observation])
-        decision = await runtime.loop.decide([observation])
-        await runtime.loop.idle()
-        tally = Tally(by_model=int(decision.reasoner is ReasonerKind.LLM))
-        if decision.type is DecisionType.ACT:
-            tally.actions = 1
-            tally.actions_by_folder[item.folder] = 1
-            tally.failed = int(decision.outcome_success is False)
-        elif decision.type is DecisionType.ESCALATE:
-            tally.escalations = 1
-        elif decision.type is DecisionType.WAIT:
-            tally.waits = 1
-        else:
-            tally.investigations = 1
-        return tally
-
-    async def close(self, memory: Memory, runtime: LoopRuntime) -> None:
-        """Stop the loop, end its episode and forget the agent's memory."""
-        await runtime.loop.stop(0.0)
-        await self.stacks.pop(memory.agent_id).aclose()
-        await memory.forget()
 
 
 @dataclass
@@ -204,16 +65,35 @@ class Arms:
     base_s: float = 0.0
 
 
-async def run_both(nous: Runner, baseline: Runner, items: Sequence[Item], arms: Arms) -> None:
+@dataclass
+class Sitting:
+    """How a run is driven: Nous's agent, what to do after each decision, when to pause.
+
+    The default is a run in one sitting: a new agent, nothing kept, never paused.
+    """
+
+    agent: str = field(default_factory=lambda: f"bench-learning-{new_id().lower()}")
+    keep: Callable[[Arms], None] = lambda arms: None
+    pause: Callable[[], bool] = lambda: False
+    kept: bool = False  # a kept run's Nous remembers between sittings
+
+
+async def run_both(
+    nous: Runner, baseline: Runner, items: Sequence[Item], arms: Arms, sitting: Sitting
+) -> None:
     """The stream through one agent that remembers (Nous) and, observation by observation,
     through a fresh agent each time (the baseline), into ``arms``: a run stopped early has
-    both on the same observations."""
-    memory, runtime = await nous.open(f"bench-learning-{new_id().lower()}")
+    both on the same observations. ``arms`` may hold a kept run's first observations; the
+    stream goes on after them, and Nous's memory is forgotten only once all are decided."""
+    memory, runtime = await nous.open(sitting.agent)
     try:
-        for item in items:
-            started = time.perf_counter()
-            arms.nous.append(await nous.decide(memory, runtime, item))
-            arms.nous_s += time.perf_counter() - started
+        for index in range(len(arms.base), len(items)):
+            item = items[index]
+            if len(arms.nous) == index:  # else Nous decided it before the last pause
+                started = time.perf_counter()
+                arms.nous.append(await nous.decide(memory, runtime, item))
+                arms.nous_s += time.perf_counter() - started
+                sitting.keep(arms)
             started = time.perf_counter()
             fresh, fresh_runtime = await baseline.open(f"bench-learning-base-{new_id().lower()}")
             try:
@@ -221,9 +101,12 @@ async def run_both(nous: Runner, baseline: Runner, items: Sequence[Item], arms: 
             finally:
                 await baseline.close(fresh, fresh_runtime)
             arms.base_s += time.perf_counter() - started
+            sitting.keep(arms)
             progress(arms, len(items))
+            if index + 1 < len(items) and sitting.pause():
+                break
     finally:
-        await nous.close(memory, runtime)
+        await nous.close(memory, runtime, forget=not sitting.kept or len(arms.base) == len(items))
 
 
 def progress(arms: Arms, total: int, every: int = 10) -> None:
@@ -323,30 +206,43 @@ async def run(
     seed: int,
     base_url: str | None = None,
     llm_timeout: float | None = None,
-) -> bool:
+    state: Path | None = None,
+) -> bool | None:
     """Both runs over the same stream; the report. With ``base_url``, the model there
-    reasons for both runs (``llm_timeout``: its least request timeout); else the rules."""
+    reasons for both runs (``llm_timeout``: its least request timeout); else the rules.
+    With ``state``, the run is kept in that folder (:mod:`bench.learning_state`) and goes
+    on from what it holds; ``None`` when it paused before the end (no verdict yet)."""
     settings = learning_settings(bench_settings(), base_url)
     if llm_timeout is not None:
         settings.llm.timeout_s = llm_timeout
     items = stream(count, seed)
-    async with connected(settings) as (endpoint, driver):
-        print(f"neo4j: {endpoint.describe()}")
-        reasoner = f"the model at {settings.llm.base_url}" if base_url else "the rules"
-        print(f"reasoner: {reasoner}", flush=True)
-        with tempfile.TemporaryDirectory(prefix="nous-learning-") as tmp:
-            # Each run its own settings: a runner points its settings' watch root at its folder.
-            nous = Runner(settings.model_copy(deep=True), driver, Path(tmp) / "nous", items)
-            baseline = Runner(settings.model_copy(deep=True), driver, Path(tmp) / "base", items)
-            arms = Arms()
-            try:
-                await run_both(nous, baseline, items, arms)
-            except BaseException:  # Ctrl-C included: what was decided is still shown
-                done = len(arms.base)
-                print(f"stopped after {done} of {len(items)} observations: no verdict")
-                if done:
-                    table(items[:done], arms.nous[:done], arms.base, size)
-                raise
+    arms = Arms()
+    sitting = Sitting()
+    with contextlib.ExitStack() as folders:
+        work = state or Path(
+            folders.enter_context(tempfile.TemporaryDirectory(prefix="nous-learning-"))
+        )
+        if state is not None:
+            params = {"observations": count, "seed": seed, "block": size, "base_url": base_url}
+            kept = learning_state.load(state, params, sitting.agent, arms)
+            kept.commits.append(learning_state.commit())
+            sitting = Sitting(
+                agent=kept.agent,
+                keep=lambda done: learning_state.save(state, kept, done),
+                pause=lambda: learning_state.stop_asked(state),
+                kept=True,
+            )
+            print(
+                f"state: {state}, {len(arms.base)} of {count} decided before; commits "
+                f"{', '.join(kept.commits)}",
+                flush=True,
+            )
+        if len(arms.base) < count:
+            await decide_stream(settings, work, items, arms, sitting, size)
+    if len(arms.base) < count:
+        print(f"paused after {len(arms.base)} of {count} observations: the same command goes on")
+        table(items[: len(arms.base)], arms.nous[: len(arms.base)], arms.base, size)
+        return None
     print(f"Nous: {len(items)} observations in {arms.nous_s:.0f} s of deciding")
     print(
         f"baseline: {len(items)} observations in {arms.base_s:.0f} s "
@@ -354,6 +250,29 @@ async def run(
     )
     print(f"stream: {count} observations, seed {seed}; load average {os.getloadavg()[0]:.1f}")
     return report(items, arms.nous, arms.base, size)
+
+
+async def decide_stream(
+    settings: Settings, work: Path, items: Sequence[Item], arms: Arms, sitting: Sitting, size: int
+) -> None:
+    """Both runs, on roots under ``work``, over what ``arms`` has not decided yet."""
+    async with connected(settings) as (endpoint, driver):
+        print(f"neo4j: {endpoint.describe()}")
+        reasoner = (
+            f"the model at {settings.llm.base_url}" if settings.reasoner == "llm" else "the rules"
+        )
+        print(f"reasoner: {reasoner}", flush=True)
+        # Each run its own settings: a runner points its settings' watch root at its folder.
+        nous = Runner(settings.model_copy(deep=True), driver, work / "nous", items)
+        baseline = Runner(settings.model_copy(deep=True), driver, work / "base", items)
+        try:
+            await run_both(nous, baseline, items, arms, sitting)
+        except BaseException:  # Ctrl-C included: what was decided is still shown
+            done = len(arms.base)
+            print(f"stopped after {done} of {len(items)} observations: no verdict")
+            if done:
+                table(items[:done], arms.nous[:done], arms.base, size)
+            raise
 
 
 def main() -> None:
@@ -366,15 +285,34 @@ def main() -> None:
         help="an OpenAI-compatible endpoint whose model reasons (default: the rules reasoner)",
     )
     parser.add_argument("--llm-timeout", type=float, help="llm.timeout_s for this run")
+    parser.add_argument(
+        "--state",
+        type=Path,
+        help="keep the run in this folder and go on from what it holds; "
+        "creating STATE/stop pauses it after the current observation",
+    )
     args = parser.parse_args()
     # Every escalation is logged at WARNING; the table is what this bench shows.
     logging.basicConfig(level=logging.ERROR)
     if args.observations < TAIL:
         parser.error(f"--observations must be at least {TAIL}")
     try:
-        asyncio.run(run(args.observations, args.block, args.seed, args.base_url, args.llm_timeout))
+        met = asyncio.run(
+            run(
+                args.observations,
+                args.block,
+                args.seed,
+                args.base_url,
+                args.llm_timeout,
+                args.state,
+            )
+        )
+    except learning_state.StateError as exc:
+        parser.error(str(exc))
     except KeyboardInterrupt:
         raise SystemExit(130) from None  # the partial table is printed; no traceback
+    if met is None:
+        raise SystemExit(75)  # paused (EX_TEMPFAIL): started again, it goes on
 
 
 if __name__ == "__main__":

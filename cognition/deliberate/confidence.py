@@ -139,12 +139,29 @@ def known_template(context: DecisionContext, name: str | None) -> str | None:
     """The offered template called ``name`` (case-insensitively), or None.
 
     A model may name a template it was not offered, or change its case; only
-    the templates recall offered can be acted on.
+    the templates recall offered can be acted on. A small model also copies
+    what follows the name in the offer ("process_intake (claude_code)",
+    "`process_intake`: ..."): an answer that starts with an offered name and
+    then leaves the name (a space, a bracket, a colon) names that template;
+    the longest such name wins, so "lint" never takes "lint_all".
     """
     if not name:
         return None
-    wanted = name.strip().casefold()
-    return next((t.name for t in context.templates if t.name.casefold() == wanted), None)
+    wanted = name.strip().strip("`'\"").strip().casefold()
+    exact = next((t.name for t in context.templates if t.name.casefold() == wanted), None)
+    if exact is not None:
+        return exact
+    prefixed = [
+        t.name
+        for t in context.templates
+        if wanted.startswith(t.name.casefold()) and not _continues_name(wanted[len(t.name) :])
+    ]
+    return max(prefixed, key=len, default=None)
+
+
+def _continues_name(rest: str) -> bool:
+    # What follows the name is still part of a (longer) name: "lint_all" after "lint".
+    return not rest or rest[0].isalnum() or rest[0] in "_-."
 
 
 def conclude(

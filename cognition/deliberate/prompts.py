@@ -161,7 +161,9 @@ def templates_block(context: DecisionContext) -> str:
             if pattern is not None and pattern.total
             else "never run on this kind of observation"
         )
-        lines.append(f"- {template.name} ({template.target}): {template.description}; {record}")
+        # The name alone before the colon: a name followed by "(target)" was
+        # copied whole into recommended_template by a small model.
+        lines.append(f"- {template.name}: {template.description} ({template.target}; {record})")
     return "\n".join(lines)
 
 

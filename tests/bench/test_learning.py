@@ -7,23 +7,26 @@ import json
 import os
 import subprocess
 from contextlib import redirect_stdout
+from dataclasses import asdict
 from pathlib import Path
 
-from bench.learning import (
+import pytest
+
+from bench import learning_state
+from bench.learning import Arms, Sitting, blocks, learning_settings, report, run_both
+from bench.learning_runner import (
     BAD,
     FAILURE,
     GOOD,
     STAND_IN,
     Runner,
     Tally,
-    blocks,
-    learning_settings,
-    report,
     stand_in_script,
     stream,
 )
 from graph.settings import load_settings
 from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
 from tests.support.llm_stub import LLMStub
 
 
@@ -114,3 +117,50 @@ async def test_with_an_endpoint_the_model_reasons_the_decisions(
             await runner.close(memory, runtime)
         asked = len(stub.chat_requests)
     assert settings.reasoner == "llm" and asked >= 1
+
+
+async def test_a_kept_run_pauses_and_goes_on_with_the_same_memory(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    # --state: a run too long for one sitting pauses when DIR/stop appears and, started
+    # again, decides the rest with the same Nous (its memory kept in the graph meanwhile).
+    empty = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
+    items = stream(4, seed=3)
+    params = {"observations": 4, "seed": 3}
+    state = tmp_path / "state"
+
+    async def sitting_of(arms: Arms) -> Sitting:
+        kept = learning_state.load(state, params, f"test-kept-{tmp_path.name}", arms)
+        return Sitting(
+            agent=kept.agent,
+            keep=lambda done: learning_state.save(state, kept, done),
+            pause=lambda: learning_state.stop_asked(state),
+            kept=True,
+        )
+
+    def runners() -> tuple[Runner, Runner]:
+        settings = learning_settings(load_settings(empty))
+        return (
+            Runner(settings.model_copy(deep=True), driver, state / "nous", items),
+            Runner(settings.model_copy(deep=True), driver, state / "base", items),
+        )
+
+    first = Arms()
+    sitting = await sitting_of(first)
+    (state / "stop").touch()  # asked before the first observation: it pauses after it
+    await run_both(*runners(), items, first, sitting)
+    assert len(first.nous) == len(first.base) == 1 and not (state / "stop").exists()
+    memory = Memory(driver, sitting.agent)
+    assert (await memory.observation_counts())[0] >= 1  # kept for the next sitting
+
+    second = Arms()
+    resumed = await sitting_of(second)
+    assert resumed.agent == sitting.agent and len(second.base) == 1
+    assert second.nous[0] == first.nous[0]
+    await run_both(*runners(), items, second, resumed)
+    assert len(second.nous) == len(second.base) == 4
+    assert json.loads((state / "run.json").read_text())["base"][3] == asdict(second.base[3])
+    assert await memory.observation_counts() == (0, 0)  # all decided: forgotten
+
+    with pytest.raises(learning_state.StateError, match=r"run\.json: params\.seed"):
+        learning_state.load(state, {"observations": 4, "seed": 4}, "other", Arms())

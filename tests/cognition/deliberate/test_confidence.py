@@ -10,6 +10,7 @@ from cognition.deliberate.confidence import (
     clamp_delta,
     conclude,
     decision_type,
+    known_template,
 )
 from cognition.frames.spec import SEED_FRAMES
 from cognition.schemas import DecisionContext, TemplateOption
@@ -204,6 +205,34 @@ def test_conclude_drops_templates_that_were_not_offered() -> None:
     )
     assert verdict.template is None
     assert verdict.pattern_key == "intake:file_created:act:custom"
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ("process_intake (claude_code)", "process_intake"),
+        ("`process_intake`", "process_intake"),
+        ("process_intake: Process a new file", "process_intake"),
+        ("process_intake_v2", None),
+        ("process", None),
+        ("lint (command)", "lint"),
+        ("lint_all", "lint_all"),
+        ("lint_all (command)", "lint_all"),
+        ("lint-strict", None),
+    ],
+)
+def test_known_template_reads_a_name_the_model_copied_with_what_follows_it(
+    answer: str, expected: str | None
+) -> None:
+    context = intake_context().model_copy(
+        update={
+            "templates": [
+                TemplateOption(name=n, description="d", target="claude_code")
+                for n in ("process_intake", "lint", "lint_all")
+            ]
+        }
+    )
+    assert known_template(context, answer) == expected
 
 
 def test_conclude_critical_escalation_and_wait() -> None:

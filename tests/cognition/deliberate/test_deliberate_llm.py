@@ -197,7 +197,7 @@ async def test_a_good_run_records_five_llm_steps(reasoner: LLMReasoner, stub: LL
         assert RENDERED.text in user_message(request)
     assert "_intake/note.md" in user_message(requests[0])
     assert "A new note arrived in the intake folder." in user_message(requests[1])
-    assert "- process_intake (claude_code)" in user_message(requests[2])
+    assert "- process_intake: " in user_message(requests[2])
     assert 'the decision is "act"' in user_message(requests[4])
 
 

@@ -10,7 +10,9 @@ import pytest
 
 from cognition.deliberate import LLMReasoner
 from cognition.deliberate.prompts import SYSTEM_PROMPT
+from cognition.deliberate.single_call import single_prompt
 from cognition.llm import LLMClient
+from cognition.schemas import RenderedContext
 from graph.models import DecisionType, ReasonerKind
 from rsi.strategies import CarriedPrompt
 from tests.cognition.deliberate.test_deliberate_llm import (
@@ -23,6 +25,7 @@ from tests.cognition.deliberate.test_deliberate_llm import (
 from tests.cognition.deliberate.test_deliberate_rules import (
     RENDERED,
     STEP_NAMES,
+    critical_failure,
     new_intake_file,
 )
 from tests.support.llm_stub import LLMStub, Reply
@@ -66,8 +69,11 @@ async def test_one_request_gives_five_llm_steps_sharing_its_cost(
     assert request.reply_schema is not None and request.reply_schema["required"] == KEYS
     assert request.messages[0] == {"role": "system", "content": SYSTEM_PROMPT}
     user = str(request.messages[1]["content"])
-    assert user.startswith("CONTEXT") and RENDERED.text in user
-    assert "_intake/note.md" in user and "- process_intake (claude_code)" in user
+    # The instructions every decision shares come first, this decision's facts last.
+    assert user.startswith("TASK:") and RENDERED.text in user
+    assert user.index("The shape of each key's object:") < user.index(RENDERED.text)
+    assert user.index(RENDERED.text) < user.index("THIS DECISION:")
+    assert "_intake/note.md" in user and "- process_intake: " in user
 
     assert deliberation.reasoner is ReasonerKind.LLM
     assert deliberation.decision_type is DecisionType.ACT
@@ -211,3 +217,13 @@ async def test_out_of_range_numbers_are_clamped_and_noted_without_a_second_reque
     ]
     assert "clamped" not in by_name["CATEGORIZE"].output
     assert client.state.steps_last_hour() == (5, 0)
+
+
+def test_two_decisions_share_their_prompt_up_to_the_context() -> None:
+    # A server that caches prefixes evaluates the instructions once for both.
+    first = single_prompt(new_intake_file(), RENDERED, THRESHOLDS)
+    other = RenderedContext(text="## Observations\n- task_failed", sections=[], token_estimate=5)
+    second = single_prompt(critical_failure(), other, THRESHOLDS)
+    shared = next(i for i, (a, b) in enumerate(zip(first, second, strict=False)) if a != b)
+    assert first.index("CONTEXT (recalled memory") < shared
+    assert "process_intake" not in first[:shared]
