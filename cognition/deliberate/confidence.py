@@ -154,7 +154,8 @@ def known_template(context: DecisionContext, name: str | None) -> str | None:
     prefixed = [
         t.name
         for t in context.templates
-        if wanted.startswith(t.name.casefold()) and not _continues_name(wanted[len(t.name) :])
+        if wanted.startswith(folded := t.name.casefold())
+        and not _continues_name(wanted[len(folded) :])
     ]
     return max(prefixed, key=len, default=None)
 

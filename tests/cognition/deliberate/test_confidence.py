@@ -219,6 +219,7 @@ def test_conclude_drops_templates_that_were_not_offered() -> None:
         ("lint_all", "lint_all"),
         ("lint_all (command)", "lint_all"),
         ("lint-strict", None),
+        ("STRASSE (command)", "Straße"),
     ],
 )
 def test_known_template_reads_a_name_the_model_copied_with_what_follows_it(
@@ -228,7 +229,7 @@ def test_known_template_reads_a_name_the_model_copied_with_what_follows_it(
         update={
             "templates": [
                 TemplateOption(name=n, description="d", target="claude_code")
-                for n in ("process_intake", "lint", "lint_all")
+                for n in ("process_intake", "lint", "lint_all", "Straße")
             ]
         }
     )
