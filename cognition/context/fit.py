@@ -18,6 +18,7 @@ from graph.models import Censor, Pattern, WorkingMemory
 from graph.models.frame import FrameSpec
 
 _MIN_CUT = 40  # characters: below this a cut item says nothing, so it is left out
+_PATHS_SHOWN = 3  # of a group of alike past decisions: enough to see what they were about
 _SIMILARITY = {"same_file": "same file", "same_kind": "same kind", "same_pattern": "same folder"}
 
 
@@ -25,8 +26,10 @@ _SIMILARITY = {"same_file": "same file", "same_kind": "same kind", "same_pattern
 class Part:
     """One item of a section, or its one block of free text.
 
-    ``countable`` parts are what "N more … not shown" counts; a part that is
-    not countable is named by its ``label`` when it has to be left out.
+    ``countable`` parts are what "N more … not shown" counts, each as its
+    ``items`` (a line that stands for several past decisions counts them
+    all); a part that is not countable is named by its ``label`` when it
+    has to be left out.
     ``fence`` (and ``head`` before it, ``tail`` after it) make the part a
     fenced block of data that is cut inside the fence, never through it.
     """
@@ -38,6 +41,12 @@ class Part:
     head: str = ""
     fence: str | None = None
     tail: str = ""
+    items: int = 1
+
+
+def count_items(parts: list[Part]) -> int:
+    """How many items ``parts`` stand for: what a section says it left out."""
+    return sum(p.items for p in parts if p.countable)
 
 
 def cut_marker(characters: int) -> str:
@@ -64,7 +73,7 @@ def fit_items(parts: list[Part], room: int, noun: str, budget: int) -> tuple[str
     rendered = [_render(p) for p in parts]
     if sum(len(r) + 1 for r in rendered) - 1 <= room:
         return "\n".join(rendered), False, 0
-    total = sum(1 for p in parts if p.countable)
+    total = count_items(parts)
     reserve = len(_more_marker(total, noun, [p.label for p in parts if not p.countable], budget))
     lines: list[str] = []
     used = 0
@@ -81,7 +90,7 @@ def fit_items(parts: list[Part], room: int, noun: str, budget: int) -> tuple[str
             shown.add(index)
         break
     left = [p for i, p in enumerate(parts) if i not in shown]
-    omitted = sum(1 for p in left if p.countable)
+    omitted = count_items(left)
     labels = [p.label for p in left if not p.countable]
     if left:
         lines.append(_more_marker(omitted, noun, labels, budget))
@@ -153,17 +162,45 @@ def format_working_memory(wm: WorkingMemory | None) -> list[Part]:
     return parts
 
 
-def format_decision(d: PastDecision) -> str:
-    """``- [success] act process_intake (confidence 0.82) — same file`` and what else is known."""
+def group_decisions(decisions: list[PastDecision]) -> list[Part]:
+    """One line for each kind of past decision, in the order each kind first appears.
+
+    Decisions alike in all a prompt shows but their paths and days (twenty
+    pending investigations of notes, say) are one line that says how many,
+    names a few paths and gives the span of days: a small model reads the
+    count instead of adding up near-identical lines, and the budget holds
+    more kinds. The line counts as that many items when the budget cuts.
+    """
+    groups: dict[tuple[object, ...], list[PastDecision]] = {}
+    for d in decisions:
+        key = (d.outcome_label, d.type, d.template, f"{d.confidence:.2f}", d.similarity, d.outcome)
+        groups.setdefault(key, []).append(d)
+    return [Part(format_decisions(alike), items=len(alike)) for alike in groups.values()]
+
+
+def format_decisions(alike: list[PastDecision]) -> str:
+    """``- [success] act process_intake (confidence 0.82) — same file, 2026-02-03``.
+
+    For several alike decisions: ``— 7 times, same kind: a.md, b.md, c.md
+    and 4 more, 2026-11-27 to 2026-11-29``, then the outcome they share.
+    """
+    first = alike[0]
+    times = f"{len(alike)} times, " if len(alike) > 1 else ""
     line = (
-        f"- [{d.outcome_label}] {d.type.value} {plain_text(d.template) or '(no template)'}"
-        f" (confidence {d.confidence:.2f}) — {_SIMILARITY.get(d.similarity, d.similarity)}"
+        f"- [{first.outcome_label}] {first.type.value}"
+        f" {plain_text(first.template) or '(no template)'} (confidence {first.confidence:.2f})"
+        f" — {times}{_SIMILARITY.get(first.similarity, first.similarity)}"
     )
-    if d.similarity != "same_file" and d.path:
-        line += f": {plain_text(d.path)}"
-    line += f", {d.at:%Y-%m-%d}"
-    if d.outcome:
-        line += f"; outcome: {plain_text(d.outcome)}"
+    paths = list(dict.fromkeys(plain_text(d.path) for d in alike if d.path))
+    if first.similarity != "same_file" and paths:
+        more = f" and {len(paths) - _PATHS_SHOWN} more" if len(paths) > _PATHS_SHOWN else ""
+        line += f": {', '.join(paths[:_PATHS_SHOWN])}{more}"
+    days = sorted({d.at.date() for d in alike})
+    line += f", {days[0]:%Y-%m-%d}"
+    if len(days) > 1:
+        line += f" to {days[-1]:%Y-%m-%d}"
+    if first.outcome:
+        line += f"; outcome: {plain_text(first.outcome)}"
     return line
 
 

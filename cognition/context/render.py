@@ -23,14 +23,15 @@ from __future__ import annotations
 
 from cognition.context.fit import (
     Part,
+    count_items,
     fit_items,
     fit_text,
     format_censor,
-    format_decision,
     format_file,
     format_frame,
     format_pattern,
     format_working_memory,
+    group_decisions,
 )
 from cognition.frames.budget import SECTION_ORDER, section_budgets
 from cognition.schemas import ContextSection, DecisionContext, RenderedContext
@@ -99,7 +100,7 @@ def _parts(name: str, ctx: DecisionContext, identity: str) -> list[Part]:
     if name == "goals":
         return [Part(f"- {plain_text(g.description)} (priority {g.priority})") for g in ctx.goals]
     if name == "decisions":
-        return [Part(format_decision(d)) for d in ctx.past_decisions]
+        return group_decisions(ctx.past_decisions)
     if name == "patterns":
         return [Part(format_pattern(p)) for p in ctx.patterns]
     if name == "templates":
@@ -118,7 +119,7 @@ def _parts(name: str, ctx: DecisionContext, identity: str) -> list[Part]:
 
 
 def _section(name: str, parts: list[Part], budget: int) -> ContextSection:
-    items = sum(1 for p in parts if p.countable)
+    items = count_items(parts)
     if budget <= 0:
         return ContextSection(
             label=name, content="", token_estimate=0, budget=0, omitted_items=items

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -122,7 +122,7 @@ def test_build_truncates_to_budget_not_omits() -> None:
 
 
 def test_truncation_says_how_many_items_are_not_shown() -> None:
-    many = [decision(n, outcome_success=n % 2 == 0) for n in range(300)]
+    many = [decision(n, template=f"t{n}", outcome_success=n % 2 == 0) for n in range(300)]
     rendered = render_context(context(past_decisions=many), identity=IDENTITY)
     decisions = next(s for s in rendered.sections if s.label == "decisions")
     shown = decisions.content.count("\n- [")
@@ -131,6 +131,58 @@ def test_truncation_says_how_many_items_are_not_shown() -> None:
     assert decisions.content.endswith(
         f"[… {300 - shown:,} more past decisions not shown (budget {decisions.budget:,} tokens)]"
     )
+
+
+def test_alike_past_decisions_are_one_line_that_says_how_many() -> None:
+    days = [AT + timedelta(days=n % 3) for n in range(7)]
+    alike = [
+        decision(n, at=days[n], similarity="same_kind", path=f"notes/n{n}.md", type="investigate",
+                 template=None, confidence=0.5)
+        for n in range(7)
+    ]  # fmt: skip
+    failed = decision(8, outcome_success=False, outcome="exit 1")
+    text = section(
+        render_context(context(past_decisions=[alike[0], failed, *alike[1:]]), identity=IDENTITY),
+        "decisions",
+    )
+    assert text.splitlines()[1:] == [
+        "- [pending] investigate (no template) (confidence 0.50) — 7 times, same kind:"
+        " notes/n0.md, notes/n1.md, notes/n2.md and 4 more, 2026-02-03 to 2026-02-05",
+        "- [failure] act analyze_knowledge (confidence 0.82) — same file, 2026-02-03;"
+        " outcome: exit 1",
+    ]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"outcome_success": True},
+        {"type": "wait"},
+        {"template": "file_note"},
+        {"confidence": 0.9},
+        {"similarity": "same_pattern"},
+        {"outcome_success": False, "outcome": "exit 2"},
+    ],
+)
+def test_past_decisions_that_differ_in_what_is_shown_stay_apart(other: dict[str, object]) -> None:
+    base = {"outcome_success": False, "outcome": "exit 1"}
+    pair = [decision(1, **base), decision(2, **{**base, **other})]
+    text = section(render_context(context(past_decisions=pair), identity=IDENTITY), "decisions")
+    assert len(text.splitlines()) == 3 and "times" not in text
+
+
+def test_a_cut_line_of_alike_decisions_counts_them_all() -> None:
+    tiny = FrameSpec(
+        name="tiny", title="Tiny", budget=ContextBudget(total=400, identity=10, decisions=40,
+        censors=0, frame=0, working_memory=0, facts=0, procedures=0, episodes=0),
+    )  # fmt: skip
+    first = decision(0, template="a_template_with_a_long_name_that_fills_the_budget")
+    alike = [decision(n, similarity="same_kind", path=f"n{n}.md") for n in range(1, 6)]
+    rendered = render_context(context(tiny, past_decisions=[first, *alike]), identity=IDENTITY)
+    decisions = next(s for s in rendered.sections if s.label == "decisions")
+    assert "a_template_with_a_long_name" in decisions.content and "times" not in decisions.content
+    assert decisions.omitted_items == 5
+    assert decisions.content.endswith("[… 5 more past decisions not shown (budget 40 tokens)]")
 
 
 def test_build_skips_zero_budget() -> None:
