@@ -290,6 +290,7 @@ def _compose_up(settings: Neo4jSettings, environ: Mapping[str, str]) -> None:
         "NOUS_NEO4J_BOLT_PORT": str(settings.bolt_port),
         "NOUS_NEO4J_HTTP_PORT": str(settings.http_port),
         "NOUS_NEO4J_VECTOR_MERGE_FACTOR": str(settings.vector_merge_factor),
+        "NOUS_NEO4J_TX_LOG_RETENTION": settings.tx_log_retention,
     }
     docker = shutil.which("docker", path=environ.get("PATH", "")) or "docker"
     command = [docker, "compose", "-f", str(compose_file), "up", "-d", "--wait"]

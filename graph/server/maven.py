@@ -92,6 +92,8 @@ def render_conf(settings: Neo4jSettings) -> str:
         f"server.memory.heap.initial_size={heap}",
         f"server.memory.heap.max_size={heap}",
         f"server.memory.pagecache.size={_conf_value('pagecache_size', settings.pagecache_size)}",
+        # Checked against Neo4j's own pattern by the settings, spaces and all.
+        f"db.tx_log.rotation.retention_policy={settings.tx_log_retention}",
         "dbms.security.auth_enabled=true",
         f"initial.dbms.default_database={_conf_value('database', settings.database)}",
         # A local memory has no business phoning home.

@@ -21,12 +21,13 @@ from xml.etree import ElementTree
 
 import neo4j
 import pytest
-from pydantic import SecretStr
+from pydantic import SecretStr, ValidationError
 
 from graph.errors import MemoryUnavailableError, Neo4jNotFoundError, SettingsError
 from graph.server import maven as neo4j_maven
 from graph.server.finder import Neo4jEndpoint, find_or_start, status, stop
 from graph.settings import Neo4jSettings
+from graph.store.queries import QueryLibrary
 
 REPO = Path(__file__).resolve().parents[3]
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -110,6 +111,8 @@ def test_conf_binds_connectors_to_host_and_keeps_dirs_under_home(tmp_path: Path)
     assert conf["server.memory.pagecache.size"] == "64m"
     # Fewer vector index segments than Neo4j's own 50 (each one is searched on its own).
     assert conf["internal.dbms.index.vector.standard_merge_factor"] == "5"
+    # Two days of transaction logs, never more than 1 GiB (Neo4j's own default has no cap).
+    assert conf["db.tx_log.rotation.retention_policy"] == "2 days 1G"
     directories = {k: Path(v) for k, v in conf.items() if k.startswith("server.directories.")}
     assert set(directories) >= {f"server.directories.{d}" for d in ("data", "logs", "run")}
     assert all(path.is_absolute() and path.is_relative_to(home) for path in directories.values())
@@ -128,6 +131,24 @@ def test_conf_refuses_a_value_that_would_add_a_setting(tmp_path: Path) -> None:
     settings = _settings(tmp_path, host="127.0.0.1\ndbms.security.auth_enabled=false")
     with pytest.raises(SettingsError, match=r"neo4j\.host"):
         neo4j_maven.render_conf(settings)
+
+
+@pytest.mark.parametrize("value", ["100M size", "7 days 500M", "12 hours", "keep_none", "200K txs"])
+def test_conf_takes_a_transaction_log_retention_as_neo4j_reads_it(
+    tmp_path: Path, value: str
+) -> None:
+    conf = _conf(_settings(tmp_path, tx_log_retention=value))
+    assert conf["db.tx_log.rotation.retention_policy"] == value
+
+
+@pytest.mark.parametrize(
+    "value", ["2 days\ndbms.security.auth_enabled=false", "1G", "forever", "2 weeks", ""]
+)
+def test_a_transaction_log_retention_neo4j_would_refuse_is_named(
+    tmp_path: Path, value: str
+) -> None:
+    with pytest.raises(ValidationError, match=r"tx_log_retention"):
+        _settings(tmp_path, tx_log_retention=value)
 
 
 def test_pom_asks_for_the_artifact_with_a_pinned_dependency_plugin() -> None:
@@ -290,6 +311,11 @@ def test_slow_maven_server_starts_answers_and_stops(
     auth = (endpoint.user, endpoint.password)
     with neo4j.GraphDatabase.driver(endpoint.uri, auth=auth) as driver:
         driver.verify_connectivity()
+        retention = "db.tx_log.rotation.retention_policy"
+        rows, _, _ = driver.execute_query(
+            QueryLibrary().get("admin/server_setting").text, name=retention
+        )
+        assert [r["value"] for r in rows] == ["2 days 1G"]  # the server took Nous's cap
     assert endpoint.browser_url == f"http://127.0.0.1:{settings.http_port}/browser/"
     with urllib.request.urlopen(endpoint.browser_url, timeout=30) as reply:
         assert reply.status == 200
