@@ -31,15 +31,10 @@ from datetime import datetime
 from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
-from cognition.act.attribution import ActiveExecutions
+from bench.rig import open_loop
 from cognition.loop import DecisionLoop
-from cognition.sense.classify import ObservationClassifier
-from cognition.sense.ingest import Ingestor
 from graph.models import Observation, ObservationType, Urgency, new_id
 from graph.store.memory import Memory
-from graph.watch.files import PathFilter
-from scheduler.compose.loop import build_loop, load_action_templates
-from scheduler.index_sync import IndexSync
 
 STAND_IN = Path(__file__).resolve().parents[1] / "tests" / "bin" / "claude"
 TARGET_RATIO = 1.5
@@ -98,25 +93,10 @@ async def run(tries: int, action_s: float, interval_s: float) -> bool:
             script = Path(tmp) / "claude.json"
             script.write_text(json.dumps({"sleep_s": action_s}))
             settings.watch.root = root
-            attribution = ActiveExecutions()
-            ingestor = Ingestor(
-                memory, ObservationClassifier(settings.sense), attribute=attribution.attribute
-            )
-            index_sync = IndexSync(root, memory, ingestor, PathFilter([]), max_hash_bytes=1 << 20)
             env = {"PATH": os.environ.get("PATH", ""), "FAKE_CLAUDE_SCRIPT": str(script)}
             stack = AsyncExitStack()  # the LLM client's close and the episode's end
-            runtime = await build_loop(
-                stack,
-                settings,
-                memory,
-                root,
-                index_sync,
-                env,
-                session_id=new_id(),
-                templates=load_action_templates(settings),
-                attribution=attribution,
-            )
-            loop = runtime.loop
+            rig = await open_loop(stack, settings, memory, root, env)
+            ingestor, index_sync, loop = rig.ingestor, rig.index_sync, rig.loop
             stop = asyncio.Event()
             ticker = asyncio.create_task(_ticking(loop, interval_s, stop))
             try:

@@ -16,16 +16,13 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cognition.act.attribution import ActiveExecutions
+from bench.rig import open_loop
 from cognition.sense.classify import ObservationClassifier
-from cognition.sense.ingest import Ingestor
-from graph.models import DecisionType, Observation, ObservationType, ReasonerKind, new_id
+from graph.models import DecisionType, Observation, ObservationType, ReasonerKind
 from graph.settings import Settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
-from graph.watch.files import PathFilter
-from scheduler.compose.loop import LoopRuntime, build_loop, load_action_templates
-from scheduler.index_sync import IndexSync
+from scheduler.compose.loop import LoopRuntime, load_action_templates
 
 STAND_IN = Path(__file__).resolve().parents[1] / "tests" / "bin" / "claude"
 BAD, GOOD = "_intake/reports", "_intake/notes"
@@ -120,23 +117,18 @@ class Runner:
     async def open(self, agent_id: str) -> tuple[Memory, LoopRuntime]:
         """A fresh memory under ``agent_id`` and the daemon's loop over it."""
         memory = Memory(self.driver, agent_id)
-        attribution = ActiveExecutions()
-        ingestor = Ingestor(memory, self.classifier, attribute=attribution.attribute)
-        index_sync = IndexSync(self.root, memory, ingestor, PathFilter([]), max_hash_bytes=1 << 20)
         stack = AsyncExitStack()
         self.stacks[agent_id] = stack
-        runtime = await build_loop(
+        rig = await open_loop(
             stack,
             self.settings,
             memory,
             self.root,
-            index_sync,
             self.env,
-            session_id=new_id(),
+            classifier=self.classifier,
             templates=self.templates,
-            attribution=attribution,
         )
-        return memory, runtime
+        return memory, rig.runtime
 
     async def decide(self, memory: Memory, runtime: LoopRuntime, item: Item) -> Tally:
         """Decide on one new note and wait for its action, if any; what came of it."""

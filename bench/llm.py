@@ -44,18 +44,14 @@ from typing import Any
 from bench.common import bench_settings, connected, verdict
 from bench.llm_server import llama_server, wait_until_idle
 from bench.loop import KINDS
-from cognition.act.attribution import ActiveExecutions
+from bench.rig import open_loop
 from cognition.deliberate.single_call import WholeReply
 from cognition.llm import LLMReply
 from cognition.schemas import Deliberation
 from cognition.sense.classify import ObservationClassifier
-from cognition.sense.ingest import Ingestor
 from graph.models import Observation, ReasonerKind, new_id
 from graph.settings import Settings, child_environment
 from graph.store.memory import Memory
-from graph.watch.files import PathFilter
-from scheduler.compose.loop import build_loop, load_action_templates
-from scheduler.index_sync import IndexSync
 
 MODES = {
     "before": ("stepwise", "json_object"),
@@ -121,23 +117,12 @@ async def run_mode(settings: Settings, mode: str, count: int, *, baseline: bool)
         with tempfile.TemporaryDirectory(prefix="nous-llm-") as tmp:
             root = Path(tmp)
             settings.watch.root = root
-            attribution = ActiveExecutions()
-            ingestor = Ingestor(memory, classifier, attribute=attribution.attribute)
-            index_sync = IndexSync(
-                root, memory, ingestor, PathFilter([]), max_hash_bytes=settings.watch.max_hash_bytes
-            )
             stack = AsyncExitStack()  # the LLM client's close and the episode's end
-            runtime = await build_loop(
-                stack,
-                settings,
-                memory,
-                root,
-                index_sync,
-                child_environment(),
-                session_id=new_id(),
-                templates=load_action_templates(settings),
-                attribution=attribution,
-            )
+            runtime = (
+                await open_loop(
+                    stack, settings, memory, root, child_environment(), classifier=classifier
+                )
+            ).runtime
             llm = runtime.llm
             calls: dict[str, LLMReply[Any]] = {}
             deliberations: list[Deliberation] = []

@@ -37,16 +37,12 @@ from contextlib import AsyncExitStack
 from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
-from cognition.act.attribution import ActiveExecutions
+from bench.rig import open_loop
 from cognition.loop import DecisionLoop, TickReport
 from cognition.sense.classify import ObservationClassifier
-from cognition.sense.ingest import Ingestor
 from graph.models import Decision, Observation, ObservationType, OpenDecision, new_id
 from graph.settings import child_environment
 from graph.store.memory import Memory
-from graph.watch.files import PathFilter
-from scheduler.compose.loop import build_loop, load_action_templates
-from scheduler.index_sync import IndexSync
 
 WARM_UP = 5000
 """Decisions before the timed ones. A Neo4j started minutes ago runs its hot paths in the
@@ -81,23 +77,12 @@ async def run(count: int, concurrency: int | None = None, warmup: int = WARM_UP)
         with tempfile.TemporaryDirectory(prefix="nous-loop-") as tmp:
             root = Path(tmp)
             settings.watch.root = root
-            attribution = ActiveExecutions()
-            ingestor = Ingestor(memory, classifier, attribute=attribution.attribute)
-            index_sync = IndexSync(
-                root, memory, ingestor, PathFilter([]), max_hash_bytes=settings.watch.max_hash_bytes
-            )
             stack = AsyncExitStack()  # the LLM client's close and the episode's end
-            runtime = await build_loop(
-                stack,
-                settings,
-                memory,
-                root,
-                index_sync,
-                child_environment(),
-                session_id=new_id(),
-                templates=load_action_templates(settings),
-                attribution=attribution,
-            )
+            runtime = (
+                await open_loop(
+                    stack, settings, memory, root, child_environment(), classifier=classifier
+                )
+            ).runtime
             try:
                 observations = [
                     classifier.classify(_observation(memory.agent_id, i)) for i in range(count)
