@@ -1,7 +1,7 @@
 """The decision loop's learning curve: does Nous act better for what it has learned?
 
     python -m bench.learning [--observations 300] [--block 50] [--seed 20] [--base-url URL]
-                             [--llm-timeout S] [--state DIR]
+                             [--llm-timeout S] [--state DIR] [--baseline-over N]
 
 A stream of intake notes in two folders, alternating at random (seeded):
 ``_intake/reports/`` and ``_intake/notes/``. The same template
@@ -19,6 +19,11 @@ runs):
 - **Nous**: one agent for the whole stream, so its pattern statistics,
   lessons and censors carry from one observation to the next;
 - **baseline**: a fresh agent for every observation (nothing remembered).
+  Being memoryless, what it does with one observation owes nothing to the ones
+  before, so ``--baseline-over N`` runs it on the last N only (at least the
+  100 the targets read): with the model, a third of a 300-observation run's
+  time is the baseline deciding blocks no figure reads. Its rows are then
+  ``not run`` before its window.
 
 With the model, a run takes hours; ``--state DIR`` keeps it in a folder so
 it can pause (``touch DIR/stop``) and go on later with the same Nous
@@ -60,7 +65,8 @@ class Arms:
     """Both runs' tallies, one per observation so far, and the time each took."""
 
     nous: list[Tally] = field(default_factory=list)
-    base: list[Tally] = field(default_factory=list)
+    base: list[Tally | None] = field(default_factory=list)  # None: before the baseline's window
+    base_from: int = 0  # the first observation (0-based) the baseline decides
     nous_s: float = 0.0
     base_s: float = 0.0
 
@@ -94,13 +100,18 @@ async def run_both(
                 arms.nous.append(await nous.decide(memory, runtime, item))
                 arms.nous_s += time.perf_counter() - started
                 sitting.keep(arms)
-            started = time.perf_counter()
-            fresh, fresh_runtime = await baseline.open(f"bench-learning-base-{new_id().lower()}")
-            try:
-                arms.base.append(await baseline.decide(fresh, fresh_runtime, item))
-            finally:
-                await baseline.close(fresh, fresh_runtime)
-            arms.base_s += time.perf_counter() - started
+            if index < arms.base_from:
+                arms.base.append(None)
+            else:
+                started = time.perf_counter()
+                fresh, fresh_runtime = await baseline.open(
+                    f"bench-learning-base-{new_id().lower()}"
+                )
+                try:
+                    arms.base.append(await baseline.decide(fresh, fresh_runtime, item))
+                finally:
+                    await baseline.close(fresh, fresh_runtime)
+                arms.base_s += time.perf_counter() - started
             sitting.keep(arms)
             progress(arms, len(items))
             if index + 1 < len(items) and sitting.pause():
@@ -109,32 +120,41 @@ async def run_both(
         await nous.close(memory, runtime, forget=not sitting.kept or len(arms.base) == len(items))
 
 
-def progress(arms: Arms, total: int, every: int = 10) -> None:
+def progress(arms: Arms, total_count: int, every: int = 10) -> None:
     """A line every ``every`` observations, so a run with a slow model can be followed."""
     done = len(arms.nous)
-    if done % every and done != total:
+    if done % every and done != total_count:
         return
     for run, tallies in (("Nous", arms.nous), ("baseline", arms.base)):
-        summed = blocks(tallies, len(tallies))[0]
+        summed = total(tallies)
+        if summed is None:
+            continue  # the baseline's window has not begun
         print(
-            f"  {done}/{total} {run}: {summed.actions} actions ({summed.failed} failed), "
+            f"  {done}/{total_count} {run}: {summed.actions} actions ({summed.failed} failed), "
             f"{summed.escalations} escalations, {summed.by_model} decided by the model",
             flush=True,
         )
 
 
-def blocks(tallies: Sequence[Tally], size: int) -> list[Tally]:
-    """The tallies summed per block of ``size`` observations."""
-    summed = []
-    for start in range(0, len(tallies), size):
-        block = Tally()
-        for tally in tallies[start : start + size]:
-            block.add(tally)
-        summed.append(block)
+def total(tallies: Sequence[Tally | None]) -> Tally | None:
+    """The tallies summed, those not run left out; ``None`` when none ran."""
+    ran = [tally for tally in tallies if tally is not None]
+    if not ran:
+        return None
+    summed = Tally()
+    for tally in ran:
+        summed.add(tally)
     return summed
 
 
-def table(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: int) -> None:
+def blocks(tallies: Sequence[Tally | None], size: int) -> list[Tally | None]:
+    """The tallies summed per block of ``size`` observations (``None``: none ran)."""
+    return [total(tallies[start : start + size]) for start in range(0, len(tallies), size)]
+
+
+def table(
+    items: Sequence[Item], nous: Sequence[Tally], base: Sequence[Tally | None], size: int
+) -> None:
     """Print the per-block table of both runs and how many decisions the model made."""
     print(
         "| block | run | actions | failed | escalations | waits | investigations "
@@ -144,21 +164,29 @@ def table(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: int
     for i, (ours, theirs) in enumerate(zip(blocks(nous, size), blocks(base, size), strict=True)):
         span = f"{i * size + 1}-{min((i + 1) * size, len(items))}"
         for label, t in (("Nous", ours), ("baseline", theirs)):
+            if t is None:
+                print(f"| {span} | {label} | not run |" + " |" * 6)
+                continue
             print(
                 f"| {span} | {label} | {t.actions} | {t.failed} | {t.escalations} | {t.waits} "
                 f"| {t.investigations} | {t.actions_by_folder[GOOD]} | {t.actions_by_folder[BAD]} |"
             )
+    ran = [t for t in base if t is not None]
     print(
         f"decided by the model (else the rules, its fallback): Nous "
         f"{sum(t.by_model for t in nous)} of {len(nous)}, baseline "
-        f"{sum(t.by_model for t in base)} of {len(base)}"
+        f"{sum(t.by_model for t in ran)} of {len(ran)}"
     )
 
 
-def report(items: Sequence[Item], nous: list[Tally], base: list[Tally], size: int) -> bool:
+def report(
+    items: Sequence[Item], nous: Sequence[Tally], base: Sequence[Tally | None], size: int
+) -> bool:
     """Print the per-block table and the two ratios; whether both targets are met."""
     table(items, nous, base, size)
-    tail_nous, tail_base = blocks(nous[-TAIL:], TAIL)[0], blocks(base[-TAIL:], TAIL)[0]
+    tail_nous, tail_base = total(nous[-TAIL:]), total(base[-TAIL:])
+    if tail_nous is None or tail_base is None or None in base[-TAIL:]:
+        raise ValueError(f"both runs must have decided the last {TAIL} observations")
     good_in_tail = sum(1 for item in items[-TAIL:] if item.folder == GOOD)
     failed_ratio = tail_nous.failed / tail_base.failed if tail_base.failed else float("inf")
     good_ratio = (
@@ -207,23 +235,31 @@ async def run(
     base_url: str | None = None,
     llm_timeout: float | None = None,
     state: Path | None = None,
+    baseline_over: int | None = None,
 ) -> bool | None:
     """Both runs over the same stream; the report. With ``base_url``, the model there
     reasons for both runs (``llm_timeout``: its least request timeout); else the rules.
     With ``state``, the run is kept in that folder (:mod:`bench.learning_state`) and goes
-    on from what it holds; ``None`` when it paused before the end (no verdict yet)."""
+    on from what it holds; ``None`` when it paused before the end (no verdict yet).
+    ``baseline_over``: the baseline decides only the stream's last that many."""
     settings = learning_settings(bench_settings(), base_url)
     if llm_timeout is not None:
         settings.llm.timeout_s = llm_timeout
     items = stream(count, seed)
-    arms = Arms()
+    arms = Arms(base_from=count - baseline_over if baseline_over is not None else 0)
     sitting = Sitting()
     with contextlib.ExitStack() as folders:
         work = state or Path(
             folders.enter_context(tempfile.TemporaryDirectory(prefix="nous-learning-"))
         )
         if state is not None:
-            params = {"observations": count, "seed": seed, "block": size, "base_url": base_url}
+            params = {
+                "observations": count,
+                "seed": seed,
+                "block": size,
+                "base_url": base_url,
+                "baseline_over": baseline_over,
+            }
             kept = learning_state.load(state, params, sitting.agent, arms)
             kept.commits.append(learning_state.commit())
             sitting = Sitting(
@@ -245,8 +281,8 @@ async def run(
         return None
     print(f"Nous: {len(items)} observations in {arms.nous_s:.0f} s of deciding")
     print(
-        f"baseline: {len(items)} observations in {arms.base_s:.0f} s "
-        "(a loop built and closed for each)"
+        f"baseline: {len(items) - arms.base_from} observations in {arms.base_s:.0f} s "
+        f"(a loop built and closed for each; from observation {arms.base_from + 1})"
     )
     print(f"stream: {count} observations, seed {seed}; load average {os.getloadavg()[0]:.1f}")
     return report(items, arms.nous, arms.base, size)
@@ -291,11 +327,20 @@ def main() -> None:
         help="keep the run in this folder and go on from what it holds; "
         "creating STATE/stop pauses it after the current observation",
     )
+    parser.add_argument(
+        "--baseline-over",
+        type=int,
+        metavar="N",
+        help=f"the baseline decides only the last N observations (at least {TAIL}; "
+        "default: all of them)",
+    )
     args = parser.parse_args()
     # Every escalation is logged at WARNING; the table is what this bench shows.
     logging.basicConfig(level=logging.ERROR)
     if args.observations < TAIL:
         parser.error(f"--observations must be at least {TAIL}")
+    if args.baseline_over is not None and not TAIL <= args.baseline_over <= args.observations:
+        parser.error(f"--baseline-over must be from {TAIL} to --observations")
     try:
         met = asyncio.run(
             run(
@@ -305,6 +350,7 @@ def main() -> None:
                 args.base_url,
                 args.llm_timeout,
                 args.state,
+                args.baseline_over,
             )
         )
     except learning_state.StateError as exc:

@@ -4,9 +4,10 @@ With the model as the reasoner, one observation costs both runs about three
 minutes on two CPU cores, and the targets are read over 100 of them. With
 ``--state DIR`` the run lives in ``DIR``:
 
-- ``DIR/run.json``: what the run is (observations, seed, block, endpoint),
-  Nous's agent id, the commit of each sitting, and both runs' tallies so far,
-  rewritten (whole, then renamed) after each run's decision;
+- ``DIR/run.json``: what the run is (observations, seed, block, endpoint, the
+  baseline's window), Nous's agent id, the commit of each sitting, and both
+  runs' tallies so far (``null`` where the baseline did not run), rewritten
+  (whole, then renamed) after each run's decision;
 - ``DIR/nous`` and ``DIR/base``: the two watched roots.
 
 Nous's memory stays in Neo4j under its agent id between sittings, as a
@@ -84,7 +85,7 @@ def load(folder: Path, params: dict[str, Any], agent: str, arms: Arms) -> Kept:
                     f"{wanted!r}; use another --state folder"
                 )
         arms.nous = [Tally(**t) for t in data["nous"]]
-        arms.base = [Tally(**t) for t in data["base"]]
+        arms.base = [Tally(**t) if t is not None else None for t in data["base"]]
         arms.nous_s, arms.base_s = float(data["nous_s"]), float(data["base_s"])
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise StateError(f"{path}: not a learning run's state ({exc!r})") from exc
@@ -98,7 +99,7 @@ def save(folder: Path, kept: Kept, arms: Arms) -> None:
         "agent": kept.agent,
         "commits": kept.commits,
         "nous": [asdict(t) for t in arms.nous],
-        "base": [asdict(t) for t in arms.base],
+        "base": [asdict(t) if t is not None else None for t in arms.base],
         "nous_s": arms.nous_s,
         "base_s": arms.base_s,
     }

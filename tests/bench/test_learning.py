@@ -6,6 +6,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 from contextlib import redirect_stdout
 from dataclasses import asdict
 from pathlib import Path
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bench import learning_state
-from bench.learning import Arms, Sitting, blocks, learning_settings, report, run_both
+from bench.learning import Arms, Sitting, blocks, learning_settings, report, run_both, table
 from bench.learning_runner import (
     BAD,
     FAILURE,
@@ -87,7 +88,7 @@ def test_the_report_compares_the_last_hundred_with_the_baseline() -> None:
         _tally(1, int(i.fails), i.folder) if i.folder == GOOD or n < 20 else Tally(escalations=1)
         for n, i in enumerate(items)
     ]
-    assert [b.actions for b in blocks(baseline, 50)] == [50, 50, 50, 50]
+    assert [b.actions for b in blocks(baseline, 50) if b is not None] == [50, 50, 50, 50]
 
     out = io.StringIO()
     with redirect_stdout(out):
@@ -99,6 +100,40 @@ def test_the_report_compares_the_last_hundred_with_the_baseline() -> None:
     idle = [Tally(waits=1) for _ in items]
     with redirect_stdout(io.StringIO()):
         assert report(items, idle, baseline, 50) is False
+
+
+def test_a_baseline_run_over_the_last_hundred_only_is_read_there() -> None:
+    # --baseline-over 100: the first blocks have no baseline; the targets read the same tail.
+    items = stream(200, seed=1)
+    learned = [
+        _tally(1, int(i.fails), i.folder) if i.folder == GOOD else Tally(escalations=1)
+        for i in items
+    ]
+    full = [_tally(1, int(i.fails), i.folder) for i in items]
+    windowed: list[Tally | None] = [None] * 100 + list(full[100:])
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert report(items, learned, windowed, 50) is True
+    rows = out.getvalue()
+    assert "| 1-50 | baseline | not run |" in rows and "| 51-100 | baseline | not run |" in rows
+    assert "| 101-150 | baseline | 50 |" in rows
+    assert "baseline 100 of 100" not in rows and "baseline 0 of 100" in rows  # rules here
+    # A tail the baseline did not decide whole is no figure.
+    short: list[Tally | None] = [None] * 101 + list(full[101:])
+    with redirect_stdout(io.StringIO()), pytest.raises(ValueError, match="last 100"):
+        report(items, learned, short, 50)
+
+
+def test_the_command_refuses_a_baseline_window_shorter_than_the_tail() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.learning", "--baseline-over", "99"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 2 and "--baseline-over must be from 100" in done.stderr
 
 
 async def test_with_an_endpoint_the_model_reasons_the_decisions(
@@ -159,8 +194,42 @@ async def test_a_kept_run_pauses_and_goes_on_with_the_same_memory(
     assert second.nous[0] == first.nous[0]
     await run_both(*runners(), items, second, resumed)
     assert len(second.nous) == len(second.base) == 4
-    assert json.loads((state / "run.json").read_text())["base"][3] == asdict(second.base[3])
+    last = second.base[3]
+    assert last is not None
+    assert json.loads((state / "run.json").read_text())["base"][3] == asdict(last)
     assert await memory.observation_counts() == (0, 0)  # all decided: forgotten
 
     with pytest.raises(learning_state.StateError, match=r"run\.json: params\.seed"):
         learning_state.load(state, {"observations": 4, "seed": 4}, "other", Arms())
+
+
+async def test_the_baseline_decides_only_its_window_and_the_state_keeps_the_gap(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    empty = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
+    items = stream(3, seed=3)
+    params = {"observations": 3, "seed": 3, "baseline_over": 1}
+    state = tmp_path / "state"
+    arms = Arms(base_from=2)
+    kept = learning_state.load(state, params, f"test-window-{tmp_path.name}", arms)
+    sitting = Sitting(
+        agent=kept.agent, keep=lambda done: learning_state.save(state, kept, done), kept=True
+    )
+    settings = learning_settings(load_settings(empty))
+    await run_both(
+        Runner(settings.model_copy(deep=True), driver, state / "nous", items),
+        Runner(settings.model_copy(deep=True), driver, state / "base", items),
+        items,
+        arms,
+        sitting,
+    )
+    assert len(arms.nous) == 3 and arms.base[:2] == [None, None]
+    assert isinstance(arms.base[2], Tally) and arms.base[2].by_model == 0
+    again = Arms(base_from=2)
+    learning_state.load(state, params, "other", again)
+    assert again.base == arms.base and again.nous == arms.nous
+    out = io.StringIO()
+    with redirect_stdout(out):
+        table(items, arms.nous, arms.base, 1)
+    assert "| 1-1 | baseline | not run |" in out.getvalue()
+    assert "| 3-3 | baseline | not run |" not in out.getvalue()
