@@ -41,7 +41,13 @@ from pathlib import Path
 from bench.common import arms_argument, connected, model_overrides
 from bench.common import chosen_arms as common_arms
 from bench.lessons_agent import ArmOutcomes, LessonAgent, fresh_memory
-from bench.lessons_library import LessonTask, Library, LibraryError, load_library
+from bench.lessons_library import (
+    LessonTask,
+    Library,
+    LibraryError,
+    library_warnings,
+    load_library,
+)
 from bench.lessons_trace import Trace
 from bench.stats import mcnemar_exact
 from cognition.llm import LLMClient
@@ -186,6 +192,8 @@ async def _main(args: argparse.Namespace) -> int:
     except LibraryError as exc:
         print(f"bench.lessons: {exc}", file=sys.stderr)
         return 2
+    for warning in library_warnings(library):
+        print(f"bench.lessons: {args.library}: {warning}", file=sys.stderr)
     settings = load_settings(args.config, overrides=model_overrides(args))
     try:
         trace = Trace.open(args.trace) if args.trace else None

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import ast
 import json
+import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -93,6 +95,22 @@ def load_library(folder: Path) -> Library:
     return Library(modules[0].stem, source, signatures, tuple(tasks))
 
 
+def library_warnings(library: Library) -> list[str]:
+    """What in ``library`` cannot be checked as written: an assert that names the library.
+
+    The checks run apart from the solution and without the library (it is
+    the solution's side), so such an assert fails every attempt, right or
+    wrong; the bench says so before it runs rather than refusing the folder.
+    """
+    return [
+        f"task {task.id}: the assert {test[:80]!r} names the library {library.name!r}, which "
+        "the checks run without: it fails every attempt; write the value it should give"
+        for task in library.tasks
+        for test in task.tests
+        if library.name in _named([test])
+    ]
+
+
 def _task(line: str, path: Path, number: int) -> LessonTask:
     where = f"{path} line {number}"
     try:
@@ -125,9 +143,29 @@ def _task(line: str, path: Path, number: int) -> LessonTask:
 
 
 def lesson_problem(task: LessonTask) -> Problem:
-    """The task as a problem the sandbox checks, one report per assert line."""
-    body = "".join(f"    {test}\n" for test in task.tests)
+    """The task as a problem the sandbox checks, one report per assert line.
+
+    The checks run apart from the solution (:mod:`rsi.check_runner`) and see
+    its functions, not its imports: an assert that names a standard module
+    (``math.isclose(...)``) would fail a right answer with a NameError, and
+    teach the model to mend the test instead of its code. So the check
+    imports the standard modules its asserts name. The library itself stays
+    out of the checker (it is the solution's side): see :func:`library_warnings`.
+    """
+    standard = _named(task.tests) & sys.stdlib_module_names - {task.entry_point}
+    body = "".join(f"    import {name}\n" for name in sorted(standard))
+    body += "".join(f"    {test}\n" for test in task.tests)
     return Problem(task.id, task.prompt, task.entry_point, check=f"def check(candidate):\n{body}")
+
+
+def _named(tests: Iterable[str]) -> set[str]:
+    """The names ``tests`` use as ``name.attribute`` (modules among them)."""
+    return {
+        node.value.id
+        for test in tests
+        for node in ast.walk(ast.parse(test))
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+    }
 
 
 def solution_module(library: Library, code: str) -> str:

@@ -24,8 +24,10 @@ from bench.lessons_agent import (
     fresh_memory,
 )
 from bench.lessons_library import (
+    LessonTask,
     LibraryError,
     lesson_problem,
+    library_warnings,
     load_library,
     solution_module,
 )
@@ -135,6 +137,41 @@ async def test_every_shipped_task_passes_with_its_reference_solution(name: str) 
     results = await asyncio.gather(*(check(i) for i in solutions))
     failed = [(i, out) for i, ok, out in results if not ok]
     assert not failed
+
+
+async def test_an_assert_naming_a_standard_module_passes_a_right_answer(tmp_path: Path) -> None:
+    # The checks run apart from the solution and see its functions, not its imports: the
+    # check imports what its asserts name, or `math.isclose` fails every right answer.
+    library = load_library(write_mini(tmp_path / "mini"))
+    task = LessonTask(
+        "mini/ratio",
+        "Write `ratio(a, b)`.",
+        "ratio",
+        ("assert math.isclose(ratio(1, 3), 1 / 3)", "assert ratio(2, 4) == statistics.mean([0.5])"),
+        "held_out",
+    )
+    code = "def ratio(a, b):\n    return a / b\n"  # imports neither module
+    result = await run_problem(lesson_problem(task), solution_module(library, code), timeout_s=20)
+    assert result.success, result.output
+    wrong = "def ratio(a, b):\n    return b / a\n"
+    result = await run_problem(lesson_problem(task), solution_module(library, wrong), timeout_s=20)
+    assert not result.success and "NameError" not in result.output
+    # An entry point named like a standard module is the solution's function, not the module.
+    named = LessonTask("t", "p", "calendar", ("assert calendar(2) == math.floor(2.5)",), "held_out")
+    check = lesson_problem(named).check
+    assert "import math" in check and "import calendar" not in check
+    assert library_warnings(library) == []
+
+
+def test_an_assert_naming_the_library_is_said_before_the_run(tmp_path: Path) -> None:
+    folder = write_mini(tmp_path / "mini")
+    row = {"id": "mini/x", "prompt": "p", "entry_point": "x", "split": "held_out",
+           "tests": ["assert x('ab') == mini.span('ab', 1, 2)"]}  # fmt: skip
+    with (folder / "tasks.jsonl").open("a") as tasks:
+        tasks.write(json.dumps(row) + "\n")
+    library = load_library(folder)  # still used: the other tasks are fine
+    (warning,) = library_warnings(library)
+    assert "mini/x" in warning and "mini.span" in warning and "fails every attempt" in warning
 
 
 def test_a_bad_library_is_refused_naming_the_file_line_and_key(tmp_path: Path) -> None:
