@@ -17,11 +17,11 @@ from __future__ import annotations
 import ast
 import json
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
+from bench.lessons_values import literal_tests, named
 from rsi.problems import Problem
 
 MAX_FILE_BYTES = 2_000_000
@@ -92,22 +92,31 @@ def load_library(folder: Path) -> Library:
     ids = [t.id for t in tasks]
     if len(set(ids)) != len(ids):
         raise LibraryError(f"{tasks_file}: task ids repeat")
-    return Library(modules[0].stem, source, signatures, tuple(tasks))
+    name = modules[0].stem
+    if any(name in named(t.tests) for t in tasks):
+        try:
+            tasks = [replace(t, tests=literal_tests(modules[0], name, t.tests)) for t in tasks]
+        except Exception as exc:  # the library's own import failed
+            raise LibraryError(f"{modules[0]}: cannot be imported: {exc!r}") from None
+    return Library(name, source, signatures, tuple(tasks))
 
 
 def library_warnings(library: Library) -> list[str]:
-    """What in ``library`` cannot be checked as written: an assert that names the library.
+    """What in ``library`` cannot be checked as written: an assert still naming the library.
 
     The checks run apart from the solution and without the library (it is
-    the solution's side), so such an assert fails every attempt, right or
-    wrong; the bench says so before it runs rather than refusing the folder.
+    the solution's side). :func:`load_library` made literal what it could
+    (:mod:`bench.lessons_values`); an assert that still names the library
+    fails every attempt, right or wrong, and the bench says so before it
+    runs rather than refusing the folder.
     """
     return [
         f"task {task.id}: the assert {test[:80]!r} names the library {library.name!r}, which "
-        "the checks run without: it fails every attempt; write the value it should give"
+        "the checks run without (its value could not be worked out when the library was "
+        "loaded): it fails every attempt; write the value it should give"
         for task in library.tasks
         for test in task.tests
-        if library.name in _named([test])
+        if library.name in named([test])
     ]
 
 
@@ -150,22 +159,13 @@ def lesson_problem(task: LessonTask) -> Problem:
     (``math.isclose(...)``) would fail a right answer with a NameError, and
     teach the model to mend the test instead of its code. So the check
     imports the standard modules its asserts name. The library itself stays
-    out of the checker (it is the solution's side): see :func:`library_warnings`.
+    out of the checker (it is the solution's side): :func:`load_library` made
+    its calls literal (:mod:`bench.lessons_values`).
     """
-    standard = _named(task.tests) & sys.stdlib_module_names - {task.entry_point}
+    standard = named(task.tests) & sys.stdlib_module_names - {task.entry_point}
     body = "".join(f"    import {name}\n" for name in sorted(standard))
     body += "".join(f"    {test}\n" for test in task.tests)
     return Problem(task.id, task.prompt, task.entry_point, check=f"def check(candidate):\n{body}")
-
-
-def _named(tests: Iterable[str]) -> set[str]:
-    """The names ``tests`` use as ``name.attribute`` (modules among them)."""
-    return {
-        node.value.id
-        for test in tests
-        for node in ast.walk(ast.parse(test))
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-    }
 
 
 def solution_module(library: Library, code: str) -> str:

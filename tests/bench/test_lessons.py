@@ -163,17 +163,6 @@ async def test_an_assert_naming_a_standard_module_passes_a_right_answer(tmp_path
     assert library_warnings(library) == []
 
 
-def test_an_assert_naming_the_library_is_said_before_the_run(tmp_path: Path) -> None:
-    folder = write_mini(tmp_path / "mini")
-    row = {"id": "mini/x", "prompt": "p", "entry_point": "x", "split": "held_out",
-           "tests": ["assert x('ab') == mini.span('ab', 1, 2)"]}  # fmt: skip
-    with (folder / "tasks.jsonl").open("a") as tasks:
-        tasks.write(json.dumps(row) + "\n")
-    library = load_library(folder)  # still used: the other tasks are fine
-    (warning,) = library_warnings(library)
-    assert "mini/x" in warning and "mini.span" in warning and "fails every attempt" in warning
-
-
 def test_a_bad_library_is_refused_naming_the_file_line_and_key(tmp_path: Path) -> None:
     folder = write_mini(tmp_path / "mini")
     tasks = folder / "tasks.jsonl"
