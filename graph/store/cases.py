@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from graph.models import Case, utc_now
-from graph.store.agent_graph import AgentGraph
 from graph.store.credited import CreditedBank
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.mapping import from_properties, to_properties
@@ -32,14 +31,6 @@ class CaseStore(CreditedBank):
     """One agent's cases."""
 
     folder = "cases"
-
-    def __init__(self, graph: AgentGraph) -> None:
-        self.graph = graph
-
-    @property
-    def agent_id(self) -> str:
-        """The agent whose cases these are."""
-        return self.graph.agent_id
 
     async def record(
         self, case: Case, *, from_id: str | None = None, episode_id: str | None = None

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graph.models import CodeNote, utc_now
-from graph.store.agent_graph import AgentGraph
 from graph.store.credited import CreditedBank
 from graph.store.mapping import from_properties, to_properties
 
@@ -20,14 +19,6 @@ class CodeNoteStore(CreditedBank):
     """One agent's code notes."""
 
     folder = "code_notes"
-
-    def __init__(self, graph: AgentGraph) -> None:
-        self.graph = graph
-
-    @property
-    def agent_id(self) -> str:
-        """The agent whose notes these are."""
-        return self.graph.agent_id
 
     async def record(
         self, note: CodeNote, *, turn_id: str | None = None, episode_id: str | None = None

@@ -16,8 +16,15 @@ from graph.store.agent_graph import AgentGraph
 class CreditedBank:
     """Marks a session's shown items, credits them by its outcome, and retires items."""
 
-    graph: AgentGraph
     folder: str  # the query folder: "cases", "code_notes"
+
+    def __init__(self, graph: AgentGraph) -> None:
+        self.graph = graph
+
+    @property
+    def agent_id(self) -> str:
+        """The agent whose items these are."""
+        return self.graph.agent_id
 
     async def mark_shown(self, ids: Sequence[str], session_id: str) -> None:
         """Remember that ``session_id``'s next turn was shown these items."""
