@@ -22,9 +22,10 @@ runs):
   Being memoryless, what it does with one observation owes nothing to the ones
   before, so ``--baseline-over N`` runs it on the last N only (at least the
   100 the targets read). With the model the baseline's decisions were 35 %
-  of a run's time (4,817 of 13,759 s over 100 observations, bench/HISTORY.md),
-  and in a 300-observation run two thirds of them fall in blocks no target
-  reads. Its rows are then ``not run`` before its window.
+  of a run's time (4,817 of 13,759 s over 100 observations, bench/HISTORY.md,
+  2026-11-29), and in a 300-observation run two thirds of them fall in blocks
+  no target reads. Its rows are then ``not run`` before its window, and a
+  block the window starts inside names the observations it ran.
 
 With the model, a run takes hours; ``--state DIR`` keeps it in a folder so
 it can pause (``touch DIR/stop``) and go on later with the same Nous
@@ -164,7 +165,12 @@ def table(
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for i, (ours, theirs) in enumerate(zip(blocks(nous, size), blocks(base, size), strict=True)):
         span = f"{i * size + 1}-{min((i + 1) * size, len(items))}"
-        for label, t in (("Nous", ours), ("baseline", theirs)):
+        # A block the baseline's window starts inside says which of its observations it ran.
+        first, last = i * size, min((i + 1) * size, len(base))
+        decided = [j + 1 for j in range(first, last) if base[j] is not None]
+        whole = len(decided) == last - first
+        baseline = "baseline" if whole or not decided else f"baseline ({decided[0]}-{decided[-1]})"
+        for label, t in (("Nous", ours), (baseline, theirs)):
             if t is None:
                 print(f"| {span} | {label} | not run |" + " |" * 6)
                 continue
@@ -246,6 +252,8 @@ async def run(
     settings = learning_settings(bench_settings(), base_url)
     if llm_timeout is not None:
         settings.llm.timeout_s = llm_timeout
+    if baseline_over == count:
+        baseline_over = None  # the same run as without the option (and the same kept state)
     items = stream(count, seed)
     arms = Arms(base_from=count - baseline_over if baseline_over is not None else 0)
     sitting = Sitting()

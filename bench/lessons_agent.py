@@ -262,8 +262,9 @@ class LessonAgent:
         """Whether the code passes every test, and the output the model reads back."""
         if not code:
             return False, "the reply held no ```python block"
+        problem = lesson_problem(task, self.library.name)
         result = await run_problem(
-            lesson_problem(task), solution_module(self.library, code), timeout_s=CHECK_TIMEOUT_S
+            problem, solution_module(self.library, code), timeout_s=CHECK_TIMEOUT_S
         )
         summary = f"{result.tests_passed} of {result.tests_total} tests passed"
         if result.success:  # as a verbose test run says: each check that held

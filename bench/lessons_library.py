@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from bench.lessons_values import literal_tests, named
+from bench.lessons_values import ValuesError, literal_tests, named
 from rsi.problems import Problem
 
 MAX_FILE_BYTES = 2_000_000
@@ -95,9 +95,10 @@ def load_library(folder: Path) -> Library:
     name = modules[0].stem
     if any(name in named(t.tests) for t in tasks):
         try:
-            tasks = [replace(t, tests=literal_tests(modules[0], name, t.tests)) for t in tasks]
-        except Exception as exc:  # the library's own import failed
-            raise LibraryError(f"{modules[0]}: cannot be imported: {exc!r}") from None
+            values = literal_tests(modules[0], name, [t.tests for t in tasks])
+        except ValuesError as exc:
+            raise LibraryError(f"{modules[0]}: {exc}") from exc
+        tasks = [replace(t, tests=tests) for t, tests in zip(tasks, values, strict=True)]
     return Library(name, source, signatures, tuple(tasks))
 
 
@@ -151,7 +152,7 @@ def _task(line: str, path: Path, number: int) -> LessonTask:
     return LessonTask(row["id"], row["prompt"], entry, tuple(tests), row["split"])
 
 
-def lesson_problem(task: LessonTask) -> Problem:
+def lesson_problem(task: LessonTask, library: str) -> Problem:
     """The task as a problem the sandbox checks, one report per assert line.
 
     The checks run apart from the solution (:mod:`rsi.check_runner`) and see
@@ -162,7 +163,8 @@ def lesson_problem(task: LessonTask) -> Problem:
     out of the checker (it is the solution's side): :func:`load_library` made
     its calls literal (:mod:`bench.lessons_values`).
     """
-    standard = named(task.tests) & sys.stdlib_module_names - {task.entry_point}
+    # Not the library's own name, though a standard module's: that is the library's call.
+    standard = named(task.tests) & sys.stdlib_module_names - {task.entry_point, library}
     body = "".join(f"    import {name}\n" for name in sorted(standard))
     body += "".join(f"    {test}\n" for test in task.tests)
     return Problem(task.id, task.prompt, task.entry_point, check=f"def check(candidate):\n{body}")

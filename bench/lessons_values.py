@@ -9,18 +9,26 @@ library function whose arguments are literals, and each library constant, is
 replaced by the value it gives (``assert first_two('abc') == 'ab'``), which
 is also what the model reads back when the assert fails.
 
-The values come from the library folder's own module, imported afresh for
-each assert, so a library with state (a ledger to open before posting)
-starts clean, as it would in a check. What cannot be made literal (an
-argument that is not a literal, a call that raises, a value with no literal
-form) is left as written; :func:`bench.lessons_library.library_warnings`
-names it before the run.
+The values are worked out once, when the folder is loaded, in a child
+process of the bench (``python -m bench.lessons_values``, bounded by
+:data:`VALUES_TIMEOUT_S`), against a fresh import of the library for each
+assert: so a library function the asserts call should give the same value
+for the same arguments (one that reads the clock is frozen at load), and a
+library with state (a ledger to open before posting) starts each assert
+clean. What cannot be made literal (an argument that is not a literal, a
+call that raises, a value with no literal form) is left as written;
+:func:`bench.lessons_library.library_warnings` names it before the run.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib.util
+import io
+import json
+import subprocess
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -28,20 +36,71 @@ from typing import Any
 
 # A value longer than this as a literal is left as a call: an assert line stays readable.
 MAX_LITERAL_CHARS = 2_000
+VALUES_TIMEOUT_S = 60
+_ROOT = Path(__file__).resolve().parents[1]
+_MISSING = object()
+
+
+class ValuesError(ValueError):
+    """The library's values could not be worked out (its import failed, or it took too long)."""
 
 
 def named(tests: Iterable[str]) -> set[str]:
-    """The names ``tests`` use as ``name.attribute`` (modules among them)."""
-    return {
-        node.value.id
-        for test in tests
-        for node in ast.walk(ast.parse(test))
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-    }
+    """The free names ``tests`` use as ``name.attribute`` (modules among them).
+
+    A name the assert binds itself (``all(t.ok for t in ...)``, a lambda's
+    argument) is not a module, whatever it is called.
+    """
+    found: set[str] = set()
+    for test in tests:
+        tree = ast.parse(test)
+        bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not _loads(n)}
+        bound |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in _args(n)}
+        found |= {
+            node.value.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+        } - bound
+    return found
 
 
-def literal_tests(module_path: Path, name: str, tests: Sequence[str]) -> tuple[str, ...]:
-    """``tests`` with the library ``name``'s calls and constants replaced by their values."""
+def _loads(name: ast.Name) -> bool:
+    return isinstance(name.ctx, ast.Load)
+
+
+def _args(function: ast.Lambda) -> list[ast.arg]:
+    spec = function.args
+    extra = [a for a in (spec.vararg, spec.kwarg) if a is not None]
+    return [*spec.posonlyargs, *spec.args, *spec.kwonlyargs, *extra]
+
+
+def literal_tests(
+    module_path: Path, name: str, tests: Sequence[Sequence[str]]
+) -> list[tuple[str, ...]]:
+    """Each task's ``tests`` with the library ``name``'s calls and constants replaced by
+    their values, worked out in a child process; :class:`ValuesError` when that fails."""
+    request = {"module": str(module_path), "name": name, "tests": [list(t) for t in tests]}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "bench.lessons_values"],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            timeout=VALUES_TIMEOUT_S,
+            cwd=_ROOT,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise ValuesError(
+            f"working out the values its asserts name took more than {VALUES_TIMEOUT_S} s"
+        ) from None
+    if done.returncode != 0:
+        said = done.stderr.strip().splitlines()
+        raise ValuesError(said[-1] if said else f"exit code {done.returncode}")
+    return [tuple(t) for t in json.loads(done.stdout)]
+
+
+def _rewrite(module_path: Path, name: str, tests: Sequence[str]) -> list[str]:
     rewritten = []
     for test in tests:
         if name not in named([test]):
@@ -50,7 +109,7 @@ def literal_tests(module_path: Path, name: str, tests: Sequence[str]) -> tuple[s
         tree = ast.parse(test)
         _Literal(name, _fresh(module_path, name)).visit(tree)
         rewritten.append(ast.unparse(tree))
-    return tuple(rewritten)
+    return rewritten
 
 
 def _fresh(module_path: Path, name: str) -> ModuleType:
@@ -59,7 +118,12 @@ def _fresh(module_path: Path, name: str) -> ModuleType:
     if spec is None or spec.loader is None:
         raise ImportError(f"{module_path}: not importable")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # Registered while it runs, as an import does: dataclasses look their module up there.
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
     return module
 
 
@@ -83,17 +147,20 @@ class _Literal(ast.NodeTransformer):
             if len(kwargs) != len(node.keywords):
                 return node  # a **mapping: not a literal call
             value = getattr(self.module, func.attr)(*args, **kwargs)
+            return _literal(value) or node
         except Exception:  # the library's own error: the call stays, and is said
             return node
-        return _literal(value) or node
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
         if not (self._ours(node.value) and isinstance(node.ctx, ast.Load)):
             return self.generic_visit(node)
-        value = getattr(self.module, node.attr, None)
-        if value is None or callable(value):
+        value = getattr(self.module, node.attr, _MISSING)
+        if value is _MISSING or callable(value):
             return node  # a function is replaced where it is called, in visit_Call
-        return _literal(value) or node
+        try:
+            return _literal(value) or node
+        except Exception:  # a value whose repr or == raises: no literal
+            return node
 
 
 def _literal(value: Any) -> ast.expr | None:
@@ -107,3 +174,22 @@ def _literal(value: Any) -> ast.expr | None:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     return ast.parse(text, mode="eval").body
+
+
+def main() -> int:
+    """The child: a request on stdin, each task's tests rewritten as JSON on stdout."""
+    request = json.load(sys.stdin)
+    module_path, name = Path(request["module"]), str(request["name"])
+    out = io.StringIO()  # what the library prints must not mix with the answer
+    try:
+        with contextlib.redirect_stdout(out):
+            answer = [_rewrite(module_path, name, tests) for tests in request["tests"]]
+    except Exception as exc:  # the import failed: said to the parent, which names the file
+        print(f"cannot be imported: {exc!r}", file=sys.stderr)
+        return 1
+    print(json.dumps(answer))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

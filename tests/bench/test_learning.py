@@ -118,6 +118,12 @@ def test_a_baseline_run_over_the_last_hundred_only_is_read_there() -> None:
     assert "| 1-50 | baseline | not run |" in rows and "| 51-100 | baseline | not run |" in rows
     assert "| 101-150 | baseline | 50 |" in rows
     assert "baseline 100 of 100" not in rows and "baseline 0 of 100" in rows  # rules here
+    # A window that starts inside a block: that block's baseline row says what it ran.
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert report(items, learned, [None] * 90 + list(full[90:]), 50) is True
+    assert "| 51-100 | baseline (91-100) | 10 |" in out.getvalue()
+    assert "| 101-150 | baseline | 50 |" in out.getvalue()
     # A tail the baseline did not decide whole is no figure.
     short: list[Tally | None] = [None] * 101 + list(full[101:])
     with redirect_stdout(io.StringIO()), pytest.raises(ValueError, match="last 100"):

@@ -129,8 +129,9 @@ async def test_every_shipped_task_passes_with_its_reference_solution(name: str) 
     async def check(task_id: str) -> tuple[str, bool, str]:
         task = next(t for t in library.tasks if t.id == task_id)
         async with gate:
+            problem = lesson_problem(task, library.name)
             result = await run_problem(
-                lesson_problem(task), solution_module(library, solutions[task_id]), timeout_s=20
+                problem, solution_module(library, solutions[task_id]), timeout_s=20
             )
         return task_id, result.success, result.output
 
@@ -151,15 +152,21 @@ async def test_an_assert_naming_a_standard_module_passes_a_right_answer(tmp_path
         "held_out",
     )
     code = "def ratio(a, b):\n    return a / b\n"  # imports neither module
-    result = await run_problem(lesson_problem(task), solution_module(library, code), timeout_s=20)
+    problem = lesson_problem(task, "mini")
+    result = await run_problem(problem, solution_module(library, code), timeout_s=20)
     assert result.success, result.output
     wrong = "def ratio(a, b):\n    return b / a\n"
-    result = await run_problem(lesson_problem(task), solution_module(library, wrong), timeout_s=20)
+    result = await run_problem(problem, solution_module(library, wrong), timeout_s=20)
     assert not result.success and "NameError" not in result.output
     # An entry point named like a standard module is the solution's function, not the module.
     named = LessonTask("t", "p", "calendar", ("assert calendar(2) == math.floor(2.5)",), "held_out")
-    check = lesson_problem(named).check
+    check = lesson_problem(named, "mini").check
     assert "import math" in check and "import calendar" not in check
+    # A name the assert binds is no module, and a library named like one is the library.
+    bound = LessonTask("t", "p", "f", ("assert all(test > 0 for test in f())",), "held_out")
+    assert "import" not in lesson_problem(bound, "mini").check
+    stats = LessonTask("t", "p", "f", ("assert f() == statistics.mean([1])",), "held_out")
+    assert "import" not in lesson_problem(stats, "statistics").check
     assert library_warnings(library) == []
 
 

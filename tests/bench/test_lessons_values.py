@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bench import lessons_values
 from bench.lessons_library import (
     LibraryError,
     lesson_problem,
@@ -17,7 +18,23 @@ from bench.lessons_library import (
 from rsi.sandbox import run_problem
 
 LEDGER = '''
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+print("the library says hello")  # on stdout, when imported: not the answer
 _open = []
+NOTHING = None
+
+
+@dataclass(frozen=True)
+class Pair:
+    left: int
+    right: int
+
+
+def pair(left, right):
+    return (Pair(left, right).left, right)
 
 
 def start():
@@ -54,6 +71,7 @@ def test_library_calls_with_literal_arguments_become_their_values(tmp_path: Path
         "assert f('abc') == led.span(led.span('abcdef', 1, 4), 2, 3)",  # innermost first
         "assert f('x') * led.RATE == 'xxx'",  # a constant
         "assert f('ab') == led.span(text='ab', first=1, last=1) + 'b'",
+        "assert f() is led.NOTHING and f(1) == led.pair(1, 2)",  # None; a dataclass inside
     ]
     loaded = load_library(library(tmp_path / "led", tests))
     assert loaded.tasks[0].tests == (
@@ -61,6 +79,7 @@ def test_library_calls_with_literal_arguments_become_their_values(tmp_path: Path
         "assert f('abc') == 'bc'",
         "assert f('x') * 3 == 'xxx'",
         "assert f('ab') == 'a' + 'b'",
+        "assert f() is None and f(1) == (1, 2)",
     )
     assert library_warnings(loaded) == []
 
@@ -69,10 +88,11 @@ async def test_a_right_answer_passes_an_assert_written_with_the_library(tmp_path
     loaded = load_library(library(tmp_path / "led", ["assert f('abcd') == led.span('abcd', 2, 3)"]))
     task = loaded.tasks[0]
     right = "import led\n\ndef f(text):\n    return led.span(text, 2, 3)\n"
-    result = await run_problem(lesson_problem(task), solution_module(loaded, right), timeout_s=20)
+    problem = lesson_problem(task, loaded.name)
+    result = await run_problem(problem, solution_module(loaded, right), timeout_s=20)
     assert result.success, result.output
     wrong = "import led\n\ndef f(text):\n    return led.span(text, 1, 2)\n"
-    result = await run_problem(lesson_problem(task), solution_module(loaded, wrong), timeout_s=20)
+    result = await run_problem(problem, solution_module(loaded, wrong), timeout_s=20)
     assert not result.success and "(got 'ab', expected 'bc')" in result.output
 
 
@@ -93,9 +113,19 @@ def test_a_library_that_cannot_be_imported_is_refused_naming_its_file(tmp_path: 
     folder = library(tmp_path / "led", ["assert f(1) == led.RATE"], "raise ImportError('no')\n")
     with pytest.raises(LibraryError, match=r"led\.py: cannot be imported"):
         load_library(folder)
-    # Not imported at all when no assert names it: the library only runs in the sandbox.
+    # Not imported at all when no assert names it: then the library runs in the sandbox alone.
     (folder / "tasks.jsonl").write_text(
         json.dumps({"id": "a", "prompt": "p", "entry_point": "f", "split": "held_out",
                     "tests": ["assert f(1) == 1"]}) + "\n"
     )  # fmt: skip
     assert load_library(folder).tasks[0].tests == ("assert f(1) == 1",)
+
+
+def test_a_library_call_that_hangs_is_refused_after_its_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lessons_values, "VALUES_TIMEOUT_S", 3)
+    source = "def spin(n):\n    while True:\n        n += 1\n"
+    folder = library(tmp_path / "led", ["assert f(1) == led.spin(1)"], source)
+    with pytest.raises(LibraryError, match=r"led\.py: working out the values .* more than 3 s"):
+        load_library(folder)
