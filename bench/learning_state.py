@@ -13,7 +13,10 @@ minutes on two CPU cores, and the targets are read over 100 of them. With
 Nous's memory stays in Neo4j under its agent id between sittings, as a
 daemon's does across a restart; the baseline's agents are forgotten after
 each observation as always. Creating ``DIR/stop`` ends the sitting after the
-current observation; the same command started again goes on from there. A
+current observation; the same command started again goes on from there.
+Started with another ``--observations``, ``--baseline-over`` or ``--block``,
+it goes on as that run when what was decided fits it (a seeded stream of N
+observations is the first N of any longer one). A
 sitting stopped in the middle of an observation (Ctrl-C) keeps what was
 decided before it: Nous may then see that observation's file a second time.
 """
@@ -33,6 +36,8 @@ if TYPE_CHECKING:
     from bench.learning import Arms
 
 STATE_FILE = "run.json"
+# What may change between sittings of one run, while what was decided fits (_fits).
+RESIZABLE = ("observations", "baseline_over", "block")
 STOP_FILE = "stop"
 
 
@@ -69,7 +74,10 @@ def load(folder: Path, params: dict[str, Any], agent: str, arms: Arms) -> Kept:
     """The run kept in ``folder`` (its tallies into ``arms``), or a new one for ``agent``.
 
     Raises :class:`StateError` naming the file and key when ``folder`` holds a run
-    with other parameters: its tallies would not be the same run's.
+    with other parameters: its tallies would not be the same run's. The stream's
+    length, the baseline's window and the block may change between sittings
+    (:data:`RESIZABLE`) while what was decided fits them (:func:`_fits`): a
+    seeded stream of N observations is the first N of any longer one.
     """
     path = folder / STATE_FILE
     if not path.exists():
@@ -79,7 +87,7 @@ def load(folder: Path, params: dict[str, Any], agent: str, arms: Arms) -> Kept:
         data = json.loads(path.read_text(encoding="utf-8"))
         kept = Kept(params=data["params"], agent=data["agent"], commits=list(data["commits"]))
         for key, wanted in params.items():
-            if kept.params.get(key) != wanted:
+            if key not in RESIZABLE and kept.params.get(key) != wanted:
                 raise StateError(
                     f"{path}: params.{key} is {kept.params.get(key)!r}, this run's is "
                     f"{wanted!r}; use another --state folder"
@@ -89,7 +97,27 @@ def load(folder: Path, params: dict[str, Any], agent: str, arms: Arms) -> Kept:
         arms.nous_s, arms.base_s = float(data["nous_s"]), float(data["base_s"])
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise StateError(f"{path}: not a learning run's state ({exc!r})") from exc
+    _fits(path, arms, int(params.get("observations", len(arms.nous))))
+    kept.params.update({key: params[key] for key in RESIZABLE if key in params})
     return kept
+
+
+def _fits(path: Path, arms: Arms, count: int) -> None:
+    """Raise :class:`StateError` unless what ``arms`` decided fits ``count`` observations
+    with the baseline from ``arms.base_from``: none beyond the stream, and the baseline
+    decided exactly the observations of its window."""
+    if len(arms.nous) > count:
+        raise StateError(
+            f"{path}: {len(arms.nous)} observations decided, more than --observations {count}"
+        )
+    for index, tally in enumerate(arms.base):
+        if (tally is None) != (index < arms.base_from):
+            done = "did not decide" if tally is None else "decided"
+            raise StateError(
+                f"{path}: the baseline {done} observation {index + 1}, which this "
+                f"--observations and --baseline-over put {'in' if tally is None else 'before'} "
+                "its window; use another --state folder"
+            )
 
 
 def save(folder: Path, kept: Kept, arms: Arms) -> None:

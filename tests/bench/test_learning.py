@@ -239,3 +239,26 @@ async def test_the_baseline_decides_only_its_window_and_the_state_keeps_the_gap(
         table(items, arms.nous, arms.base, 1)
     assert "| 1-1 | baseline | not run |" in out.getvalue()
     assert "| 3-3 | baseline | not run |" not in out.getvalue()
+
+
+def test_a_kept_run_may_change_its_length_while_what_it_decided_fits(tmp_path: Path) -> None:
+    # A seeded stream of N is the first N of a longer one: a run kept as 300 observations
+    # with the baseline over the last 100 may go on as 200 with the baseline over 101-200,
+    # as long as no decided observation changes sides of the baseline's window.
+    params = {"observations": 300, "seed": 20, "block": 50, "baseline_over": 100}
+    kept = learning_state.Kept(params=dict(params), agent="a")
+    decided = Arms(nous=[Tally(waits=1)] * 17, base=[None] * 17, base_from=200)
+    learning_state.save(tmp_path, kept, decided)
+
+    shorter = Arms(base_from=100)
+    again = learning_state.load(tmp_path, {**params, "observations": 200}, "b", shorter)
+    assert again.agent == "a" and again.params["observations"] == 200
+    assert len(shorter.nous) == 17 and shorter.base == [None] * 17
+
+    with pytest.raises(learning_state.StateError, match="more than --observations 10"):
+        learning_state.load(tmp_path, {**params, "observations": 10}, "b", Arms(base_from=0))
+    # With the baseline over every observation, the first 17 should have had one.
+    with pytest.raises(learning_state.StateError, match="did not decide observation 1,"):
+        learning_state.load(tmp_path, {**params, "baseline_over": None}, "b", Arms(base_from=0))
+    with pytest.raises(learning_state.StateError, match=r"params\.seed"):
+        learning_state.load(tmp_path, {**params, "seed": 21}, "b", Arms(base_from=200))
