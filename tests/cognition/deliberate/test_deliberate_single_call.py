@@ -15,18 +15,18 @@ from cognition.llm import LLMClient
 from cognition.schemas import RenderedContext
 from graph.models import DecisionType, ReasonerKind
 from rsi.strategies import CarriedPrompt
-from tests.cognition.deliberate.test_deliberate_llm import (
-    GOOD,
-    THRESHOLDS,
-    assert_well_formed,
-    closed_port_url,
-    settings_for,
-)
 from tests.cognition.deliberate.test_deliberate_rules import (
     RENDERED,
     STEP_NAMES,
     critical_failure,
     new_intake_file,
+)
+from tests.support.llm_reasoner import (
+    GOOD,
+    THRESHOLDS,
+    assert_well_formed,
+    closed_port_url,
+    settings_for,
 )
 from tests.support.llm_stub import LLMStub, Reply
 
@@ -151,7 +151,7 @@ async def test_a_constraining_server_gives_valid_steps_on_the_first_try(
 async def test_the_system_prompt_comes_from_the_provider_and_stays_the_same(
     client: LLMClient, stub: LLMStub
 ) -> None:
-    from tests.cognition.deliberate.test_deliberate_llm import Script
+    from tests.support.llm_reasoner import Script
 
     stub.default = Script()
     calls = 0
