@@ -1,66 +1,15 @@
-"""The cognitive layer (seed 004's test_cognitive_layer, in full) against a real Neo4j."""
+"""The cognitive layer's pre_turn and post_turn (seed 004's test_cognitive_layer) on Neo4j."""
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator
-from typing import cast
-
 import pytest
-from pydantic import ValidationError
 
-from cognition.chat.decision import chat_pattern_key
-from cognition.chat.layer import CognitiveLayer, ContextBuilder
-from cognition.chat.turns import ToolResult, TurnContext, TurnResult
+from cognition.chat.layer import CognitiveLayer
+from cognition.chat.turns import TurnContext, TurnResult
 from cognition.frames.engine import FrameEngine
-from cognition.learn.learner import OutcomeLearner
 from cognition.monitor import EpisodeOutcome
-from graph.models import Censor, Decision, DecisionType, Fact, Procedure
-from graph.models.frame import FrameSpec
-from graph.server.finder import Neo4jEndpoint
-from graph.store.decisions import DecisionStore
-from graph.store.driver import GraphDriver
-from graph.store.memory import Memory
-from tests.support.graph_checks import GraphChecks, open_checks
-
-IDENTITY = "You are Nous, a careful assistant."
-PERMISSION = ToolResult(
-    tool_name="Write", arguments={"path": "/etc/hosts"}, error="Permission denied"
-)
-
-
-@pytest.fixture
-async def layer(memory: Memory) -> CognitiveLayer:
-    # Pre-seeded through the product's write paths, for a realistic context.
-    episode, _ = await memory.episodes.start_episode("earlier-session")
-    await memory.episodes.add_fact(
-        Fact(agent_id=memory.agent_id, content="Redis runs on :6379"), episode_id=episode.id
-    )
-    await memory.episodes.add_procedure(
-        Procedure(agent_id=memory.agent_id, name="deploy", domain="ops", core_patterns=["tag"]),
-        episode_id=episode.id,
-    )
-    await memory.episodes.end_episode(episode.id, outcome="completed", summary="set up Redis")
-    await memory.censors.create_censor(
-        Censor(
-            agent_id=memory.agent_id,
-            trigger_pattern="Avoid force-pushing to main",
-            reason="lost work",
-        )
-    )
-    for confidence in (0.6, 0.9, 0.4):
-        past = Decision(agent_id=memory.agent_id, type=DecisionType.ACT, confidence=confidence)
-        await DecisionStore(memory).record_decision(past, [], observation_ids=[])
-    return CognitiveLayer(
-        memory, FrameEngine(memory), OutcomeLearner(memory), identity_prompt=IDENTITY
-    )
-
-
-@pytest.fixture
-async def checks(neo4j_endpoint: Neo4jEndpoint, agent_id: str) -> AsyncIterator[GraphChecks]:
-    async with open_checks(neo4j_endpoint, agent_id) as instance:
-        yield instance
-
+from tests.support.cognitive_layer import IDENTITY, PERMISSION
+from tests.support.graph_checks import GraphChecks
 
 # --- pre_turn ---------------------------------------------------------------------
 
@@ -140,6 +89,14 @@ async def test_pre_turn_updates_working_memory(layer: CognitiveLayer) -> None:
     memory = await layer.memory.episodes.working_memory("s-1")
     assert memory is not None
     assert (memory.current_task, memory.current_frame) == ("fix the login bug", "debug")
+
+
+async def test_pre_turn_counts_the_frame_it_chose(layer: CognitiveLayer) -> None:
+    first = await layer.pre_turn("s-1", "should we use Redis?")
+    second = await layer.pre_turn("s-1", "should we use Postgres?")
+    assert (first.frame.usage_count, second.frame.usage_count) == (1, 2)
+    counts = {f.frame_id: f.usage_count for f in await layer.frames.list_frames()}
+    assert counts["decision"] == 2
 
 
 # --- post_turn -----------------------------------------------------------------------
@@ -227,178 +184,3 @@ async def test_post_turn_notes_the_turn_in_the_episode(layer: CognitiveLayer) ->
     assessment = await layer.post_turn("s-1", result, context)
     ended = await layer.end_session("s-1")
     assert ended is not None and ended.lessons == assessment.censor_candidates
-
-
-# --- end_session ----------------------------------------------------------------------
-
-
-async def test_end_session_closes_episode(layer: CognitiveLayer) -> None:
-    context = await layer.pre_turn("s-1", "hello")
-    ended = await layer.end_session("s-1")
-    assert ended is not None and ended.id == context.episode_id
-    assert ended.outcome == "completed" and ended.ended_at is not None
-    assert await layer.memory.episodes.open_episode("s-1") is None
-
-
-async def test_end_session_emits_event(layer: CognitiveLayer) -> None:
-    context = await layer.pre_turn("s-1", "hello")
-    await layer.end_session("s-1")
-    [event] = await layer.memory.events.events("session_ended")
-    assert event.data == {"episode_id": context.episode_id, "outcome": "completed"}
-
-
-async def test_end_session_idempotent(layer: CognitiveLayer) -> None:
-    await layer.pre_turn("s-1", "hello")
-    assert await layer.end_session("s-1") is not None
-    assert await layer.end_session("s-1") is None
-    assert await layer.end_session("never-started") is None
-    assert len(await layer.memory.events.events("session_ended")) == 1
-
-
-# --- full loop ----------------------------------------------------------------------
-
-
-async def test_full_loop_decision(layer: CognitiveLayer) -> None:
-    context = await layer.pre_turn("s-1", "should we use Redis or Postgres?")
-    assert context.frame.frame_id == "decision" and context.decision_id is not None
-    assessment = await layer.post_turn(
-        "s-1", TurnResult(response_text="Redis, for the cache."), context
-    )
-    assert assessment.surprise_level == 0.0
-    ended = await layer.end_session("s-1")
-    assert ended is not None and ended.outcome == "completed"
-    pattern = await layer.memory.learning.pattern(chat_pattern_key(context.frame.spec()))
-    assert pattern is not None and (pattern.total, pattern.successes) == (1, 1)
-    assert [e.type for e in await layer.memory.events.events("session_ended")] == ["session_ended"]
-
-
-async def test_full_loop_with_error(layer: CognitiveLayer) -> None:
-    context = await layer.pre_turn("s-1", "create the hosts entry")
-    assert context.frame.frame_id == "task" and context.decision_id is not None
-    result = TurnResult(response_text="I could not write it.", tool_results=[PERMISSION])
-    assessment = await layer.post_turn("s-1", result, context)
-    [trigger] = assessment.censor_candidates
-    censor = await layer.memory.censors.censor_by_trigger(trigger)
-    assert censor is not None and censor.severity == "warn"
-    [lesson] = await layer.memory.learning.lessons_for(context.decision_id)
-    assert lesson.type == "permission_failure"
-    # The next turn sees the censor; the same error again makes it block.
-    again = await layer.pre_turn("s-1", "create the hosts entry again")
-    assert trigger in again.active_censors
-    await layer.post_turn("s-1", result, again)
-    blocked = await layer.memory.censors.censor_by_trigger(trigger)
-    assert blocked is not None and blocked.id == censor.id and blocked.severity == "block"
-    assert f"- **BLOCK:** {trigger}" in (await layer.pre_turn("s-1", "hi")).system_prompt
-    await layer.end_session("s-1")
-
-
-async def test_full_loop_conversation(layer: CognitiveLayer, checks: GraphChecks) -> None:
-    before = await checks.counts()
-    context = await layer.pre_turn("s-1", "hey how are you")
-    assert context.frame.frame_id == "conversation" and context.decision_id is None
-    assessment = await layer.post_turn("s-1", TurnResult(response_text="Fine, thanks!"), context)
-    assert assessment.censor_candidates == []
-    await layer.end_session("s-1")
-    after = await checks.counts()
-    assert after["Decision"] == before["Decision"] and after["Censor"] == before["Censor"]
-
-
-# --- restarts, plug-ins and error handling --------------------------------------------
-
-
-async def test_a_restarted_layer_continues_the_session(
-    memory: Memory, layer: CognitiveLayer
-) -> None:
-    first = await layer.pre_turn("s-1", "hello")
-    restarted = CognitiveLayer(memory, FrameEngine(memory))
-    second = await restarted.pre_turn("s-1", "hello again")
-    assert second.episode_id == first.episode_id
-    assert (await restarted.end_session("s-1")) is not None
-
-
-async def test_a_plugged_in_context_builder_is_used(memory: Memory) -> None:
-    seen: list[tuple[str, str, str]] = []
-
-    async def build(user_input: str, frame: FrameSpec, session_id: str) -> str:
-        seen.append((user_input, frame.name, session_id))
-        return f"context for {frame.title}"
-
-    layer = CognitiveLayer(memory, FrameEngine(memory), context_builder=build)
-    context = await layer.pre_turn("s-1", "why is it slow?")
-    assert seen == [("why is it slow?", "question", "s-1")]
-    assert context.system_prompt == "context for Question Answering"
-
-
-async def test_a_failing_context_builder_falls_back(
-    memory: Memory, caplog: pytest.LogCaptureFixture
-) -> None:
-    def build(user_input: str, frame: FrameSpec, session_id: str) -> str:
-        raise RuntimeError("recall is down")
-
-    # A plain function that raises before there is anything to await.
-    builder = cast(ContextBuilder, build)
-    layer = CognitiveLayer(
-        memory, FrameEngine(memory), context_builder=builder, identity_prompt=IDENTITY
-    )
-    with caplog.at_level(logging.WARNING, logger="cognition.chat.layer"):
-        context = await layer.pre_turn("s-1", "build it")
-    assert (
-        context.system_prompt.startswith(IDENTITY)
-        and "## Frame: Task Execution" in context.system_prompt
-    )
-    assert "context build failed" in caplog.text
-
-
-async def test_the_turn_survives_a_memory_that_is_down(
-    neo4j_endpoint: Neo4jEndpoint, agent_id: str, caplog: pytest.LogCaptureFixture
-) -> None:
-    # A driver that was never started fails every query, like a Neo4j gone away.
-    down = Memory(
-        GraphDriver(neo4j_endpoint.uri, neo4j_endpoint.user, neo4j_endpoint.password), agent_id
-    )
-    layer = CognitiveLayer(down, FrameEngine(down), identity_prompt=IDENTITY)
-    with caplog.at_level(logging.WARNING):
-        context = await layer.pre_turn("s-1", "should we use Redis?")
-        assert context.frame.frame_id == "conversation" and context.frame.match_method == "default"
-        assert context.decision_id is None and context.episode_id is None
-        assert context.system_prompt.startswith(IDENTITY)
-        result = TurnResult(response_text="ok", tool_results=[PERMISSION])
-        assessment = await layer.post_turn("s-1", result, context)
-        assert assessment.surprise_level == 0.3
-        assert await layer.end_session("s-1") is None
-    assert "frame selection failed" in caplog.text and "censor filing failed" in caplog.text
-
-
-async def test_a_step_that_fails_leaves_the_others_their_results(
-    memory: Memory, layer: CognitiveLayer, caplog: pytest.LogCaptureFixture
-) -> None:
-    # Hand-edited working memory that no longer validates: its update fails for real, while
-    # the frame, episode, decision, censors and a builder that does not read it run beside.
-    hostile = cast(list[str], [1, 2])
-    with pytest.raises(ValidationError):  # written, then refused on the way back
-        await layer.memory.episodes.update_working_memory(
-            "s-1", current_task="x", open_threads=hostile
-        )
-
-    async def build(user_input: str, frame: FrameSpec, session_id: str) -> str:
-        return f"recalled for {frame.name}"
-
-    setattr(build, "reads_working_memory", False)  # noqa: B010  # what a builder declares
-    layer.context_builder = build
-    with caplog.at_level(logging.WARNING, logger="cognition.chat.layer"):
-        context = await layer.pre_turn("s-1", "build a REST API")
-    assert "working memory update failed" in caplog.text
-    assert context.system_prompt == "recalled for task"
-    assert (context.frame.frame_id, context.frame.usage_count) == ("task", 1)
-    assert context.decision_id is not None and context.episode_id is not None
-    assert context.active_censors == ["Avoid force-pushing to main"]
-    started = await layer.memory.events.events("turn_started")
-    assert [e.data["decision_id"] for e in started] == [context.decision_id]
-
-
-async def test_pre_turn_counts_the_frame_it_chose(layer: CognitiveLayer) -> None:
-    first = await layer.pre_turn("s-1", "should we use Redis?")
-    second = await layer.pre_turn("s-1", "should we use Postgres?")
-    assert (first.frame.usage_count, second.frame.usage_count) == (1, 2)
-    counts = {f.frame_id: f.usage_count for f in await layer.frames.list_frames()}
-    assert counts["decision"] == 2
