@@ -15,28 +15,30 @@ from graph.settings import ExecutorSettings
 FAKE_CLAUDE = Path(__file__).resolve().parents[1] / "bin" / "claude"
 
 
-def _settings(**overrides: Any) -> ExecutorSettings:
+def claude_settings(**overrides: Any) -> ExecutorSettings:
     return ExecutorSettings(claude_binary=str(FAKE_CLAUDE), **overrides)
 
 
-def _script(tmp_path: Path, env: dict[str, str], **script: Any) -> dict[str, str]:
+def scripted_env(tmp_path: Path, env: dict[str, str], **script: Any) -> dict[str, str]:
     path = tmp_path / f"script-{uuid.uuid4().hex}.json"
     path.write_text(json.dumps(script), encoding="utf-8")
     return {**env, "FAKE_CLAUDE_SCRIPT": str(path)}
 
 
-def _request(root: Path, prompt: str = "write the note", **fields: Any) -> ExecutionRequest:
+def execution_request(
+    root: Path, prompt: str = "write the note", **fields: Any
+) -> ExecutionRequest:
     return ExecutionRequest(execution_id=str(uuid.uuid4()), prompt=prompt, root=root, **fields)
 
 
-def _log_entries(tmp_path: Path) -> list[dict[str, Any]]:
+def log_entries(tmp_path: Path) -> list[dict[str, Any]]:
     log = tmp_path / "claude.log"
     if not log.exists():
         return []
     return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
 
 
-async def _wait_for_file(path: Path, within_s: float = 10.0) -> str:
+async def wait_for_file(path: Path, within_s: float = 10.0) -> str:
     deadline = time.monotonic() + within_s
     while time.monotonic() < deadline:
         if path.exists() and path.read_text():

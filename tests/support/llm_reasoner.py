@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 from collections import defaultdict
 from typing import Any
 
@@ -10,12 +9,19 @@ from pydantic import SecretStr
 
 from cognition.deliberate import decision_type
 from cognition.schemas import Deliberation
-from graph.models import DecisionType, ReasonerKind
+from graph.models import DecisionType, ReasonerKind, StepName
 from graph.settings import LLMSettings, ThresholdSettings
-from tests.cognition.deliberate.test_deliberate_rules import STEP_NAMES
 from tests.support.llm_stub import RecordedRequest, Reply
 
 THRESHOLDS = ThresholdSettings()
+# The five steps in order, as every reasoner's deliberation lists them.
+STEP_NAMES = [
+    StepName.OBSERVE,
+    StepName.CATEGORIZE,
+    StepName.MATCH_PATTERN,
+    StepName.EVALUATE,
+    StepName.DECIDE,
+]
 GOOD: dict[str, dict[str, Any]] = {
     "OBSERVE": {
         "brief_summary": "A new note arrived in the intake folder.",
@@ -51,14 +57,6 @@ GOOD: dict[str, dict[str, Any]] = {
         "investigation_questions": [],
     },
 }
-
-
-def closed_port_url() -> str:
-    # Bind then close: nothing listens there for the rest of the test.
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/v1"
 
 
 class Script:

@@ -12,7 +12,7 @@ import pytest
 from cognition.act.executors import ClaudeCodeExecutor, ExecutionRequest
 from cognition.act.executors.process import run_process
 from graph.settings import ExecutorSettings
-from tests.support.executors import _request, _script, _settings, _wait_for_file
+from tests.support.executors import claude_settings, execution_request, scripted_env, wait_for_file
 from tests.support.processes import gone
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups are POSIX")
@@ -22,11 +22,13 @@ async def test_timeout_kills_the_whole_process_group(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
     pid_file = tmp_path / "grandchild.pid"
-    env = _script(
+    env = scripted_env(
         tmp_path, base_env, spawn_child_sleep_s=60, child_pid_file=str(pid_file), sleep_s=60
     )
     started = time.monotonic()
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root, timeout_s=1.5))
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(
+        execution_request(root, timeout_s=1.5)
+    )
 
     assert time.monotonic() - started < 10
     assert result.timed_out
@@ -103,9 +105,9 @@ async def test_output_cap_is_respected_and_the_child_is_not_blocked(root: Path) 
 async def test_claude_output_past_the_cap_is_a_failure(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(tmp_path, base_env, output_bytes=5_000_000)
-    settings = _settings(output_cap_bytes=100_000)
-    result = await ClaudeCodeExecutor(settings, env=env).execute(_request(root))
+    env = scripted_env(tmp_path, base_env, output_bytes=5_000_000)
+    settings = claude_settings(output_cap_bytes=100_000)
+    result = await ClaudeCodeExecutor(settings, env=env).execute(execution_request(root))
 
     assert not result.success
     assert result.return_code == 0
@@ -117,12 +119,12 @@ async def test_cancellation_kills_the_process_group(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
     pid_file = tmp_path / "grandchild.pid"
-    env = _script(
+    env = scripted_env(
         tmp_path, base_env, spawn_child_sleep_s=60, child_pid_file=str(pid_file), sleep_s=60
     )
-    executor = ClaudeCodeExecutor(_settings(), env=env)
-    task = asyncio.create_task(executor.execute(_request(root)))
-    grandchild = int(await _wait_for_file(pid_file))
+    executor = ClaudeCodeExecutor(claude_settings(), env=env)
+    task = asyncio.create_task(executor.execute(execution_request(root)))
+    grandchild = int(await wait_for_file(pid_file))
 
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -132,7 +134,7 @@ async def test_cancellation_kills_the_process_group(
 
 async def test_missing_binary_is_a_failure_result(root: Path, base_env: dict[str, str]) -> None:
     settings = ExecutorSettings(claude_binary="nous-no-such-claude-binary")
-    result = await ClaudeCodeExecutor(settings, env=base_env).execute(_request(root))
+    result = await ClaudeCodeExecutor(settings, env=base_env).execute(execution_request(root))
 
     assert not result.success
     assert result.return_code is None
@@ -141,8 +143,8 @@ async def test_missing_binary_is_a_failure_result(root: Path, base_env: dict[str
 
 
 async def test_missing_root_is_a_failure_result(tmp_path: Path, base_env: dict[str, str]) -> None:
-    result = await ClaudeCodeExecutor(_settings(), env=base_env).execute(
-        _request(tmp_path / "absent")
+    result = await ClaudeCodeExecutor(claude_settings(), env=base_env).execute(
+        execution_request(tmp_path / "absent")
     )
 
     assert not result.success

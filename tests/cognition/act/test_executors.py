@@ -11,7 +11,13 @@ import pytest
 
 from cognition.act.executors import PROMPT_PLACEHOLDER, ClaudeCodeExecutor
 from cognition.act.executors.process import run_process
-from tests.support.executors import FAKE_CLAUDE, _log_entries, _request, _script, _settings
+from tests.support.executors import (
+    FAKE_CLAUDE,
+    claude_settings,
+    execution_request,
+    log_entries,
+    scripted_env,
+)
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups are POSIX")
 
@@ -22,7 +28,7 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups 
 async def test_success_makes_edits_and_reads_the_json_result(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(
+    env = scripted_env(
         tmp_path,
         base_env,
         edits=[{"path": "notes/out.md", "content": "# Out\n"}],
@@ -30,8 +36,8 @@ async def test_success_makes_edits_and_reads_the_json_result(
         total_cost_usd=0.25,
         num_turns=3,
     )
-    request = _request(root)
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(request)
+    request = execution_request(root)
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(request)
 
     assert result.success, result.error
     assert result.error is None
@@ -57,7 +63,7 @@ async def test_success_makes_edits_and_reads_the_json_result(
         "--session-id",
         request.execution_id,
     ]
-    [entry] = _log_entries(tmp_path)
+    [entry] = log_entries(tmp_path)
     assert (
         entry["argv"]
         == [request.prompt if a == PROMPT_PLACEHOLDER else a for a in result.command][1:]
@@ -68,7 +74,7 @@ async def test_success_makes_edits_and_reads_the_json_result(
 async def test_is_error_with_exit_zero_is_a_failure(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(
+    env = scripted_env(
         tmp_path,
         base_env,
         is_error=True,
@@ -76,7 +82,7 @@ async def test_is_error_with_exit_zero_is_a_failure(
         result="API Error: 429 rate limit exceeded",
         exit_code=0,
     )
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root))
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(execution_request(root))
 
     assert not result.success
     assert result.return_code == 0
@@ -88,8 +94,8 @@ async def test_is_error_with_exit_zero_is_a_failure(
 async def test_error_subtype_alone_is_a_failure(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(tmp_path, base_env, subtype="error_max_turns", result="")
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root))
+    env = scripted_env(tmp_path, base_env, subtype="error_max_turns", result="")
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(execution_request(root))
 
     assert not result.success
     assert result.error is not None and "error_max_turns" in result.error
@@ -98,8 +104,8 @@ async def test_error_subtype_alone_is_a_failure(
 async def test_exit_zero_with_malformed_json_is_a_failure(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(tmp_path, base_env, raw_stdout='{"type": "result", "is_err', exit_code=0)
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root))
+    env = scripted_env(tmp_path, base_env, raw_stdout='{"type": "result", "is_err', exit_code=0)
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(execution_request(root))
 
     assert not result.success
     assert result.return_code == 0
@@ -112,8 +118,8 @@ async def test_a_warning_line_before_the_json_is_tolerated(
     session = str(uuid.uuid4())
     line = {"type": "result", "subtype": "success", "is_error": False, "result": "ok"}
     raw = "warning: something minor\n" + json.dumps({**line, "session_id": session}) + "\n"
-    env = _script(tmp_path, base_env, raw_stdout=raw)
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root))
+    env = scripted_env(tmp_path, base_env, raw_stdout=raw)
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(execution_request(root))
 
     assert result.success, result.error
     assert result.session_id == session
@@ -122,10 +128,10 @@ async def test_a_warning_line_before_the_json_is_tolerated(
 async def test_nonzero_exit_with_an_error_on_stderr_is_a_failure(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(
+    env = scripted_env(
         tmp_path, base_env, raw_stdout="", stderr="Error: permission denied\n", exit_code=1
     )
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root))
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(execution_request(root))
 
     assert not result.success
     assert result.return_code == 1
@@ -135,7 +141,7 @@ async def test_nonzero_exit_with_an_error_on_stderr_is_a_failure(
 async def test_claudecode_is_removed_from_the_child_environment(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(tmp_path, base_env, refuse_if_nested=True)
+    env = scripted_env(tmp_path, base_env, refuse_if_nested=True)
     nested = {**env, "CLAUDECODE": "1", "CLAUDE_CODE_ENTRYPOINT": "cli"}
 
     # The stand-in refuses like the real CLI when the variable reaches it...
@@ -150,24 +156,26 @@ async def test_claudecode_is_removed_from_the_child_environment(
     assert "cannot be launched inside another Claude Code session" in direct.stderr
 
     # ...and the executor keeps it from reaching it.
-    result = await ClaudeCodeExecutor(_settings(), env=nested).execute(_request(root))
+    result = await ClaudeCodeExecutor(claude_settings(), env=nested).execute(
+        execution_request(root)
+    )
     assert result.success, result.error
-    assert [entry["claudecode_set"] for entry in _log_entries(tmp_path)] == [True, False]
+    assert [entry["claudecode_set"] for entry in log_entries(tmp_path)] == [True, False]
 
 
 async def test_nous_secrets_and_settings_do_not_reach_the_agent(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
     env = {
-        **_script(tmp_path, base_env),
+        **scripted_env(tmp_path, base_env),
         "NEO4J_PASSWORD": "secret",
         "NEO4J_AUTH": "neo4j/secret",
         "NOUS_LLM__API_KEY": "sk-secret",
         "HOME": "/root",
     }
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root))
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(execution_request(root))
     assert result.success, result.error
-    [entry] = _log_entries(tmp_path)
+    [entry] = log_entries(tmp_path)
     assert "HOME" in entry["env_keys"]
     for private in ("NEO4J_PASSWORD", "NEO4J_AUTH", "NOUS_LLM__API_KEY"):
         assert private not in entry["env_keys"]
@@ -176,8 +184,8 @@ async def test_nous_secrets_and_settings_do_not_reach_the_agent(
 async def test_edit_outside_the_root_is_refused(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(tmp_path, base_env, edits=[{"path": "../escaped.md", "content": "no"}])
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root))
+    env = scripted_env(tmp_path, base_env, edits=[{"path": "../escaped.md", "content": "no"}])
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(execution_request(root))
 
     assert not result.success
     assert not (tmp_path / "escaped.md").exists()
@@ -187,9 +195,11 @@ async def test_edit_outside_the_root_is_refused(
 async def test_prompt_starting_with_a_dash_is_not_read_as_an_option(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(tmp_path, base_env)
-    result = await ClaudeCodeExecutor(_settings(), env=env).execute(_request(root, "--help me"))
+    env = scripted_env(tmp_path, base_env)
+    result = await ClaudeCodeExecutor(claude_settings(), env=env).execute(
+        execution_request(root, "--help me")
+    )
 
     assert result.success, result.error
-    [entry] = _log_entries(tmp_path)
+    [entry] = log_entries(tmp_path)
     assert entry["argv"][1] == " --help me"

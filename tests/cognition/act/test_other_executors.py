@@ -19,7 +19,7 @@ from cognition.act.executors import (
     InternalExecutor,
 )
 from graph.settings import ExecutorSettings
-from tests.support.executors import _log_entries, _request, _script, _settings
+from tests.support.executors import claude_settings, execution_request, log_entries, scripted_env
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="process groups are POSIX")
 
@@ -45,7 +45,7 @@ async def test_claude_flow_substitutes_whole_arguments(
     command = [sys.executable, str(argv_printer), "swarm", "init", "--topology", "{topology}"]
     settings = ExecutorSettings(claude_flow_command=[*command, "--task", "{prompt}", "x{prompt}"])
     prompt = "fix it; rm -rf / $(whoami)"
-    request = _request(root, prompt, topology="mesh")
+    request = execution_request(root, prompt, topology="mesh")
     result = await ClaudeFlowExecutor(settings, env=base_env).execute(request)
 
     assert result.success, result.error
@@ -66,7 +66,7 @@ async def test_claude_flow_defaults_the_topology_and_fails_on_nonzero_exit(
 ) -> None:
     command = [sys.executable, str(argv_printer), "swarm", "init", "--topology", "{topology}"]
     settings = ExecutorSettings(claude_flow_command=[*command, "{prompt}", "--fail"])
-    result = await ClaudeFlowExecutor(settings, env=base_env).execute(_request(root))
+    result = await ClaudeFlowExecutor(settings, env=base_env).execute(execution_request(root))
 
     assert not result.success
     assert result.return_code == 3
@@ -78,7 +78,7 @@ async def test_claude_flow_refuses_a_topology_that_looks_like_an_option(
     root: Path, argv_printer: Path, base_env: dict[str, str]
 ) -> None:
     settings = ExecutorSettings(claude_flow_command=[sys.executable, str(argv_printer)])
-    request = _request(root, topology="--evil")
+    request = execution_request(root, topology="--evil")
     result = await ClaudeFlowExecutor(settings, env=base_env).execute(request)
 
     assert not result.success
@@ -95,7 +95,7 @@ async def test_claude_flow_times_out_with_what_it_printed(
     )
     settings = ExecutorSettings(claude_flow_command=[sys.executable, str(script), "{prompt}"])
     started = time.monotonic()
-    request = _request(root, timeout_s=1.0)
+    request = execution_request(root, timeout_s=1.0)
     result = await ClaudeFlowExecutor(settings, env=base_env).execute(request)
 
     assert time.monotonic() - started < 10
@@ -117,7 +117,7 @@ async def test_internal_runs_a_registered_function(root: Path) -> None:
 
     executor = InternalExecutor(ExecutorSettings())
     executor.register("reindex", reindex)
-    request = _request(root, params={"function": "reindex", "folder": "notes"})
+    request = execution_request(root, params={"function": "reindex", "folder": "notes"})
     result = await executor.execute(request)
 
     assert result.success, result.error
@@ -130,7 +130,7 @@ async def test_internal_runs_a_registered_function(root: Path) -> None:
 
 async def test_internal_unknown_name_is_a_failure_naming_it(root: Path) -> None:
     executor = InternalExecutor(ExecutorSettings())
-    result = await executor.execute(_request(root, params={"function": "no_such_fn"}))
+    result = await executor.execute(execution_request(root, params={"function": "no_such_fn"}))
 
     assert not result.success
     assert result.error is not None and "'no_such_fn'" in result.error
@@ -147,11 +147,13 @@ async def test_internal_exception_and_timeout_are_failures(root: Path) -> None:
     executor.register("broken", broken)
     executor.register("slow", slow)
 
-    failed = await executor.execute(_request(root, params={"function": "broken"}))
+    failed = await executor.execute(execution_request(root, params={"function": "broken"}))
     assert not failed.success
     assert failed.error == "RuntimeError: disk full"
 
-    late = await executor.execute(_request(root, params={"function": "slow"}, timeout_s=0.2))
+    late = await executor.execute(
+        execution_request(root, params={"function": "slow"}, timeout_s=0.2)
+    )
     assert not late.success
     assert late.timed_out
 
@@ -159,14 +161,14 @@ async def test_internal_exception_and_timeout_are_failures(root: Path) -> None:
 async def test_dry_run_records_the_command_and_runs_nothing(
     tmp_path: Path, root: Path, base_env: dict[str, str]
 ) -> None:
-    env = _script(tmp_path, base_env, edits=[{"path": "touched.md", "content": "x"}])
-    target = ClaudeCodeExecutor(_settings(), env=env)
-    request = _request(root)
+    env = scripted_env(tmp_path, base_env, edits=[{"path": "touched.md", "content": "x"}])
+    target = ClaudeCodeExecutor(claude_settings(), env=env)
+    request = execution_request(root)
     result = await DryRunExecutor(target).execute(request)
 
     assert result.success
     assert result.output.startswith("dry run")
     assert result.command == target.command_for(request)
     assert request.prompt not in result.output
-    assert _log_entries(tmp_path) == []
+    assert log_entries(tmp_path) == []
     assert not (root / "touched.md").exists()

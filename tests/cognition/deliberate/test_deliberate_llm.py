@@ -10,16 +10,16 @@ from cognition.llm import LLMClient
 from graph.models import DecisionType, ReasonerKind
 from tests.cognition.deliberate.test_deliberate_rules import (
     RENDERED,
-    STEP_NAMES,
     critical_failure,
     new_intake_file,
 )
+from tests.support.llm_client import closed_port_url
 from tests.support.llm_reasoner import (
     GOOD,
+    STEP_NAMES,
     THRESHOLDS,
     Script,
     assert_well_formed,
-    closed_port_url,
     settings_for,
     user_message,
 )

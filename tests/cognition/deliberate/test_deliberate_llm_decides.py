@@ -13,19 +13,9 @@ from tests.cognition.deliberate.test_deliberate_rules import (
     new_intake_file,
     pattern,
 )
+from tests.support.llm_client import FakeClock
 from tests.support.llm_reasoner import THRESHOLDS, Script, settings_for, user_message
 from tests.support.llm_stub import LLMStub
-
-
-class FakeClock:
-    """Monotonic seconds that move only when a test says so."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
 
 # -- what the model may and may not decide ------------------------------------------
 

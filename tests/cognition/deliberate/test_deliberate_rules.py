@@ -24,10 +24,10 @@ from graph.models import (
     ObservationType,
     Pattern,
     ReasonerKind,
-    StepName,
     Urgency,
 )
 from graph.settings import ThresholdSettings
+from tests.support.llm_reasoner import STEP_NAMES
 
 AGENT = "test-deliberate"
 DECISION_FRAME = next(frame for frame in SEED_FRAMES if frame.name == "decision")
@@ -45,13 +45,6 @@ RENDERED = RenderedContext(
     sections=[],
     token_estimate=20,
 )
-STEP_NAMES = [
-    StepName.OBSERVE,
-    StepName.CATEGORIZE,
-    StepName.MATCH_PATTERN,
-    StepName.EVALUATE,
-    StepName.DECIDE,
-]
 
 
 def observe(

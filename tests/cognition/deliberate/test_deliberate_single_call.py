@@ -17,15 +17,15 @@ from graph.models import DecisionType, ReasonerKind
 from rsi.strategies import CarriedPrompt
 from tests.cognition.deliberate.test_deliberate_rules import (
     RENDERED,
-    STEP_NAMES,
     critical_failure,
     new_intake_file,
 )
+from tests.support.llm_client import closed_port_url
 from tests.support.llm_reasoner import (
     GOOD,
+    STEP_NAMES,
     THRESHOLDS,
     assert_well_formed,
-    closed_port_url,
     settings_for,
 )
 from tests.support.llm_stub import LLMStub, Reply
