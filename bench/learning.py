@@ -51,8 +51,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench import learning_state
+from bench import learning_replies, learning_state
 from bench.common import bench_settings, connected, verdict
+from bench.learning_rebuild import rebuild, remembers
 from bench.learning_runner import BAD, GOOD, STAND_IN, Item, Runner, Tally, stream
 from graph.models import new_id
 from graph.settings import Settings
@@ -84,6 +85,7 @@ class Sitting:
     keep: Callable[[Arms], None] = lambda arms: None
     pause: Callable[[], bool] = lambda: False
     kept: bool = False  # a kept run's Nous remembers between sittings
+    deciding: Callable[[int], None] = lambda index: None  # told before Nous decides one
 
 
 async def run_both(
@@ -98,6 +100,7 @@ async def run_both(
         for index in range(len(arms.base), len(items)):
             item = items[index]
             if len(arms.nous) == index:  # else Nous decided it before the last pause
+                sitting.deciding(index)
                 started = time.perf_counter()
                 arms.nous.append(await nous.decide(memory, runtime, item))
                 arms.nous_s += time.perf_counter() - started
@@ -283,7 +286,8 @@ async def run(
                 flush=True,
             )
         if len(arms.base) < count:
-            await decide_stream(settings, work, items, arms, sitting, size)
+            replies = state / learning_replies.REPLIES_FILE if state is not None else None
+            await decide_stream(settings, work, items, arms, sitting, size, replies)
     if len(arms.base) < count:
         print(f"paused after {len(arms.base)} of {count} observations: the same command goes on")
         table(items[: len(arms.base)], arms.nous[: len(arms.base)], arms.base, size)
@@ -298,17 +302,44 @@ async def run(
 
 
 async def decide_stream(
-    settings: Settings, work: Path, items: Sequence[Item], arms: Arms, sitting: Sitting, size: int
+    settings: Settings,
+    work: Path,
+    items: Sequence[Item],
+    arms: Arms,
+    sitting: Sitting,
+    size: int,
+    replies: Path | None = None,
 ) -> None:
-    """Both runs, on roots under ``work``, over what ``arms`` has not decided yet."""
-    async with connected(settings) as (endpoint, driver):
+    """Both runs, on roots under ``work``, over what ``arms`` has not decided yet.
+
+    With ``replies`` (a kept run), Nous's requests to the model are recorded
+    there, and a Neo4j that does not hold Nous's memory gets it rebuilt first
+    (:mod:`bench.learning_rebuild`)."""
+    async with connected(settings) as (endpoint, driver), contextlib.AsyncExitStack() as stack:
         print(f"neo4j: {endpoint.describe()}")
-        reasoner = (
-            f"the model at {settings.llm.base_url}" if settings.reasoner == "llm" else "the rules"
-        )
-        print(f"reasoner: {reasoner}", flush=True)
+        model = settings.reasoner == "llm"
+        print(f"reasoner: {f'the model at {settings.llm.base_url}' if model else 'the rules'}")
         # Each run its own settings: a runner points its settings' watch root at its folder.
-        nous = Runner(settings.model_copy(deep=True), driver, work / "nous", items)
+        ours = settings.model_copy(deep=True)
+        if replies is not None and arms.nous and not await remembers(driver, sitting.agent):
+            print(
+                f"Nous's memory is not in this Neo4j: rebuilding its {len(arms.nous)} observations"
+            )
+            await rebuild(
+                ours,
+                driver,
+                work / "nous",
+                items,
+                arms.nous,
+                sitting.agent,
+                replies if model else None,
+            )
+        if replies is not None and model:
+            proxy = learning_replies.RecordingProxy(settings.llm.base_url, replies)
+            stack.callback(proxy.close)
+            ours.llm.base_url = proxy.base_url
+            sitting.deciding = lambda index: setattr(proxy, "observation", index)
+        nous = Runner(ours, driver, work / "nous", items)
         baseline = Runner(settings.model_copy(deep=True), driver, work / "base", items)
         try:
             await run_both(nous, baseline, items, arms, sitting)

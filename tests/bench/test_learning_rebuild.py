@@ -1,0 +1,116 @@
+"""A kept learning run on another Neo4j: Nous's memory rebuilt from the replies recorded."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from bench import learning_replies
+from bench.learning import learning_settings
+from bench.learning_rebuild import rebuild, remembers
+from bench.learning_runner import Runner, Tally, stream
+from bench.learning_state import StateError
+from graph.settings import load_settings
+from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
+from tests.support.llm_stub import LLMStub
+
+EMPTY = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
+
+
+async def recorded_run(
+    driver: GraphDriver, stub: LLMStub, root: Path, replies: Path, agent: str, count: int
+) -> list[Tally]:
+    """``count`` observations decided by ``agent`` through a recording proxy; their tallies."""
+    stub.answer_from_schema = True  # each request answered as a constraining server would
+    proxy = learning_replies.RecordingProxy(stub.base_url, replies)
+    try:
+        settings = learning_settings(load_settings(EMPTY), proxy.base_url)
+        runner = Runner(settings, driver, root, stream(count, seed=3))
+        memory, runtime = await runner.open(agent)
+        tallies = []
+        try:
+            for index, item in enumerate(stream(count, seed=3)):
+                proxy.observation = index
+                tallies.append(await runner.decide(memory, runtime, item))
+        finally:
+            await runner.close(memory, runtime, forget=False)
+    finally:
+        proxy.close()
+    return tallies
+
+
+async def test_a_missing_memory_is_rebuilt_from_the_recorded_replies_without_the_model(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    agent, replies = f"test-rebuild-{tmp_path.name}", tmp_path / "replies.jsonl"
+    items = stream(3, seed=3)
+    with LLMStub() as stub:
+        tallies = await recorded_run(driver, stub, tmp_path / "first", replies, agent, 3)
+        asked = len(stub.chat_requests)
+        lines = [json.loads(line) for line in replies.read_text().splitlines()]
+        posts = [line for line in lines if line["method"] == "POST"]
+        assert asked >= 3 and len(posts) == asked and all(t.by_model for t in tallies)
+        assert [p["observation"] for p in posts] == sorted(p["observation"] for p in posts)
+        assert {p["observation"] for p in posts} == {0, 1, 2} and posts[0]["step"]
+        memory = Memory(driver, agent)
+        await memory.forget()  # another machine: its Neo4j has never seen the agent
+        assert not await remembers(driver, agent)
+
+        settings = learning_settings(load_settings(EMPTY), stub.base_url)
+        await rebuild(settings, driver, tmp_path / "again", items, tallies, agent, replies)
+        assert len(stub.chat_requests) == asked  # every answer was a recorded one
+    assert await memory.observation_counts() == (3, 0)
+    await memory.forget()
+
+
+async def test_a_rebuild_that_comes_out_otherwise_stops_and_forgets_what_it_built(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    agent, replies = f"test-rebuild-odd-{tmp_path.name}", tmp_path / "replies.jsonl"
+    items = stream(2, seed=3)
+    with LLMStub() as stub:
+        tallies = await recorded_run(driver, stub, tmp_path / "first", replies, agent, 2)
+        memory = Memory(driver, agent)
+        await memory.forget()
+        settings = learning_settings(load_settings(EMPTY), stub.base_url)
+        wrong = [tallies[0], replace(tallies[1], escalations=tallies[1].escalations + 1)]
+        with pytest.raises(StateError, match="observation 2 came out as"):
+            await rebuild(settings, driver, tmp_path / "again", items, wrong, agent, replies)
+        assert await memory.observation_counts() == (0, 0)
+
+        # Replies for one observation fewer than tallied: the request has none to answer it.
+        recorded_lines = replies.read_text().splitlines()
+        kept = [line for line in recorded_lines if json.loads(line)["observation"] == 0]
+        replies.write_text("\n".join(kept) + "\n")
+        with pytest.raises(StateError, match=r"observation 2: POST .* has no recorded reply"):
+            await rebuild(settings, driver, tmp_path / "third", items, tallies, agent, replies)
+        assert await memory.observation_counts() == (0, 0)
+
+
+def test_replies_of_an_observation_not_tallied_are_left_out_and_a_bad_line_is_named(
+    tmp_path: Path,
+) -> None:
+    replies = tmp_path / "replies.jsonl"
+    line = {"method": "POST", "path": "/chat/completions", "step": "s", "status": 200, "body": "{}"}
+    replies.write_text(
+        "\n".join(json.dumps({**line, "observation": i}) for i in range(3)) + "\n", "utf-8"
+    )
+    assert [r.observation for r in learning_replies.load(replies, 2)] == [0, 1]
+    with replies.open("a", encoding="utf-8") as out:
+        out.write('{"observation": "x"\n')
+    with pytest.raises(ValueError, match=r"replies\.jsonl:4: not a recorded reply"):
+        learning_replies.load(replies, 2)
+
+
+async def test_a_rebuild_without_replies_for_the_model_is_refused(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    settings = learning_settings(load_settings(EMPTY), "http://127.0.0.1:9/v1")
+    with pytest.raises(StateError, match="no recorded replies"):
+        await rebuild(
+            settings, driver, tmp_path, stream(1, 3), [Tally()], "nobody", tmp_path / "none"
+        )
