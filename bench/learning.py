@@ -28,7 +28,8 @@ runs):
   block the window starts inside names the observations it ran.
 
 With the model, a run takes hours; ``--state DIR`` keeps it in a folder so
-it can pause (``touch DIR/stop``) and go on later with the same Nous
+it can pause (``touch DIR/stop``) and go on later with the same Nous, on this
+machine or, from the model's recorded replies, another
 (:mod:`bench.learning_state`); a paused run exits 75 with its table so far.
 
 Per block of ``--block`` observations it prints, for each: actions taken,

@@ -8,11 +8,15 @@ minutes on two CPU cores, and the targets are read over 100 of them. With
   baseline's window), Nous's agent id, the commit of each sitting, and both
   runs' tallies so far (``null`` where the baseline did not run), rewritten
   (whole, then renamed) after each run's decision;
+- ``DIR/replies.jsonl``: with the model, every reply it gave Nous's run
+  (:mod:`bench.learning_replies`);
 - ``DIR/nous`` and ``DIR/base``: the two watched roots.
 
 Nous's memory stays in Neo4j under its agent id between sittings, as a
-daemon's does across a restart; the baseline's agents are forgotten after
-each observation as always. Creating ``DIR/stop`` ends the sitting after the
+daemon's does across a restart; a Neo4j that does not hold it (another
+machine) gets it rebuilt from the replies (:mod:`bench.learning_rebuild`), so
+``run.json`` and ``replies.jsonl`` are all a run needs to go on elsewhere. The
+baseline's agents are forgotten after each observation as always. Creating ``DIR/stop`` ends the sitting after the
 current observation; the same command started again goes on from there.
 Started with another ``--observations``, ``--baseline-over`` or ``--block``,
 it goes on as that run when what was decided fits it (a seeded stream of N
