@@ -336,6 +336,7 @@ async def decide_stream(
                 replies if model else None,
             )
         if replies is not None and model:
+            learning_replies.trim(replies, len(arms.nous))
             proxy = learning_replies.RecordingProxy(settings.llm.base_url, replies)
             stack.callback(proxy.close)
             ours.llm.base_url = proxy.base_url

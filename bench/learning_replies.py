@@ -17,6 +17,7 @@ the rebuild's. The baseline is memoryless and needs no replies.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import urllib.error
 import urllib.request
@@ -64,6 +65,19 @@ def load(path: Path, observations: int) -> list[Recorded]:
         if recorded.observation < observations:
             kept.append(recorded)
     return kept
+
+
+def trim(path: Path, observations: int) -> None:
+    """Drop from ``path`` the replies of observations from ``observations`` on.
+
+    A sitting stopped in the middle of an observation recorded replies that no
+    tally owns; deciding it again would record a second set for it.
+    """
+    kept = load(path, observations)
+    if path.exists() and len(kept) != len(path.read_text(encoding="utf-8").splitlines()):
+        fresh = path.with_name(path.name + ".new")
+        fresh.write_text("".join(json.dumps(asdict(r)) + "\n" for r in kept), encoding="utf-8")
+        os.replace(fresh, path)
 
 
 class _Server(ThreadingHTTPServer):

@@ -16,8 +16,9 @@ Nous's memory stays in Neo4j under its agent id between sittings, as a
 daemon's does across a restart; a Neo4j that does not hold it (another
 machine) gets it rebuilt from the replies (:mod:`bench.learning_rebuild`), so
 ``run.json`` and ``replies.jsonl`` are all a run needs to go on elsewhere. The
-baseline's agents are forgotten after each observation as always. Creating ``DIR/stop`` ends the sitting after the
-current observation; the same command started again goes on from there.
+baseline's agents are forgotten after each observation as always. Creating
+``DIR/stop`` ends the sitting after the current observation; the same command
+started again goes on from there.
 Started with another ``--observations``, ``--baseline-over`` or ``--block``,
 it goes on as that run when what was decided fits it (a seeded stream of N
 observations is the first N of any longer one). A

@@ -100,9 +100,11 @@ def test_replies_of_an_observation_not_tallied_are_left_out_and_a_bad_line_is_na
         "\n".join(json.dumps({**line, "observation": i}) for i in range(3)) + "\n", "utf-8"
     )
     assert [r.observation for r in learning_replies.load(replies, 2)] == [0, 1]
+    learning_replies.trim(replies, 2)  # observation 3 was never tallied: its replies go
+    assert [r.observation for r in learning_replies.load(replies, 10)] == [0, 1]
     with replies.open("a", encoding="utf-8") as out:
         out.write('{"observation": "x"\n')
-    with pytest.raises(ValueError, match=r"replies\.jsonl:4: not a recorded reply"):
+    with pytest.raises(ValueError, match=r"replies\.jsonl:3: not a recorded reply"):
         learning_replies.load(replies, 2)
 
 
