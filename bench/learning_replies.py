@@ -111,6 +111,7 @@ class _Handler(BaseHTTPRequestHandler):
         return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
     def reply(self, status: int, body: bytes) -> None:
+        """Send ``body`` (JSON) with ``status``."""
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
