@@ -53,15 +53,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import learning_replies, learning_state
-from bench.common import bench_settings, connected, verdict
-from bench.learning_rebuild import rebuild, remembers
-from bench.learning_runner import BAD, GOOD, STAND_IN, Item, Runner, Tally, stream
+from bench.common import bench_settings, connected
+from bench.learning_rebuild import carry_over
+from bench.learning_report import TAIL, progress, report, table
+from bench.learning_runner import STAND_IN, Item, Runner, Tally, stream
 from graph.models import new_id
 from graph.settings import Settings
-
-FAILED_TARGET = 0.20
-GOOD_ACTIONS_TARGET = 0.90
-TAIL = 100
+from graph.store.driver import GraphDriver
 
 
 @dataclass
@@ -124,107 +122,6 @@ async def run_both(
                 break
     finally:
         await nous.close(memory, runtime, forget=not sitting.kept or len(arms.base) == len(items))
-
-
-def progress(arms: Arms, total_count: int, every: int = 10) -> None:
-    """A line every ``every`` observations, so a run with a slow model can be followed."""
-    done = len(arms.nous)
-    if done % every and done != total_count:
-        return
-    for run, tallies in (("Nous", arms.nous), ("baseline", arms.base)):
-        summed = total(tallies)
-        if summed is None:
-            continue  # the baseline's window has not begun
-        print(
-            f"  {done}/{total_count} {run}: {summed.actions} actions ({summed.failed} failed), "
-            f"{summed.escalations} escalations, {summed.by_model} decided by the model",
-            flush=True,
-        )
-
-
-def total(tallies: Sequence[Tally | None]) -> Tally | None:
-    """The tallies summed, those not run left out; ``None`` when none ran."""
-    ran = [tally for tally in tallies if tally is not None]
-    if not ran:
-        return None
-    summed = Tally()
-    for tally in ran:
-        summed.add(tally)
-    return summed
-
-
-def blocks(tallies: Sequence[Tally | None], size: int) -> list[Tally | None]:
-    """The tallies summed per block of ``size`` observations (``None``: none ran)."""
-    return [total(tallies[start : start + size]) for start in range(0, len(tallies), size)]
-
-
-def table(
-    items: Sequence[Item], nous: Sequence[Tally], base: Sequence[Tally | None], size: int
-) -> None:
-    """Print the per-block table of both runs and how many decisions the model made."""
-    print(
-        "| block | run | actions | failed | escalations | waits | investigations "
-        "| actions on notes (good) | actions on reports (bad) |"
-    )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for i, (ours, theirs) in enumerate(zip(blocks(nous, size), blocks(base, size), strict=True)):
-        span = f"{i * size + 1}-{min((i + 1) * size, len(items))}"
-        # A block the baseline's window starts inside says which of its observations it ran.
-        first, last = i * size, min((i + 1) * size, len(base))
-        decided = [j + 1 for j in range(first, last) if base[j] is not None]
-        whole = len(decided) == last - first
-        baseline = "baseline" if whole or not decided else f"baseline ({decided[0]}-{decided[-1]})"
-        for label, t in (("Nous", ours), (baseline, theirs)):
-            if t is None:
-                print(f"| {span} | {label} | not run |" + " |" * 6)
-                continue
-            print(
-                f"| {span} | {label} | {t.actions} | {t.failed} | {t.escalations} | {t.waits} "
-                f"| {t.investigations} | {t.actions_by_folder[GOOD]} | {t.actions_by_folder[BAD]} |"
-            )
-    ran = [t for t in base if t is not None]
-    print(
-        f"decided by the model (else the rules, its fallback): Nous "
-        f"{sum(t.by_model for t in nous)} of {len(nous)}, baseline "
-        f"{sum(t.by_model for t in ran)} of {len(ran)}"
-    )
-
-
-def report(
-    items: Sequence[Item], nous: Sequence[Tally], base: Sequence[Tally | None], size: int
-) -> bool:
-    """Print the per-block table and the two ratios; whether both targets are met."""
-    table(items, nous, base, size)
-    tail_nous, tail_base = total(nous[-TAIL:]), total(base[-TAIL:])
-    if tail_nous is None or tail_base is None or None in base[-TAIL:]:
-        raise ValueError(f"both runs must have decided the last {TAIL} observations")
-    good_in_tail = sum(1 for item in items[-TAIL:] if item.folder == GOOD)
-    failed_ratio = tail_nous.failed / tail_base.failed if tail_base.failed else float("inf")
-    good_ratio = (
-        tail_nous.actions_by_folder[GOOD] / tail_base.actions_by_folder[GOOD]
-        if tail_base.actions_by_folder[GOOD]
-        else float("inf")
-    )
-    print(
-        f"last {TAIL}: {good_in_tail} notes, {TAIL - good_in_tail} reports; failed actions "
-        f"Nous {tail_nous.failed}, baseline {tail_base.failed}; actions on notes "
-        f"Nous {tail_nous.actions_by_folder[GOOD]}, baseline {tail_base.actions_by_folder[GOOD]}"
-    )
-    checks = [
-        (
-            failed_ratio <= FAILED_TARGET,
-            f"failed actions, last {TAIL}: {failed_ratio:.2f}x the baseline "
-            f"(target <= {FAILED_TARGET:.2f})",
-        ),
-        (
-            good_ratio >= GOOD_ACTIONS_TARGET,
-            f"actions on the good folder, last {TAIL}: {good_ratio:.2f}x the baseline "
-            f"(target >= {GOOD_ACTIONS_TARGET:.2f})",
-        ),
-    ]
-    for ok, text in checks:
-        print(f"{verdict(ok)}  {text}")
-    return all(ok for ok, _ in checks)
 
 
 def learning_settings(settings: Settings, base_url: str | None = None) -> Settings:
@@ -311,36 +208,36 @@ async def decide_stream(
     size: int,
     replies: Path | None = None,
 ) -> None:
-    """Both runs, on roots under ``work``, over what ``arms`` has not decided yet.
+    """Both runs, on roots under ``work``, over what ``arms`` has not decided yet."""
+    async with connected(settings) as (endpoint, driver):
+        print(f"neo4j: {endpoint.describe()}")
+        await decide_on(driver, settings, work, items, arms, sitting, size, replies)
+
+
+async def decide_on(
+    driver: GraphDriver,
+    settings: Settings,
+    work: Path,
+    items: Sequence[Item],
+    arms: Arms,
+    sitting: Sitting,
+    size: int,
+    replies: Path | None = None,
+) -> None:
+    """:func:`decide_stream` on a connected ``driver``.
 
     With ``replies`` (a kept run), Nous's requests to the model are recorded
     there, and a Neo4j that does not hold Nous's memory gets it rebuilt first
     (:mod:`bench.learning_rebuild`)."""
-    async with connected(settings) as (endpoint, driver), contextlib.AsyncExitStack() as stack:
-        print(f"neo4j: {endpoint.describe()}")
-        model = settings.reasoner == "llm"
-        print(f"reasoner: {f'the model at {settings.llm.base_url}' if model else 'the rules'}")
+    model = settings.reasoner == "llm"
+    print(f"reasoner: {f'the model at {settings.llm.base_url}' if model else 'the rules'}")
+    async with contextlib.AsyncExitStack() as stack:
         # Each run its own settings: a runner points its settings' watch root at its folder.
         ours = settings.model_copy(deep=True)
-        if replies is not None and arms.nous and not await remembers(driver, sitting.agent):
-            print(
-                f"Nous's memory is not in this Neo4j: rebuilding its {len(arms.nous)} observations"
+        if replies is not None:
+            ours, sitting.deciding = await carry_over(
+                stack, driver, ours, work / "nous", items, arms.nous, sitting.agent, replies
             )
-            await rebuild(
-                ours,
-                driver,
-                work / "nous",
-                items,
-                arms.nous,
-                sitting.agent,
-                replies if model else None,
-            )
-        if replies is not None and model:
-            learning_replies.trim(replies, len(arms.nous))
-            proxy = learning_replies.RecordingProxy(settings.llm.base_url, replies)
-            stack.callback(proxy.close)
-            ours.llm.base_url = proxy.base_url
-            sitting.deciding = lambda index: setattr(proxy, "observation", index)
         nous = Runner(ours, driver, work / "nous", items)
         baseline = Runner(settings.model_copy(deep=True), driver, work / "base", items)
         try:

@@ -12,7 +12,7 @@ observation, and the partial memory is forgotten.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from bench import learning_replies
@@ -21,6 +21,40 @@ from bench.learning_state import StateError
 from graph.settings import Settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
+
+
+async def carry_over(
+    stack: contextlib.AsyncExitStack,
+    driver: GraphDriver,
+    settings: Settings,
+    root: Path,
+    items: Sequence[Item],
+    tallied: Sequence[Tally],
+    agent: str,
+    replies: Path,
+) -> tuple[Settings, Callable[[int], None]]:
+    """Nous's settings for a sitting of a kept run, and what to call before each observation.
+
+    When this Neo4j does not hold ``agent``'s memory of the ``tallied``
+    observations, it is rebuilt first (:func:`rebuild`). With the model, the
+    settings returned send Nous's requests through a proxy (closed with
+    ``stack``) that records each reply in ``replies`` under the observation the
+    callable last named.
+    """
+    model = settings.reasoner == "llm"
+    if tallied and not await remembers(driver, agent):
+        print(
+            f"Nous's memory is not in this Neo4j: rebuilding it from observations 1-{len(tallied)}"
+        )
+        await rebuild(settings, driver, root, items, tallied, agent, replies if model else None)
+    if not model:
+        return settings, lambda index: None
+    learning_replies.trim(replies, len(tallied))
+    proxy = learning_replies.RecordingProxy(settings.llm.base_url, replies)
+    stack.callback(proxy.close)
+    recorded = settings.model_copy(deep=True)
+    recorded.llm.base_url = proxy.base_url
+    return recorded, lambda index: setattr(proxy, "observation", index)
 
 
 async def remembers(driver: GraphDriver, agent: str) -> bool:

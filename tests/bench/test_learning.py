@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bench import learning_state
-from bench.learning import Arms, Sitting, blocks, learning_settings, report, run_both, table
+from bench.learning import Arms, Sitting, learning_settings, run_both
+from bench.learning_report import blocks, report, table
 from bench.learning_runner import (
     BAD,
     FAILURE,

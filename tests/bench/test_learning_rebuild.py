@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
+from contextlib import redirect_stdout
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bench import learning_replies
-from bench.learning import learning_settings
+from bench import learning_replies, learning_state
+from bench.learning import Arms, Sitting, decide_on, learning_settings
 from bench.learning_rebuild import rebuild, remembers
 from bench.learning_runner import Runner, Tally, stream
 from bench.learning_state import StateError
@@ -116,3 +118,46 @@ async def test_a_rebuild_without_replies_for_the_model_is_refused(
         await rebuild(
             settings, driver, tmp_path, stream(1, 3), [Tally()], "nobody", tmp_path / "none"
         )
+
+
+async def test_a_kept_run_on_a_neo4j_without_its_memory_rebuilds_it_and_goes_on(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    # The whole sitting as the command runs it: recorded through the proxy, paused, the
+    # memory gone (another machine), then rebuilt from the replies before the run goes on.
+    items, state = stream(3, seed=3), tmp_path / "state"
+    params = {"observations": 3, "seed": 3}
+    replies = state / learning_replies.REPLIES_FILE
+
+    def sitting_of(arms: Arms) -> Sitting:
+        kept = learning_state.load(state, params, f"test-carried-{tmp_path.name}", arms)
+        return Sitting(
+            agent=kept.agent,
+            keep=lambda done: learning_state.save(state, kept, done),
+            pause=lambda: learning_state.stop_asked(state),
+            kept=True,
+        )
+
+    with LLMStub() as stub:
+        stub.answer_from_schema = True
+        settings = learning_settings(load_settings(EMPTY), stub.base_url)
+        first = Arms()
+        sitting = sitting_of(first)
+        (state / "stop").touch()
+        await decide_on(driver, settings, state, items, first, sitting, 1, replies)
+        assert len(first.nous) == 1 and first.nous[0].by_model == 1
+        recorded = learning_replies.load(replies, 10)
+        assert recorded and {r.observation for r in recorded} == {0}
+        memory = Memory(driver, sitting.agent)
+        await memory.forget()
+
+        second = Arms()
+        out = io.StringIO()
+        with redirect_stdout(out):
+            await decide_on(driver, settings, state, items, second, sitting_of(second), 1, replies)
+    assert "rebuilding it from observations 1-1" in out.getvalue()
+    assert len(second.nous) == len(second.base) == 3 and second.nous[0] == first.nous[0]
+    again = learning_replies.load(replies, 10)
+    assert again[: len(recorded)] == recorded  # the rebuild recorded nothing of its own
+    assert {r.observation for r in again[len(recorded) :]} == {1, 2}
+    assert await memory.observation_counts() == (0, 0)  # all decided: forgotten
