@@ -62,6 +62,8 @@ from rsi.problems import Problem
 
 log = logging.getLogger(__name__)
 
+# CPU seconds a run may use beyond its wall-clock budget before RLIMIT_CPU ends it.
+CPU_MARGIN_S = 5
 TESTS_FILE = "test_practice.py"
 SOLUTION_FILE = "solution.py"
 UNSEEN_FILE = "checks"
@@ -292,7 +294,11 @@ async def _run(
     conf: Confinement,
 ) -> tuple[bool, int | None]:
     """(timed out, exit code) of ``argv`` run in ``cwd``, inheriting ``fds``."""
-    cpu = max(1, math.ceil(timeout_s))
+    # RLIMIT_CPU is the backstop, not the timeout: at exactly the wall-clock budget, a run
+    # that had a core to itself reached it at the moment wait_for did, and when the limit's
+    # SIGXCPU won, the wrapper (bubblewrap, unshare) exited with a code of its own and the
+    # run was reported as ending without a report rather than as timed out.
+    cpu = max(1, math.ceil(timeout_s)) + CPU_MARGIN_S
     nproc = process_limit(conf.drops_user)
     # Output goes to a file, not a pipe: a child that outlives the run (where no PID
     # namespace ends it) cannot hold us waiting for the end of a pipe.
