@@ -60,6 +60,8 @@ def load(path: Path, observations: int) -> list[Recorded]:
             continue
         try:
             recorded = Recorded(**json.loads(line))
+            if not isinstance(recorded.observation, int) or not isinstance(recorded.body, str):
+                raise TypeError("observation must be a number and body a string")
         except (ValueError, TypeError) as exc:
             raise ValueError(f"{path}:{number}: not a recorded reply ({exc})") from exc
         if recorded.observation < observations:

@@ -108,6 +108,9 @@ def test_replies_of_an_observation_not_tallied_are_left_out_and_a_bad_line_is_na
         out.write('{"observation": "x"\n')
     with pytest.raises(ValueError, match=r"replies\.jsonl:3: not a recorded reply"):
         learning_replies.load(replies, 2)
+    replies.write_text(json.dumps({**line, "observation": "x"}) + "\n", "utf-8")
+    with pytest.raises(ValueError, match=r"replies\.jsonl:1: .*observation must be a number"):
+        learning_replies.load(replies, 2)
 
 
 async def test_a_rebuild_without_replies_for_the_model_is_refused(
