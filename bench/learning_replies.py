@@ -179,6 +179,13 @@ class ReplayServer(_Server):
     A request is matched to the first unused reply of the same observation,
     method, path and step. One with none left is answered 500 and counted in
     :attr:`unmatched`: the rebuild is then not the run that was recorded.
+
+    A format refusal (:func:`format_refusal`) is how Nous's client and the
+    model's server agree on a reply format, once in each process, before the
+    first reply they accept. A recording of several sittings holds such
+    refusals at the start of each; the rebuild is one process and asks only
+    once. So after the first successful reply a recorded format refusal is
+    passed over, neither served nor left over.
     """
 
     def __init__(self, replies: list[Recorded]) -> None:
@@ -191,6 +198,7 @@ class ReplayServer(_Server):
                 key = (recorded.observation, recorded.method, recorded.path, recorded.step)
                 self._queues[key].append(recorded)
         self._lock = threading.Lock()
+        self._agreed = False  # a POST has been answered 2xx: the format is settled
         self.unmatched: list[str] = []
         super().__init__(_Handler)
 
@@ -208,7 +216,10 @@ class ReplayServer(_Server):
         key = (self.observation, method, path, step)
         with self._lock:
             queue = self._queues.get(key)
+            while queue and self._agreed and format_refusal(queue[0]):
+                queue.popleft()
             recorded = queue.popleft() if queue else None
+            self._agreed = self._agreed or (recorded is not None and recorded.status < 300)
             if recorded is None:
                 self.unmatched.append(f"observation {key[0] + 1}: {method} {path} step {step!r}")
         if recorded is None:
@@ -219,4 +230,20 @@ class ReplayServer(_Server):
 
     def left_over(self, observation: int) -> int:
         """How many replies recorded for ``observation`` were not asked for."""
-        return sum(len(q) for key, q in self._queues.items() if key[0] == observation)
+        return sum(
+            1
+            for key, queue in self._queues.items()
+            if key[0] == observation
+            for recorded in queue
+            if not (self._agreed and format_refusal(recorded))
+        )
+
+
+def format_refusal(recorded: Recorded) -> bool:
+    """Whether ``recorded`` is a server declining a request's ``response_format``.
+
+    A 400, 422 or 500 whose body names ``response_format`` (llama-cpp-python
+    answers an unknown format type with 500). A 400 for a prompt too long names
+    no format, and is served as recorded.
+    """
+    return recorded.status in (400, 422, 500) and "response_format" in recorded.body

@@ -18,15 +18,22 @@ from bench.learning_state import StateError
 from graph.settings import load_settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
-from tests.support.llm_stub import LLMStub
+from tests.support.llm_stub import LLMStub, Reply
 
 EMPTY = Path(__file__).resolve().parents[1] / "support" / "empty.yaml"
 
 
 async def recorded_run(
-    driver: GraphDriver, stub: LLMStub, root: Path, replies: Path, agent: str, count: int
+    driver: GraphDriver,
+    stub: LLMStub,
+    root: Path,
+    replies: Path,
+    agent: str,
+    count: int,
+    start: int = 0,
 ) -> list[Tally]:
-    """``count`` observations decided by ``agent`` through a recording proxy; their tallies."""
+    """Observations ``start`` to ``count`` decided by ``agent`` in one sitting through a
+    recording proxy; their tallies."""
     stub.answer_from_schema = True  # each request answered as a constraining server would
     proxy = learning_replies.RecordingProxy(stub.base_url, replies)
     try:
@@ -35,7 +42,7 @@ async def recorded_run(
         memory, runtime = await runner.open(agent)
         tallies = []
         try:
-            for index, item in enumerate(stream(count, seed=3)):
+            for index, item in list(enumerate(stream(count, seed=3)))[start:]:
                 proxy.observation = index
                 tallies.append(await runner.decide(memory, runtime, item))
         finally:
@@ -91,6 +98,29 @@ async def test_a_rebuild_that_comes_out_otherwise_stops_and_forgets_what_it_buil
         with pytest.raises(StateError, match=r"observation 2: POST .* has no recorded reply"):
             await rebuild(settings, driver, tmp_path / "third", items, tallies, agent, replies)
         assert await memory.observation_counts() == (0, 0)
+
+
+async def test_a_recording_of_two_sittings_rebuilds_though_each_agreed_a_format_anew(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    # Each sitting's client asks json_schema first and is refused, as llama-cpp-python's
+    # server refuses it; the rebuild is one client, refused once.
+    agent, replies = f"test-rebuild-sittings-{tmp_path.name}", tmp_path / "replies.jsonl"
+    with LLMStub() as stub:
+        stub.refused_formats = {"json_schema"}
+        stub.refusal = Reply.error(500, {"error": {"message": "response_format: 'json_schema'"}})
+        tallies = await recorded_run(driver, stub, tmp_path / "one", replies, agent, 2)
+        tallies += await recorded_run(driver, stub, tmp_path / "two", replies, agent, 3, start=2)
+        refusals = [r.observation for r in learning_replies.load(replies, 3) if r.status == 500]
+        assert refusals == [0, 2]  # one at the start of each sitting
+        memory = Memory(driver, agent)
+        await memory.forget()
+        settings = learning_settings(load_settings(EMPTY), stub.base_url)
+        asked = len(stub.chat_requests)
+        await rebuild(settings, driver, tmp_path / "again", stream(3, 3), tallies, agent, replies)
+        assert len(stub.chat_requests) == asked
+    assert await memory.observation_counts() == (3, 0)
+    await memory.forget()
 
 
 def test_replies_of_an_observation_not_tallied_are_left_out_and_a_bad_line_is_named(
