@@ -242,8 +242,9 @@ class ReplayServer(_Server):
 def format_refusal(recorded: Recorded) -> bool:
     """Whether ``recorded`` is a server declining a request's ``response_format``.
 
-    A 400, 422 or 500 whose body names ``response_format`` (llama-cpp-python
-    answers an unknown format type with 500). A 400 for a prompt too long names
-    no format, and is served as recorded.
+    The recorded counterpart of :func:`cognition.llm_format.format_refused`,
+    narrower: a 400, 422 or 500 whose body names ``response_format``
+    (llama-cpp-python answers an unknown format type with 500). A 400 for a
+    prompt too long names no format, and is served as recorded.
     """
     return recorded.status in (400, 422, 500) and "response_format" in recorded.body

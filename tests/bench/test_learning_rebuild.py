@@ -38,13 +38,14 @@ async def recorded_run(
     proxy = learning_replies.RecordingProxy(stub.base_url, replies)
     try:
         settings = learning_settings(load_settings(EMPTY), proxy.base_url)
-        runner = Runner(settings, driver, root, stream(count, seed=3))
+        items = stream(count, seed=3)
+        runner = Runner(settings, driver, root, items)
         memory, runtime = await runner.open(agent)
         tallies = []
         try:
-            for index, item in list(enumerate(stream(count, seed=3)))[start:]:
+            for index in range(start, count):
                 proxy.observation = index
-                tallies.append(await runner.decide(memory, runtime, item))
+                tallies.append(await runner.decide(memory, runtime, items[index]))
         finally:
             await runner.close(memory, runtime, forget=False)
     finally:
