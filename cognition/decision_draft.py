@@ -6,7 +6,7 @@ Pure functions of what :class:`cognition.loop.DecisionLoop` gathered
 
 from __future__ import annotations
 
-from cognition.act.actor import PlannedAction
+from cognition.act.action import PlannedAction
 from cognition.act.templates import TemplateRegistry
 from cognition.deliberate import pattern_key
 from cognition.recall.investigate import findings_step

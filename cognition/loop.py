@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from cognition.act.actor import DRY_RUN_OUTCOME, Actor, ActOutcome, PlannedAction
+from cognition.act.action import DRY_RUN_OUTCOME, ActOutcome, PlannedAction
+from cognition.act.actor import Actor
 from cognition.act.plan import plan
 from cognition.act.running import RunningActions
 from cognition.act.templates import TemplateRegistry

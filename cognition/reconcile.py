@@ -26,7 +26,8 @@ from dataclasses import KW_ONLY, dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from cognition.act.actor import Actor, PlannedAction
+from cognition.act.action import PlannedAction
+from cognition.act.actor import Actor
 from cognition.act.budget import WINDOW_S, ActionBudget
 from cognition.act.command import ARGV_PARAM
 from cognition.act.executors import FUNCTION_PARAM

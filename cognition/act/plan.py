@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 
-from cognition.act.actor import PlannedAction
+from cognition.act.action import PlannedAction
 from cognition.act.templates import TemplateRegistry, instantiate
 from cognition.errors import TemplateError
 from cognition.schemas import DecisionContext, Deliberation

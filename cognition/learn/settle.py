@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from cognition.act.actor import DRY_RUN_OUTCOME, ActOutcome
+from cognition.act.action import DRY_RUN_OUTCOME, ActOutcome
 from cognition.learn.learner import CensorBook, OutcomeLearner, works_here
 from cognition.monitor import is_transient
 from graph.models import (

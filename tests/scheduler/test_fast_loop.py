@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cognition.act.actor import DRY_RUN_OUTCOME
+from cognition.act.action import DRY_RUN_OUTCOME
 from cognition.deliberate import Reasoner
 from cognition.loop import DecisionLoop, TickReport
 from cognition.schemas import DecisionContext, Deliberation, RenderedContext

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cognition.act.actor import PlannedAction
+from cognition.act.action import PlannedAction
 from cognition.act.applicable import applicable_templates
 from cognition.act.fillable import template_options
 from cognition.act.plan import plan

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cognition.act.actor import DRY_RUN_OUTCOME, Actor, PlannedAction
+from cognition.act.action import DRY_RUN_OUTCOME, PlannedAction
+from cognition.act.actor import Actor
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.budget import ActionBudget
 from cognition.act.executors import DryRunExecutor

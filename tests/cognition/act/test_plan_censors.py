@@ -7,7 +7,7 @@ from pathlib import Path
 
 import neo4j
 
-from cognition.act.actor import PlannedAction
+from cognition.act.action import PlannedAction
 from cognition.act.plan import check_censor, recalled_censors
 from cognition.frames.spec import SEED_FRAMES
 from cognition.learn.learner import CensorBook
