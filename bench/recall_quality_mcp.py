@@ -90,7 +90,7 @@ async def tool(session: ClientSession, name: str, **arguments: object) -> str:
 async def pending(memory: Memory) -> int:
     """Nodes of the agent that still wait for a vector."""
     rows = await EmbeddingStore(memory).status(EMBEDDED_MODEL)
-    return sum(int(r["pending"]) for r in rows)
+    return sum(r.pending for r in rows)
 
 
 async def fill_facts(memory: Memory, told: list[Incident]) -> dict[Key, str]:

@@ -320,7 +320,13 @@ async def _main(args: argparse.Namespace) -> int:
         if practice is not None:
             document["practice"] = {
                 "cycles": [c.model_dump(mode="json") for c in practice.cycles],
-                "heuristics": json.loads(json.dumps(practice.heuristics, default=str)),
+                "heuristics": [
+                    {
+                        **h.heuristic.model_dump(mode="json"),
+                        "trials": [t.model_dump(mode="json") for t in h.trials],
+                    }
+                    for h in practice.heuristics
+                ],
             }
         document["client_errors"] = client_errors(practice, result)
         print(json.dumps(document, indent=2))

@@ -17,7 +17,6 @@ import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from cognition.llm import LLMClient
 from graph.models import Heuristic, HeuristicStatus, RSICycle, Trajectory, new_id
@@ -25,6 +24,7 @@ from graph.settings import Settings
 from graph.store.heuristics import HeuristicStore
 from graph.store.mapping import to_properties
 from graph.store.memory import Memory
+from graph.store.rows.rsi import HeuristicWithTrials
 from rsi.crystallize import Crystallizer
 from rsi.problems import held_out, practice_pool
 from rsi.trial import HeuristicTrials
@@ -76,7 +76,7 @@ class Practice:
     """What ``N`` real cycles did: each cycle, every heuristic, and each one's trials."""
 
     cycles: list[RSICycle] = field(default_factory=list)
-    heuristics: list[dict[str, Any]] = field(default_factory=list)
+    heuristics: list[HeuristicWithTrials] = field(default_factory=list)
     active: list[Heuristic] = field(default_factory=list)
 
 
@@ -121,12 +121,9 @@ def format_practice(practice: Practice) -> str:
     lines = [f"practice: {len(practice.cycles)} RSI cycles, {practiced} practiced"]
     lines += [f"  cycle {n}: {cycle_line(c)}" for n, c in enumerate(practice.cycles, 1)]
     lines.append(f"learned: {len(practice.heuristics)} heuristics")
-    for h in practice.heuristics:
-        lines.append(f"  [{h.get('status')}] {h.get('domain')}: {h.get('content')}")
-        lines.append(
-            f"    used {h.get('usage_count', 0)}, helpful {h.get('helpful', 0)},"
-            f" harmful {h.get('harmful', 0)}"
-        )
-        for t in h["trials"]:
-            lines.append(f"    trial {t.get('id')}: {t.get('reason')}")
+    for row in practice.heuristics:
+        h = row.heuristic
+        lines.append(f"  [{h.status}] {h.domain}: {h.content}")
+        lines.append(f"    used {h.usage_count}, helpful {h.helpful}, harmful {h.harmful}")
+        lines += [f"    trial {t.id}: {t.reason}" for t in row.trials]
     return "\n".join(lines)

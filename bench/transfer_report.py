@@ -68,6 +68,6 @@ def client_errors(practice: Practice | None, result: TransferResult) -> int:
     """Requests that failed at the client: in the arms, the trials and the cycles."""
     errors = sum(result.errors.values())
     if practice is not None:
-        errors += sum(int(t.get("errors") or 0) for h in practice.heuristics for t in h["trials"])
+        errors += sum(t.errors for h in practice.heuristics for t in h.trials)
         errors += sum(1 for c in practice.cycles if c.error and "LLM" in c.error)
     return errors

@@ -19,6 +19,18 @@ from typing import Any
 
 from graph.models import HeuristicStatus
 from graph.store.heuristics import HeuristicStore
+from graph.store.rows.rsi import HeuristicSummary
+
+
+@dataclass(frozen=True)
+class PracticeRate:
+    """Practice in one domain and difficulty, with its success rate."""
+
+    domain: str
+    difficulty: str
+    attempts: int
+    successes: int
+    success_rate: float
 
 
 @dataclass
@@ -42,7 +54,7 @@ class Window:
     rejected_heuristics: int
     activation_rate: float | None
     rejection_reasons: dict[str, int]
-    practice: list[dict[str, Any]]
+    practice: list[PracticeRate]
     crystallized: int
     pruned: int
     clarifications_waiting: int
@@ -56,7 +68,7 @@ class Report:
     agent_id: str
     overall: Window
     windows: list[Window] = field(default_factory=list)
-    heuristics: list[dict[str, Any]] = field(default_factory=list)
+    heuristics: list[HeuristicSummary] = field(default_factory=list)
 
     @property
     def active(self) -> int:
@@ -70,7 +82,7 @@ class Report:
 
     def count(self, status: str) -> int:
         """Heuristics in ``status``."""
-        return sum(1 for h in self.heuristics if h.get("status") == status)
+        return sum(1 for h in self.heuristics if h.status == status)
 
     def as_json(self) -> dict[str, Any]:
         """The report as JSON-ready data (times as ISO strings)."""
@@ -96,9 +108,8 @@ async def build_report(store: HeuristicStore, *, cycles: int = 5) -> Report:
     recent = list(reversed(await store.recent_cycles(cycles))) if cycles > 0 else []
     windows = []
     for i, cycle in enumerate(recent):
-        until = recent[i + 1]["at"] if i + 1 < len(recent) else None
-        label = f"cycle {cycle.get('id', '?')}"
-        windows.append(await _window(store, label, cycle["at"], until))
+        until = recent[i + 1].at if i + 1 < len(recent) else None
+        windows.append(await _window(store, f"cycle {cycle.id}", cycle.at, until))
     return Report(store.agent_id, overall, windows, await store.all_heuristics())
 
 
@@ -106,41 +117,35 @@ async def _window(
     store: HeuristicStore, label: str, since: datetime | None, until: datetime | None
 ) -> Window:
     row = await store.report_window(since, until)
-    c = row["cycles"]
-    processed, accepted = int(c["processed"]), int(c["accepted"])
-    variance = c.get("variance")
+    c = row.cycles
     return Window(
         label=label,
         since=since,
         until=until,
-        cycles=int(c["count"]),
-        processed=processed,
-        accepted=accepted,
-        rejected=int(c["rejected"]),
-        practiced=int(c["practiced"]),
-        succeeded=int(c["succeeded"]),
-        practicing=int(c["practicing"]),
-        bootstrap=int(c["bootstrap"]),
-        not_practiced={str(r["reason"]): int(r["count"]) for r in row["not_practiced"]},
-        trials=int(c["trials"]),
-        activated=int(c["activated"]),
-        rejected_heuristics=int(c["rejected_heuristics"]),
-        activation_rate=round(accepted / processed, 4) if processed else None,
-        rejection_reasons={str(r["reason"]): int(r["count"]) for r in row["rejections"]},
+        cycles=c.count,
+        processed=c.processed,
+        accepted=c.accepted,
+        rejected=c.rejected,
+        practiced=c.practiced,
+        succeeded=c.succeeded,
+        practicing=c.practicing,
+        bootstrap=c.bootstrap,
+        not_practiced=row.not_practiced,
+        trials=c.trials,
+        activated=c.activated,
+        rejected_heuristics=c.rejected_heuristics,
+        activation_rate=round(c.accepted / c.processed, 4) if c.processed else None,
+        rejection_reasons=row.rejections,
         practice=[
-            {
-                "domain": p["domain"],
-                "difficulty": p["difficulty"],
-                "attempts": int(p["attempts"]),
-                "successes": int(p["successes"]),
-                "success_rate": round(int(p["successes"]) / int(p["attempts"]), 4),
-            }
-            for p in row["practice"]
+            PracticeRate(
+                p.domain, p.difficulty, p.attempts, p.successes, round(p.successes / p.attempts, 4)
+            )
+            for p in row.practice
         ],
-        crystallized=int(row["crystallized"]),
-        pruned=int(row["pruned"]),
-        clarifications_waiting=int(row["clarifications"]),
-        direction_variance=round(float(variance), 4) if variance is not None else None,
+        crystallized=row.crystallized,
+        pruned=row.pruned,
+        clarifications_waiting=row.clarifications,
+        direction_variance=round(c.variance, 4) if c.variance is not None else None,
     )
 
 
@@ -152,13 +157,12 @@ def format_report(report: Report) -> str:
     counts = ", ".join(f"{report.count(s)} {s.value}" for s in HeuristicStatus)
     lines.append(f"heuristics: {counts}")
     for h in report.heuristics:
-        status = h.get("status", "?")
-        why = f" ({h.get('prune_reason')})" if status == HeuristicStatus.PRUNED else ""
-        why += f" ({h.get('trial_summary')})" if h.get("trial_summary") else ""
+        why = f" ({h.prune_reason})" if h.status == HeuristicStatus.PRUNED else ""
+        why += f" ({h.trial_summary})" if h.trial_summary else ""
         lines.append(
-            f"  [{status}{why}] {h.get('domain', '')}: {h.get('content', '')}"
-            f" | used {h['usage_count']}, helpful {h['helpful']}, harmful {h['harmful']},"
-            f" confirmed {h['confirmations']} | {h.get('id')}"
+            f"  [{h.status}{why}] {h.domain}: {h.content}"
+            f" | used {h.usage_count}, helpful {h.helpful}, harmful {h.harmful},"
+            f" confirmed {h.confirmations} | {h.id}"
         )
     return "\n".join(lines)
 
@@ -178,8 +182,7 @@ def _format_window(w: Window) -> list[str]:
         "  practice:" + ("" if w.practice else " none"),
     ]
     lines += [
-        f"    {p['domain']}/{p['difficulty']}: {p['successes']}/{p['attempts']}"
-        f" ({p['success_rate']:.0%})"
+        f"    {p.domain}/{p.difficulty}: {p.successes}/{p.attempts} ({p.success_rate:.0%})"
         for p in w.practice
     ]
     lines += [

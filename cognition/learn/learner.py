@@ -189,8 +189,7 @@ class OutcomeLearner:
             return 0
         counted = 0
         for row in await self.learning.superseded_chain(decision_id):
-            confidence = float(row["confidence"] or 0.0)
-            if await self.count(row["id"], row["pattern_key"], confidence, success):
+            if await self.count(row.id, row.pattern_key, row.confidence, success):
                 counted += 1
         return counted
 

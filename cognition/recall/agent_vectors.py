@@ -51,11 +51,11 @@ class AgentVectors:
         same time, so a page may end inside it); what is read twice replaces itself.
         """
         while rows := await self.store.vectors_since(self.model, self.since):
-            self._add([r["eid"] for r in rows], [r["embedding"] for r in rows])
+            self._add([r.eid for r in rows], [r.embedding for r in rows])
             for r in rows:
-                if r["path"] and r["label"] == "File":
-                    self._paths[r["path"]] = r["eid"]
-            latest = utc(max(r["embedded_at"] for r in rows))
+                if r.path and r.label == "File":
+                    self._paths[r.path] = r.eid
+            latest = utc(max(r.embedded_at for r in rows))
             if len(rows) < self.store.page or latest == self.since:
                 self.since = latest
                 return

@@ -118,24 +118,24 @@ class Investigator:
         )
         shown = {d.id for d in context.past_decisions}
         shown |= {r.id for r in [*context.facts, *context.lessons, *context.episodes]}
-        fresh = [t for t in row["texts"] if t["id"] not in shown]
-        lines = [f"{t['kind']}: {plain_text(t['text'], _LINE_CHARS)}" for t in row["texts"]]
-        history = [h for h in row["history"] if h]
-        if history:
-            changes = ", ".join(f"{h['type']} at {h['at'][:19]}" for h in history[:5])
+        fresh = [t for t in row.texts if t.id not in shown]
+        lines = [f"{t.kind}: {plain_text(t.text, _LINE_CHARS)}" for t in row.texts]
+        if row.history:
+            changes = ", ".join(f"{h.type} at {h.at[:19]}" for h in row.history[:5])
             lines.append(f"history of {primary.path}: {changes}")
-        if row["together"]:
-            lines.append("changed together with it: " + ", ".join(row["together"]))
-        for o in row["outcomes"]:
-            what = f"{o['type']} {o['template'] or ''}".strip()
+        if row.together:
+            lines.append("changed together with it: " + ", ".join(row.together))
+        for o in row.outcomes:
+            what = f"{o.type} {o.template or ''}".strip()
             lines.append(
-                f"on {path_pattern(primary.path)}: {what} succeeded"
-                f" {o['successes']} of {o['total']}"
+                f"on {path_pattern(primary.path)}: {what} succeeded {o.successes} of {o.total}"
             )
-        by_meaning = await self._by_meaning(questions, shown | {t["id"] for t in row["texts"]})
-        lines += [f"similar by meaning, {h.label.lower()}: {plain_text(h.text, _LINE_CHARS)}"
-                  for h in by_meaning]  # fmt: skip
-        findings = Findings(questions, lines, new=bool(fresh or row["together"] or by_meaning))
+        by_meaning = await self._by_meaning(questions, shown | {t.id for t in row.texts})
+        lines += [
+            f"similar by meaning, {h.label.lower()}: {plain_text(h.text, _LINE_CHARS)}"
+            for h in by_meaning
+        ]
+        findings = Findings(questions, lines, new=bool(fresh or row.together or by_meaning))
         if self.llm is not None and lines:
             await self._answer(findings)
         return findings

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from graph.settings_source import EMBEDDING_DIMENSIONS
 from graph.store.agent_graph import AgentGraph
+from graph.store.rows.embeddings import LabelCoverage, StoredVector
 
 # What gets a vector: the text recall shows (cypher/schema/010_embeddings.cypher).
 EMBEDDED_LABELS = (
@@ -29,6 +29,9 @@ EMBEDDED_LABELS = (
 )
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 INDEX_DIMENSIONS = EMBEDDING_DIMENSIONS  # the vector index's (cypher/schema/011_recall_vectors)
+
+
+_COVERAGE = ("nodes", "with_text", "vectors", "current", "pending")
 
 
 @dataclass(frozen=True)
@@ -116,15 +119,28 @@ class EmbeddingStore:
             per_label=counts,
         )
 
-    async def vectors_since(self, model: str, since: datetime) -> list[dict[str, Any]]:
+    async def vectors_since(self, model: str, since: datetime) -> list[StoredVector]:
         """Up to ``page`` of the agent's vectors of ``model`` embedded at or after ``since``."""
-        return await self.graph.read(
+        rows = await self.graph.read(
             "embeddings/vectors_since", model=model, since=since, limit=self.page
         )
+        return [
+            StoredVector(
+                str(r["eid"]), r["label"], r["path"], list(r["embedding"]), r["embedded_at"]
+            )
+            for r in rows
+        ]
 
-    async def status(self, model: str) -> list[dict[str, Any]]:
+    async def status(self, model: str) -> list[LabelCoverage]:
         """Coverage per label: nodes, nodes with text, vectors, vectors of ``model``, pending."""
-        return await self.graph.read("embeddings/status", model=model)
+        rows = await self.graph.read("embeddings/status", model=model)
+        return [
+            LabelCoverage(
+                str(r["label"]),
+                *(int(r[k] or 0) for k in _COVERAGE),  # each column a count
+            )
+            for r in rows
+        ]
 
     async def clear(self, *, chunk: int = 5000) -> int:
         """Remove every vector of the agent (in chunks); return how many nodes lost one."""

@@ -15,11 +15,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, Trajectory, new_id, utc_now
 from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import from_properties, to_properties
+from graph.store.rows.rsi import (
+    CycleMark,
+    HeuristicSummary,
+    HeuristicWithTrials,
+    ReportWindowRow,
+)
 from graph.store.session_start import SessionStartStore
 
 # Crystallization samples at most ten trajectories; more than this is never needed at once.
@@ -70,10 +75,18 @@ class HeuristicStore:
         found = await SessionStartStore(self.graph).heuristics(status.value, domain)
         return [from_properties(Heuristic, p, agent_id=self.agent_id) for p in found]
 
-    async def with_trials(self) -> list[dict[str, Any]]:
-        """Every heuristic's properties, oldest first, each with ``trials`` (its trials' maps)."""
+    async def with_trials(self) -> list[HeuristicWithTrials]:
+        """Every heuristic, oldest first, each with its trials, oldest first."""
         rows = await self.graph.read("rsi/heuristics_with_trials")
-        return [{**dict(r["heuristic"]), "trials": [dict(t) for t in r["trials"]]} for r in rows]
+        return [
+            HeuristicWithTrials(
+                from_properties(Heuristic, r["heuristic"], agent_id=self.agent_id),
+                tuple(
+                    from_properties(HeuristicTrial, t, agent_id=self.agent_id) for t in r["trials"]
+                ),
+            )
+            for r in rows
+        ]
 
     async def record_trial(
         self,
@@ -144,22 +157,22 @@ class HeuristicStore:
 
     async def report_window(
         self, since: datetime | None = None, until: datetime | None = None
-    ) -> dict[str, Any]:
-        """The figures of one window (``rsi/report_window``), as plain data."""
+    ) -> ReportWindowRow:
+        """The figures of one window (``rsi/report_window``)."""
         rows = await self.graph.read(
             "rsi/report_window", since=_offset_utc(since), until=_offset_utc(until)
         )
-        return dict(rows[0])
+        return ReportWindowRow.from_record(rows[0])
 
-    async def recent_cycles(self, limit: int) -> list[dict[str, Any]]:
-        """The latest RSI cycles' properties, newest first."""
+    async def recent_cycles(self, limit: int) -> list[CycleMark]:
+        """The latest RSI cycles (id and start), newest first."""
         rows = await self.graph.read("rsi/report_cycles", limit=limit)
-        return [dict(r["cycle"]) for r in rows]
+        return [CycleMark(str(r["cycle"].get("id", "?")), r["cycle"]["at"]) for r in rows]
 
-    async def all_heuristics(self) -> list[dict[str, Any]]:
+    async def all_heuristics(self) -> list[HeuristicSummary]:
         """Every heuristic with its usage and credit, active first."""
         rows = await self.graph.read("rsi/report_heuristics")
-        return [dict(r["heuristic"]) for r in rows]
+        return [HeuristicSummary.from_record(r["heuristic"]) for r in rows]
 
 
 def _offset_utc(moment: datetime | None) -> datetime | None:

@@ -20,6 +20,7 @@ from graph.models import Decision, Lesson, Pattern, new_id, utc_now
 from graph.store.agent_graph import AgentGraph
 from graph.store.calls import count_outcome
 from graph.store.mapping import from_properties, to_properties
+from graph.store.rows.learning import SupersededDecision
 
 
 class CalibrationBucket(BaseModel):
@@ -85,9 +86,13 @@ class LearningStore:
         )
         return bool(rows and rows[0]["first"])
 
-    async def superseded_chain(self, decision_id: str) -> list[dict[str, Any]]:
+    async def superseded_chain(self, decision_id: str) -> list[SupersededDecision]:
         """The decisions ``decision_id`` superseded, directly or not, not yet learned from."""
-        return await self.graph.read("learn/superseded_chain", decision_id=decision_id)
+        rows = await self.graph.read("learn/superseded_chain", decision_id=decision_id)
+        return [
+            SupersededDecision(str(r["id"]), r["pattern_key"], float(r["confidence"] or 0.0))
+            for r in rows
+        ]
 
     async def record_lessons(
         self, lessons: Sequence[Lesson], *, execution_id: str | None = None

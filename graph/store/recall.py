@@ -31,6 +31,7 @@ from graph.models.paths import path_pattern
 from graph.store.agent_graph import AgentGraph
 from graph.store.lucene import agent_query
 from graph.store.mapping import from_properties
+from graph.store.rows.recall import Investigation
 
 N = TypeVar("N", bound=Node)
 
@@ -274,7 +275,7 @@ class RecallStore:
 
     async def investigation(
         self, query: str, path: str | None, *, window_s: float, limit: int
-    ) -> dict[str, Any]:
+    ) -> Investigation:
         """What an investigation's questions find (``recall/investigate``), in one round trip.
 
         One row: ``texts`` (full-text hits over facts, lessons, episodes and
@@ -291,7 +292,7 @@ class RecallStore:
             window_s=window_s,
             limit=limit,
         )
-        return row
+        return Investigation.from_record(row)
 
     def _similar(self, row: dict[str, Any]) -> SimilarDecision:
         return SimilarDecision(str(row.pop("similarity")), self._as(Decision, row))

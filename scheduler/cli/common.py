@@ -13,6 +13,7 @@ import json
 import re
 import sys
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import asdict, is_dataclass
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -118,6 +119,8 @@ def plain(value: Any) -> Any:
     """A value as JSON can carry it (times as ISO text)."""
     if isinstance(value, datetime | date):
         return value.isoformat()
+    if is_dataclass(value) and not isinstance(value, type):
+        return plain(asdict(value))
     if isinstance(value, Mapping):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
@@ -143,18 +146,22 @@ def cell(value: Any) -> str:
     return " ".join(str(value).split())
 
 
-def table(
-    rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, empty: str, wrap: bool = False
-) -> str:
-    """Rows as a text table no wider than :data:`TABLE_WIDTH`; ``empty`` when there are none.
+def _field(row: object, name: str) -> Any:
+    """A column of a row: a mapping's key or a typed row's attribute (None when absent)."""
+    return row.get(name) if isinstance(row, Mapping) else getattr(row, name, None)
 
-    Long text is cut with "…"; with ``wrap`` nothing is ever cut: a long cell
-    goes on over the next lines, broken after a "/", space, "-" or "_", and a
-    column is widened to its longest unbreakable piece (a time, an id).
+
+def table(rows: Sequence[object], columns: Sequence[str], *, empty: str, wrap: bool = False) -> str:
+    """Rows (a store's typed rows or mappings) as a text table no wider than :data:`TABLE_WIDTH`.
+
+    ``empty`` when there are none. Long text is cut with "…"; with ``wrap``
+    nothing is ever cut: a long cell goes on over the next lines, broken after
+    a "/", space, "-" or "_", and a column is widened to its longest unbreakable
+    piece (a time, an id).
     """
     if not rows:
         return empty
-    cells = [[cell(r.get(c)) for c in columns] for r in rows]
+    cells = [[cell(_field(r, c)) for c in columns] for r in rows]
     if wrap:
         return _wrapped(list(columns), cells)
     widths = [max(len(c), *(len(line[i]) for line in cells)) for i, c in enumerate(columns)]

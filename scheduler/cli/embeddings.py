@@ -49,7 +49,7 @@ async def _status(args: argparse.Namespace, memory: Memory) -> int:
     space = await store.space()
     model = _model_name(args)
     rows = await store.status(model)
-    pending = sum(int(r["pending"]) for r in rows)
+    pending = sum(r.pending for r in rows)
     head = (
         f"provider {settings.provider}, model {model}; the memory's vectors: "
         f"{space.model or 'none yet'}"
@@ -58,8 +58,13 @@ async def _status(args: argparse.Namespace, memory: Memory) -> int:
     )
     columns = ["label", "nodes", "with_text", "vectors", "current", "pending"]
     body = table(rows, columns, empty="no nodes")
-    data = {"provider": settings.provider, "model": model, "memory_model": space.model,
-            "pending": pending, "labels": rows}  # fmt: skip
+    data = {
+        "provider": settings.provider,
+        "model": model,
+        "memory_model": space.model,
+        "pending": pending,
+        "labels": rows,
+    }
     return show(args, data, f"{head}\n{body}")
 
 

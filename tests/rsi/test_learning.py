@@ -272,8 +272,8 @@ async def test_a_trial_with_failed_requests_is_inconclusive_and_changes_nothing(
     [tried] = await trials.run()
     assert tried.status == "candidate"
     [row] = await HeuristicStore(memory).with_trials()
-    assert row["id"] == candidate and row["trials"][0]["verdict"] == "inconclusive"
-    assert row["trials"][0]["errors"] >= 1
+    assert row.heuristic.id == candidate and row.trials[0].verdict == "inconclusive"
+    assert row.trials[0].errors >= 1
 
 
 def test_the_verdict_allows_the_margin_and_no_more() -> None:
@@ -347,7 +347,7 @@ async def test_crystallized_heuristics_start_as_candidates_and_are_not_carried_u
 
     assert (cycle.crystallized, cycle.trials, cycle.rejected_heuristics) == (1, 1, 1), cycle
     [h] = await HeuristicStore(memory).with_trials()
-    assert (h["content"], h["status"]) == (HURTS, "rejected")
+    assert (h.heuristic.content, h.heuristic.status) == (HURTS, "rejected")
     assert HURTS not in await parts.strategies.text()
     stub.reset()
     await parts.engine.run_cycle(seed=4)

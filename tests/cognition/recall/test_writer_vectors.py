@@ -35,7 +35,7 @@ def embeddings() -> Embeddings:
 
 async def _pending(memory: Memory) -> dict[str, int]:
     rows = await EmbeddingStore(memory).status(EMBEDDED_MODEL)
-    return {r["label"]: int(r["pending"]) for r in rows if r["pending"]}
+    return {r.label: r.pending for r in rows if r.pending}
 
 
 async def test_two_writers_storing_the_same_vectors_count_them_once(

@@ -355,11 +355,11 @@ async def test_investigation_finds_this_agents_past_reasoning(
         lucene_query(["ethic spinoza"]), "notes/kant.md", window_s=60, limit=10
     )
 
-    assert [(t["id"], t["kind"]) for t in row["texts"]] == [(found, "decision")]
+    assert [(t.id, t.kind) for t in row.texts] == [(found, "decision")]
     # Shown as recall shows a decision: what it did, how it came out, and why.
-    assert row["texts"][0]["text"] == (
+    assert row.texts[0].text == (
         "act on notes/kant.md with analyze_knowledge (succeeded: indexed): "
         "Spinoza's ethics were indexed"
     )
     nothing = await store.investigation("", "notes/kant.md", window_s=60, limit=10)
-    assert nothing["texts"] == []
+    assert nothing.texts == ()

@@ -36,7 +36,7 @@ async def _hook(root: Path, env: dict[str, str], event: str, **fields: str) -> t
 
 async def _pending(memory: Memory) -> dict[str, tuple[int, int]]:
     rows = await EmbeddingStore(memory).status(EMBEDDED_MODEL)
-    return {r["label"]: (int(r["current"]), int(r["pending"])) for r in rows}
+    return {r.label: (r.current, r.pending) for r in rows}
 
 
 async def test_a_session_without_a_daemon_leaves_nothing_pending(

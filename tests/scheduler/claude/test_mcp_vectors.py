@@ -55,7 +55,7 @@ async def test_four_hundred_facts_told_without_a_daemon_are_recalled_by_meaning(
             await call(session, "remember", kind="fact", text=fact, source="a test")
         for _ in range(600):  # the server embeds in the background: wait for it (no daemon)
             rows = await EmbeddingStore(memory).status(EMBEDDED_MODEL)
-            if sum(r["pending"] for r in rows) == 0:
+            if sum(r.pending for r in rows) == 0:
                 break
             await asyncio.sleep(0.5)
         answer = await call(session, "recall", question=QUESTION)
