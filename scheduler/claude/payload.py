@@ -29,6 +29,7 @@ _TEXT_FIELDS: dict[str, tuple[Spec, object]] = {
     ),
     "hook_event_name": (Spec("str", None, nullable=True), None),
     "cwd": (Spec("str", None, nullable=True), None),
+    "transcript_path": (Spec("str", None, nullable=True, max_length=4096), None),
     "prompt": (Spec("str", ""), ""),
     "tool_name": (Spec("str", "", max_length=200), ""),
     "tool_use_id": (Spec("str", None, nullable=True), None),
@@ -48,6 +49,7 @@ class HookInput:
     session_id: str
     hook_event_name: str | None
     cwd: str | None
+    transcript_path: str | None
     prompt: str
     tool_name: str
     tool_input: dict[str, Any]

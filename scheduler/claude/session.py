@@ -11,6 +11,7 @@ censors learned from a call described like the one about to run.
 
 from __future__ import annotations
 
+import logging
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -22,9 +23,11 @@ from graph.models import Turn
 from graph.store.audit import AuditStore
 from graph.store.calls import CallStore
 from graph.store.session_start import SessionStartStore
+from graph.store.transcripts import TranscriptStore
 from graph.store.turns import TurnStore, tool_results
 from scheduler.claude.compaction import keep_before_compaction
 from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
+from scheduler.claude.said import KeptTranscript, keep_transcript
 from scheduler.claude.session_start import start_session
 from scheduler.claude.tool_hooks import (
     call_succeeded,
@@ -37,6 +40,7 @@ if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
     from graph.settings import ClaudeSettings
     from graph.settings_lean import HookClaude
 
+log = logging.getLogger(__name__)
 _PROMPT_CHARS = 500
 _RESPONSE_CHARS = 500
 
@@ -77,10 +81,22 @@ class ClaudeSession:
         if event == "Stop":
             return await self.stop(payload)
         if event == "PreCompact":
+            await self.read_transcript(payload)
             return await keep_before_compaction(self.layer, self.turns, payload.session_id)
         if event == "SessionEnd":
             return await self.session_end(payload)
         return NOTHING
+
+    async def read_transcript(self, payload: HookInput) -> KeptTranscript | None:
+        """Keep what was said since the last read of the session's transcript
+        (:func:`scheduler.claude.said.keep_transcript`); a failure is logged, never raised."""
+        try:
+            return await keep_transcript(
+                TranscriptStore(self.turns.graph), payload.session_id, payload.transcript_path
+            )
+        except Exception:  # the turn goes on whatever the transcript holds
+            log.warning("transcript of session %s not read", payload.session_id, exc_info=True)
+            return None
 
     async def session_start(self, payload: HookInput) -> HookAnswer:
         """Start the episode; the answer: :func:`scheduler.claude.session_start.start_session`."""
@@ -136,7 +152,9 @@ class ClaudeSession:
         return NOTHING
 
     async def stop(self, payload: HookInput) -> HookAnswer:
-        """Seed 004's post_turn on the open turn; the turn closed. Never blocks the stop."""
+        """What was said kept from the transcript; seed 004's post_turn on the open turn; the
+        turn closed. Never blocks the stop."""
+        await self.read_transcript(payload)
         turn = await self.turns.open_turn_of(payload.session_id)
         if turn is None:
             return NOTHING
@@ -165,7 +183,9 @@ class ClaudeSession:
         return NOTHING
 
     async def session_end(self, payload: HookInput) -> HookAnswer:
-        """Seed 004's end_session; turns whose Stop never came are marked abandoned."""
+        """The transcript's rest kept; seed 004's end_session; turns whose Stop never came are
+        marked abandoned."""
+        await self.read_transcript(payload)
         await self.turns.close_session_turns(payload.session_id)
         await self.layer.end_session(payload.session_id)
         return NOTHING

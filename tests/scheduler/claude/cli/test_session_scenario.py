@@ -10,6 +10,7 @@ from cognition.frames.spec import SEED_FRAMES
 from cognition.recall.gather import Recall
 from graph.models import Observation, ObservationType
 from graph.store.memory import Memory
+from graph.store.transcripts import TranscriptStore
 from graph.store.turns import TurnStore, tool_results
 from tests.support.anthropic_stub import AnthropicStub, ModelTurn
 from tests.support.claude_cli import nous_program, run_claude
@@ -43,6 +44,13 @@ async def test_the_session_is_in_the_graph_and_nous_why_tells_it(
     episode = await memory.episodes.episode(turn.episode_id)
     assert episode is not None and episode.ended_at is not None
     assert episode.outcome == "completed"
+    # What was said, read from the transcript the real CLI wrote (Stop and SessionEnd).
+    said = await TranscriptStore(memory).session_utterances(run.session_id)
+    assert [(u.speaker, u.text) for u in said] == [
+        ("user", "Create the file hello.txt"),
+        ("assistant", "Created hello.txt; nope.txt is missing."),
+    ]
+    assert {u.turn_id for u in said} == {turn.id}
     results = tool_results(turn)
     assert [r["tool_name"] for r in results] == ["Write", "Bash"]
     assert results[0]["error"] is None
