@@ -106,3 +106,64 @@ def test_the_walk_finds_a_circle_and_a_long_function(tmp_path: Path) -> None:
     body = "".join(f"    x{i} = {i}\n" for i in range(60))
     (package / "b.py").write_text("def long():\n" + body)
     assert _long_functions(modules, base=tmp_path) == {"pkg/b.py:long"}
+
+
+# Claude Code 2.1.328's hook events (its settings schema lists these): whichever Nous answers is
+# named in scheduler/claude/events.py's table and nowhere else in the product code.
+CLAUDE_CODE_EVENTS = frozenset(
+    "PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification UserPromptSubmit "
+    "UserPromptExpansion SessionStart SessionEnd Stop StopFailure SubagentStart SubagentStop "
+    "PreCompact PostCompact PreModelSwitch PostModelSwitch PermissionRequest PermissionDenied "
+    "Setup TeammateIdle TaskCreated TaskCompleted Elicitation ElicitationResult ConfigChange "
+    "WorktreeCreate WorktreeRemove InstructionsLoaded CwdChanged FileChanged DirectoryAdded "
+    "MessageDisplay".split()
+)
+HOOK_EVENT_TABLE = "scheduler/claude/events.py"
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            for statement in node.body:
+                # A docstring, or an attribute's docstring (a string standing alone).
+                if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+                    found.add(id(statement.value))
+    return found
+
+
+def _event_names_spelled(modules: dict[str, Path], base: Path = REPO) -> set[str]:
+    """Where a hook event's name is a string in code (docs and comments may name it)."""
+    found = set()
+    for path in modules.values():
+        tree = ast.parse(path.read_text(), str(path))
+        docs = _docstrings(tree)
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Constant)
+                and node.value in CLAUDE_CODE_EVENTS
+                and id(node) not in docs
+            ):
+                found.add(f"{path.relative_to(base).as_posix()}:{node.lineno}:{node.value}")
+    return found
+
+
+def test_hook_events_are_named_in_the_table_alone() -> None:
+    spelled = _event_names_spelled(_modules())
+    elsewhere = sorted(s for s in spelled if not s.startswith(HOOK_EVENT_TABLE + ":"))
+    assert not elsewhere, (
+        f"a hook event's name spelled outside {HOOK_EVENT_TABLE} (read its HookEvent instead: "
+        f"answer, lean, vectors, matcher, denies, first): {elsewhere}"
+    )
+    assert spelled, "the table names no event: the walk is broken"
+
+
+def test_the_walk_finds_an_event_name_but_not_in_a_docstring(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text(
+        '"""Answers ``Stop``."""\n'
+        "def f(event):\n"
+        '    """Stop"""\n'
+        '    return event == "Stop" or event in ("PostCompact",)\n'
+    )
+    assert _event_names_spelled({"m": path}, base=tmp_path) == {"m.py:4:Stop", "m.py:4:PostCompact"}

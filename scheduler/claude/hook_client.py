@@ -33,7 +33,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from scheduler.claude.events import EVENTS, MAX_PAYLOAD_BYTES
+from scheduler.claude.events import BY_NAME, EVENTS, MAX_PAYLOAD_BYTES
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon
 from scheduler.claude.hook_watchdog import Watchdog
 
@@ -188,7 +188,8 @@ def run_hook(
         raw = read_payload(stdin)
         text = None
         absent = False
-        if ask:
+        spec = BY_NAME.get(event)
+        if ask and (spec is None or spec.daemon):  # an unknown event: the daemon says so
             try:
                 text = ask_daemon(root, event, raw, daemon_wait(started))
             except DaemonUnavailable:  # AnswerLost is not: what the daemon took is not redone

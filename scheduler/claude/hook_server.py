@@ -24,7 +24,7 @@ import time
 from collections import deque
 from pathlib import Path
 
-from scheduler.claude.events import EVENTS, MAX_PAYLOAD_BYTES
+from scheduler.claude.events import BY_NAME, MAX_PAYLOAD_BYTES
 from scheduler.claude.hook_client import FALLBACK_TIMEOUT_S
 from scheduler.claude.hook_socket import ANSWER, FAILURE, REFUSAL, private, socket_path, usable
 from scheduler.claude.payload import PayloadError, parse_payload
@@ -120,8 +120,11 @@ class HookServer:
         if len(parts) != 3:
             raise Refused("expected EVENT NUL ROOT NUL PAYLOAD")
         event, root, raw = parts[0].decode("ascii", "replace"), parts[1], parts[2]
-        if event not in EVENTS:
+        spec = BY_NAME.get(event)
+        if spec is None:
             raise Refused(f"no such hook event: {event[:50]!r}")
+        if not spec.daemon:
+            raise Refused(f"{event} is answered by the hook alone")
         if root != os.fsencode(self.root):
             raise Refused(f"this daemon watches {self.root}")
         try:

@@ -35,14 +35,16 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from scheduler.claude.events import BY_NAME
+
 if TYPE_CHECKING:
     from graph.settings import Settings
 
-EMBEDDING_EVENTS = frozenset({"PreCompact", "Stop", "SessionEnd"})
-"""The hooks that hand off: a turn's end, a compaction, a session's end. What the turn's
-other hooks wrote (the prompt's decision and turn, a failure's censor) is embedded then, in one
-batch: one model load a turn instead of one per prompt and per failed tool call, and none
-while the model works and the next hooks run."""
+EMBEDDING_EVENTS = frozenset(e for e, spec in BY_NAME.items() if spec.vectors)
+"""The hooks that hand off (``vectors`` in the table): a turn's end, a compaction, a session's
+end. What the turn's other hooks wrote (the prompt's decision and turn, a failure's censor) is
+embedded then, in one batch: one model load a turn instead of one per prompt and per failed
+tool call, and none while the model works and the next hooks run."""
 HOOK_LABELS = ("Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn")
 """What a hook writes that has a vector (never a File: the daemon's watcher writes those)."""
 LOOKBACK = timedelta(hours=24)

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from graph.server.address import local_uri
 from graph.settings_lean import HookSettings, load_hook_settings
 from graph.store.lean import import_asyncio, plain_bolt
+from scheduler.claude.events import BY_NAME
 from scheduler.claude.payload import parse_payload
 
 if TYPE_CHECKING:
@@ -35,8 +36,6 @@ DAEMON_BANNER = (
     "folder, or keep one running as a user service: `nous init claude --service`."
 )
 """What the first answer of a session (SessionStart's) says when no daemon took the hook."""
-LEAN_EVENTS = frozenset({"SessionStart", "PreToolUse", "PostToolUse"})
-"""The events a hook working alone answers without the session's parts: no pydantic loaded."""
 ANSWER_SHARE = 0.8
 """What the work gets of the time left: the rest prints the answer and closes the driver."""
 
@@ -73,7 +72,7 @@ def answer_alone(
         answer = asyncio.run(_answer(event, payload, settings, Path(root), left * ANSWER_SHARE))
     except TimeoutError:
         raise TimeoutError("timed out") from None
-    if daemon_absent and event == "SessionStart":
+    if daemon_absent and BY_NAME[event].first:
         context = "\n\n".join(p for p in (DAEMON_BANNER, answer.context) if p)
         answer = replace(answer, context=context)
     return answer.render(event)
@@ -85,7 +84,7 @@ async def _answer(
     # Imported here: everything that needs Neo4j, loaded once the payload proved readable.
     import asyncio
 
-    if event in LEAN_EVENTS:  # no session, no cognitive layer, no pydantic
+    if BY_NAME[event].lean:  # no session, no cognitive layer, no pydantic
         async with asyncio.timeout(limit_s):
             return await _answer_lean(event, payload, settings)
     from scheduler.compose.session import open_session
@@ -97,21 +96,12 @@ async def _answer(
 async def _answer_lean(
     event: str, payload: HookInput, settings: Settings | HookSettings
 ) -> HookAnswer:
-    """A tool call's hooks (:mod:`scheduler.claude.tool_hooks`) and a session's start
-    (:mod:`scheduler.claude.session_start`), over the agent's graph alone."""
+    """An event the table marks ``lean`` (:class:`scheduler.claude.lean_hooks.LeanHooks`),
+    over the agent's graph alone."""
     from graph.store.agent_graph import AgentGraph
-    from graph.store.audit import AuditStore
-    from graph.store.calls import CallStore
-    from graph.store.session_start import SessionStartStore
-    from scheduler.claude.session_start import start_session
-    from scheduler.claude.tool_hooks import call_succeeded, gate_call
+    from scheduler.claude.lean_hooks import LeanHooks, answer_event
     from scheduler.compose.hook_driver import open_driver
 
     async with open_driver(settings, lean=True) as driver:
-        graph = AgentGraph(driver, settings.agent_id)
-        if event == "SessionStart":
-            store = SessionStartStore(graph)
-            return await start_session(store, AuditStore(graph), payload, settings.claude)
-        if event == "PreToolUse":
-            return await gate_call(CallStore(graph), payload)
-        return await call_succeeded(CallStore(graph), payload, settings.claude)
+        hooks = LeanHooks(AgentGraph(driver, settings.agent_id), settings.claude)
+        return await answer_event(hooks, event, payload)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scheduler.claude.events import EVENTS, TOOL_EVENTS
+from scheduler.claude.events import BY_NAME, EVENTS
 from scheduler.claude.hook_client import FALLBACK_TIMEOUT_S
 
 SERVER_NAME = "nous"
@@ -174,7 +174,8 @@ def _group(nous: str, event: str, timeout_s: float) -> dict[str, Any]:
         "command": hook_command(nous, event),
         "timeout": math.ceil(max(timeout_s, FALLBACK_TIMEOUT_S)) + HOOK_MARGIN_S,
     }
-    return {"matcher": "*", "hooks": [hook]} if event in TOOL_EVENTS else {"hooks": [hook]}
+    matcher = BY_NAME[event].matcher
+    return {"matcher": matcher, "hooks": [hook]} if matcher else {"hooks": [hook]}
 
 
 def _our_group(group: object) -> bool:

@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from graph.settings_lean import Spec
-from scheduler.claude.events import CONTEXT_EVENTS, MAX_PAYLOAD_BYTES, TEXT_EVENTS
+from scheduler.claude.events import BY_NAME, CONTEXT, MAX_PAYLOAD_BYTES, TEXT
 
 # What each field Nous reads may hold (pydantic's lax rules, without pydantic: a hook's
-# process pays for what it imports). Fields not named here are ignored.
+# process pays for what it imports). A field an event's entry names that has no spec here is
+# kept as it came in HookInput.more; fields no entry names are ignored.
 _REQUIRED = object()
 _TEXT_FIELDS: dict[str, tuple[Spec, object]] = {
     "session_id": (
@@ -45,7 +46,7 @@ _TEXT_FIELDS: dict[str, tuple[Spec, object]] = {
 class HookInput:
     """One hook's JSON from stdin (the fields Nous reads); ``ValueError`` naming bad fields."""
 
-    __slots__ = (*_TEXT_FIELDS, "tool_input", "tool_response")
+    __slots__ = (*_TEXT_FIELDS, "more", "tool_input", "tool_response")
     session_id: str
     hook_event_name: str | None
     cwd: str | None
@@ -55,6 +56,9 @@ class HookInput:
     tool_input: dict[str, Any]
     tool_use_id: str | None
     tool_response: Any
+    more: dict[str, Any]
+    """The fields the event's entry names that no attribute holds (``fields`` of
+    :class:`scheduler.claude.events.HookEvent`), as they came."""
     error: str | None
     duration_ms: int | None
     last_assistant_message: str
@@ -79,6 +83,7 @@ class HookInput:
             bad.append("tool_input (Input should be a valid dictionary)")
         self.tool_input = dict(tool_input) if isinstance(tool_input, dict) else {}
         self.tool_response = fields.get("tool_response")
+        self.more = dict(fields.get("more") or {})
         if bad:
             raise ValueError("bad payload field(s): " + ", ".join(bad))
 
@@ -102,8 +107,13 @@ def parse_payload(raw: bytes, event: str) -> HookInput:
         raise PayloadError(f"{event}: stdin is not JSON ({exc.__class__.__name__})") from None
     if not isinstance(data, dict):
         raise PayloadError(f"{event}: stdin is not a JSON object")
+    spec = BY_NAME.get(event)
+    if spec is None:
+        raise PayloadError(f"no such hook event: {event[:50]!r}")
+    known = {k: v for k, v in data.items() if k in HookInput.__slots__ and k != "more"}
+    more = {k: data[k] for k in spec.fields if k not in HookInput.__slots__ and k in data}
     try:
-        payload = HookInput(**{k: v for k, v in data.items() if k in HookInput.__slots__})
+        payload = HookInput(**known, more=more)
     except ValueError as exc:
         raise PayloadError(f"{event}: {exc}") from None
     named = payload.hook_event_name
@@ -114,20 +124,22 @@ def parse_payload(raw: bytes, event: str) -> HookInput:
 
 @dataclass(frozen=True)
 class HookAnswer:
-    """What a hook tells Claude Code: context to add, or (PreToolUse only) a denial."""
+    """What a hook tells Claude Code: context to add, or (an event that ``denies``) a denial."""
 
     context: str = ""
     deny_reason: str | None = None
 
     def render(self, event: str) -> str:
-        """What Claude Code reads on stdout (JSON, or plain text for PreCompact); "" for nothing."""
-        if event in TEXT_EVENTS:
+        """What Claude Code reads on stdout (JSON, or plain text for a ``TEXT`` event); "" for
+        nothing."""
+        spec = BY_NAME[event]
+        if spec.answer == TEXT:
             return self.context
         output: dict[str, Any] = {"hookEventName": event}
-        if event == "PreToolUse" and self.deny_reason:
+        if spec.denies and self.deny_reason:
             output["permissionDecision"] = "deny"
             output["permissionDecisionReason"] = self.deny_reason
-        if self.context and event in CONTEXT_EVENTS:
+        if self.context and spec.answer == CONTEXT:
             output["additionalContext"] = self.context
         if len(output) == 1:
             return ""

@@ -21,19 +21,13 @@ from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.text import clip
 from graph.models import Turn
 from graph.store.audit import AuditStore
-from graph.store.calls import CallStore
-from graph.store.session_start import SessionStartStore
 from graph.store.transcripts import TranscriptStore
 from graph.store.turns import TurnStore, tool_results
 from scheduler.claude.compaction import keep_before_compaction
+from scheduler.claude.lean_hooks import LeanHooks, answer_event
 from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
 from scheduler.claude.said import KeptTranscript, keep_transcript
-from scheduler.claude.session_start import start_session
-from scheduler.claude.tool_hooks import (
-    call_succeeded,
-    gate_call,
-    tool_result,
-)
+from scheduler.claude.tool_hooks import tool_result
 
 if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
     from cognition.chat.calls import ToolCalls
@@ -45,8 +39,11 @@ _PROMPT_CHARS = 500
 _RESPONSE_CHARS = 500
 
 
-class ClaudeSession:
-    """The hooks of one agent's memory: each method answers one event."""
+class ClaudeSession(LeanHooks):
+    """The hooks of one agent's memory: each method answers one event (the table names which).
+
+    The lean events' handlers are :class:`~scheduler.claude.lean_hooks.LeanHooks`'s.
+    """
 
     def __init__(
         self,
@@ -55,11 +52,9 @@ class ClaudeSession:
         audit: AuditStore,
         settings: ClaudeSettings | HookClaude,
     ) -> None:
-        self.calls_store = CallStore(turns.graph)
+        super().__init__(turns.graph, settings, audit)
         self.layer = layer
         self.turns = turns
-        self.audit = audit
-        self.settings = settings
 
     @cached_property
     def calls(self) -> ToolCalls:
@@ -69,23 +64,8 @@ class ClaudeSession:
         return ToolCalls(self.layer.memory.learning, self.layer.censors)
 
     async def answer(self, event: str, payload: HookInput) -> HookAnswer:
-        """Do what ``event`` asks and say what Claude Code should see."""
-        if event == "SessionStart":
-            return await self.session_start(payload)
-        if event == "UserPromptSubmit":
-            return await self.prompt_submit(payload)
-        if event == "PreToolUse":
-            return await self.pre_tool(payload)
-        if event in ("PostToolUse", "PostToolUseFailure"):
-            return await self.tool_done(payload, failed=event == "PostToolUseFailure")
-        if event == "Stop":
-            return await self.stop(payload)
-        if event == "PreCompact":
-            await self.read_transcript(payload)
-            return await keep_before_compaction(self.layer, self.turns, payload.session_id)
-        if event == "SessionEnd":
-            return await self.session_end(payload)
-        return NOTHING
+        """Do what ``event`` asks and say what Claude Code should see (its handler's answer)."""
+        return await answer_event(self, event, payload)
 
     async def read_transcript(self, payload: HookInput) -> KeptTranscript | None:
         """Keep what was said since the last read of the session's transcript
@@ -97,11 +77,6 @@ class ClaudeSession:
         except Exception:  # the turn goes on whatever the transcript holds
             log.warning("transcript of session %s not read", payload.session_id, exc_info=True)
             return None
-
-    async def session_start(self, payload: HookInput) -> HookAnswer:
-        """Start the episode; the answer: :func:`scheduler.claude.session_start.start_session`."""
-        store = SessionStartStore(self.turns.graph)
-        return await start_session(store, self.audit, payload, self.settings)
 
     async def prompt_submit(self, payload: HookInput) -> HookAnswer:
         """Seed 004's pre_turn; the turn opened in the graph; the recalled context is the answer.
@@ -123,19 +98,12 @@ class ClaudeSession:
         await self.turns.open_turn(turn, event)
         return HookAnswer(context=context.system_prompt.strip())
 
-    async def pre_tool(self, payload: HookInput) -> HookAnswer:
-        """The censor gate (:func:`scheduler.claude.tool_hooks.gate_call`)."""
-        return await gate_call(self.calls_store, payload)
+    async def tool_failed(self, payload: HookInput) -> HookAnswer:
+        """Record the failed call's error on the session's open turn, and count it at once.
 
-    async def tool_done(self, payload: HookInput, *, failed: bool) -> HookAnswer:
-        """Record the tool's result or error on the session's open turn, and count it at once.
-
-        A failure files or fires the call's censor before the next call can
-        run (:class:`cognition.chat.calls.ToolCalls`); a success adds to the
-        call's record (:func:`scheduler.claude.tool_hooks.call_succeeded`).
+        The failure files or fires the call's censor before the next call can
+        run (:class:`cognition.chat.calls.ToolCalls`).
         """
-        if not failed:
-            return await call_succeeded(self.calls_store, payload, self.settings)
         result = tool_result(payload, self.settings, failed=True)
         turn = await self.turns.open_turn_of(payload.session_id)
         censor = await self.calls.failed(
@@ -181,6 +149,12 @@ class ClaudeSession:
             surprise=assessment.surprise_level,
         )
         return NOTHING
+
+    async def pre_compact(self, payload: HookInput) -> HookAnswer:
+        """What was said kept, then the session's state before the compaction
+        (:mod:`scheduler.claude.compaction`)."""
+        await self.read_transcript(payload)
+        return await keep_before_compaction(self.layer, self.turns, payload.session_id)
 
     async def session_end(self, payload: HookInput) -> HookAnswer:
         """The transcript's rest kept; seed 004's end_session; turns whose Stop never came are

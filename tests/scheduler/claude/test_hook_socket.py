@@ -189,3 +189,17 @@ def test_a_root_whose_name_is_not_utf8_has_a_socket_of_its_own(tmp_path: Path) -
     plain = tmp_path / "cafe"
     assert socket_address(odd) != socket_address(plain)
     assert socket_address(odd) == socket_address(odd)
+
+
+async def test_an_event_the_table_keeps_from_the_daemon_is_refused(
+    daemon: HookServer, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from scheduler.claude import events
+
+    spec = events.HookEvent("ScratchEvent", "stop", daemon=False)
+    monkeypatch.setitem(events.BY_NAME, spec.name, spec)
+    payload = json.dumps({"session_id": SESSION}).encode()
+    request = b"ScratchEvent\0" + str(root.resolve()).encode() + b"\0" + payload
+    reply = await asyncio.to_thread(_exchange, socket_path(root), request)
+    assert reply == b"EScratchEvent is answered by the hook alone"
+    assert daemon.answered == 0

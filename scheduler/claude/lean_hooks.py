@@ -1,0 +1,80 @@
+"""The hooks answered over the agent's graph alone, and the dispatch from an event to its handler.
+
+:class:`LeanHooks` answers the events the table marks ``lean``
+(:data:`scheduler.claude.events.HOOK_EVENTS`): a session's start and the hooks
+of every tool call, which load neither pydantic, the node models nor the
+cognitive layer (issue 27). A hook working alone builds it over its own
+driver; :class:`scheduler.claude.session.ClaudeSession` extends it with the
+session's other events, so the daemon answers the lean ones with the same
+code. :func:`answer_event` finds an event's handler by the name the table
+gives it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graph.store.audit import AuditStore
+from graph.store.calls import CallStore
+from graph.store.session_start import SessionStartStore
+from scheduler.claude.events import BY_NAME
+from scheduler.claude.session_start import start_session
+from scheduler.claude.tool_hooks import call_succeeded, gate_call
+
+if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
+    from collections.abc import Awaitable, Callable
+
+    from graph.settings import ClaudeSettings
+    from graph.settings_lean import HookClaude
+    from graph.store.agent_graph import AgentGraph
+    from scheduler.claude.payload import HookAnswer, HookInput
+
+
+class LeanHooks:
+    """The handlers of the lean events, over one agent's graph."""
+
+    def __init__(
+        self,
+        graph: AgentGraph,
+        settings: ClaudeSettings | HookClaude,
+        audit: AuditStore | None = None,
+    ) -> None:
+        self.graph = graph
+        self.calls_store = CallStore(graph)
+        self.audit = audit if audit is not None else AuditStore(graph)
+        self.settings = settings
+
+    async def session_start(self, payload: HookInput) -> HookAnswer:
+        """Start the episode; the answer: :func:`scheduler.claude.session_start.start_session`."""
+        store = SessionStartStore(self.graph)
+        return await start_session(store, self.audit, payload, self.settings)
+
+    async def pre_tool(self, payload: HookInput) -> HookAnswer:
+        """The censor gate (:func:`scheduler.claude.tool_hooks.gate_call`)."""
+        return await gate_call(self.calls_store, payload)
+
+    async def tool_succeeded(self, payload: HookInput) -> HookAnswer:
+        """The call's result kept, its success counted (:func:`~scheduler.claude.tool_hooks.
+        call_succeeded`)."""
+        return await call_succeeded(self.calls_store, payload, self.settings)
+
+
+def handler_of(handlers: object, event: str) -> Callable[[HookInput], Awaitable[HookAnswer]]:
+    """The method of ``handlers`` that answers ``event``, as the table names it.
+
+    ``LookupError`` for an event not in the table or a handler ``handlers``
+    lacks (a lean event's on :class:`LeanHooks`, any event's on
+    ``ClaudeSession``; a test checks both).
+    """
+    spec = BY_NAME.get(event)
+    if spec is None:
+        raise LookupError(f"no such hook event: {event[:50]!r}")
+    handler = getattr(handlers, spec.handler, None)
+    if handler is None:
+        raise LookupError(f"{type(handlers).__name__} has no handler {spec.handler!r} for {event}")
+    return handler  # type: ignore[no-any-return]  # the table names an async method
+
+
+async def answer_event(handlers: object, event: str, payload: HookInput) -> HookAnswer:
+    """``event`` answered by its handler on ``handlers``."""
+    return await handler_of(handlers, event)(payload)
