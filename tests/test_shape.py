@@ -111,12 +111,41 @@ def test_the_walk_finds_a_circle_and_a_long_function(tmp_path: Path) -> None:
 # Claude Code 2.1.328's hook events (its settings schema lists these): whichever Nous answers is
 # named in scheduler/claude/events.py's table and nowhere else in the product code.
 CLAUDE_CODE_EVENTS = frozenset(
-    "PreToolUse PostToolUse PostToolUseFailure PostToolBatch Notification UserPromptSubmit "
-    "UserPromptExpansion SessionStart SessionEnd Stop StopFailure SubagentStart SubagentStop "
-    "PreCompact PostCompact PreModelSwitch PostModelSwitch PermissionRequest PermissionDenied "
-    "Setup TeammateIdle TaskCreated TaskCompleted Elicitation ElicitationResult ConfigChange "
-    "WorktreeCreate WorktreeRemove InstructionsLoaded CwdChanged FileChanged DirectoryAdded "
-    "MessageDisplay".split()
+    [
+        "PreToolUse",
+        "PostToolUse",
+        "PostToolUseFailure",
+        "PostToolBatch",
+        "Notification",
+        "UserPromptSubmit",
+        "UserPromptExpansion",
+        "SessionStart",
+        "SessionEnd",
+        "Stop",
+        "StopFailure",
+        "SubagentStart",
+        "SubagentStop",
+        "PreCompact",
+        "PostCompact",
+        "PreModelSwitch",
+        "PostModelSwitch",
+        "PermissionRequest",
+        "PermissionDenied",
+        "Setup",
+        "TeammateIdle",
+        "TaskCreated",
+        "TaskCompleted",
+        "Elicitation",
+        "ElicitationResult",
+        "ConfigChange",
+        "WorktreeCreate",
+        "WorktreeRemove",
+        "InstructionsLoaded",
+        "CwdChanged",
+        "FileChanged",
+        "DirectoryAdded",
+        "MessageDisplay",
+    ]
 )
 HOOK_EVENT_TABLE = "scheduler/claude/events.py"
 

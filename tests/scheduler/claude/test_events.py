@@ -29,7 +29,7 @@ def test_each_event_has_its_handler_on_the_session_and_the_lean_ones_alone() -> 
 def test_the_sets_read_from_the_table_are_what_the_hooks_did_before_it() -> None:
     # Behaviour unchanged by the table: the same events lean, embedding, matched and answered.
     assert {s.name for s in HOOK_EVENTS if s.lean} == {"SessionStart", "PreToolUse", "PostToolUse"}
-    assert EMBEDDING_EVENTS == {"PreCompact", "Stop", "SessionEnd"}
+    assert {"PreCompact", "Stop", "SessionEnd"} == EMBEDDING_EVENTS
     assert {s.name for s in HOOK_EVENTS if s.matcher == "*"} == {
         "PreToolUse",
         "PostToolUse",
