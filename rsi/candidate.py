@@ -97,12 +97,15 @@ def start(folder: str, close: Sequence[int]) -> Candidate:
 
 
 def stand_in(candidate: Candidate, exports: dict[str, Any]) -> Any:
-    """A module ``solution`` for the checks: a function per exported callable, values as is."""
+    """A module ``solution`` for the tests: a function per exported callable, values as is.
+
+    ``exports`` is what the checker chose to show (:func:`shown`), not all the child said.
+    """
     module = type(sys)("solution")
     names = []
     for name, (kind, value) in exports.items():
         if kind == "function":
-            setattr(module, name, _remote(candidate, name))
+            setattr(module, name, remote(candidate, name))
         elif kind == "exception":
             setattr(module, name, _exception(name, value))
         else:
@@ -112,12 +115,27 @@ def stand_in(candidate: Candidate, exports: dict[str, Any]) -> Any:
     return module
 
 
-def _remote(candidate: Candidate, name: str) -> Callable[..., Any]:
-    def remote(*args: Any, **kwargs: Any) -> Any:
+def shown(exports: dict[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """The exports a test file may see: ``names`` (what the task defines) when given, and
+    never a builtin's name or one pytest would collect as a test of its own."""
+    wanted = set(names)
+    return {
+        name: value
+        for name, value in exports.items()
+        if (not wanted or name in wanted)
+        and not hasattr(builtins, name)
+        and not name.lower().startswith("test")
+    }
+
+
+def remote(candidate: Candidate, name: str) -> Callable[..., Any]:
+    """A function of the checker's that calls ``name`` in the candidate's child."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
         return candidate.call(name, args, kwargs)
 
-    remote.__name__ = remote.__qualname__ = name
-    return remote
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 _MADE: dict[str, type[BaseException]] = {}

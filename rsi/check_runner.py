@@ -4,8 +4,9 @@
 candidate first (:mod:`rsi.candidate`: the solution imported in a child that
 holds neither descriptor and cannot reach this process), then imports the
 checks (written by :mod:`rsi.checks`) from ``CHECKS_FD``, a file that is
-nowhere in the sandbox's filesystem, with ``solution`` standing in for the
-child's exports, and calls ``check(candidate, expect)``. ``expect`` runs one
+nowhere in the sandbox's filesystem, and calls ``check(candidate, expect)``
+with ``candidate`` a function that calls the child's entry point: nothing
+else of the solution's module reaches the checks. ``expect`` runs one
 assert's expression here, writes a line to ``REPORT_FD`` (line-buffered, so
 a run killed at its timeout keeps what it reported) and prints each failing
 assert, with what came out, for the model to read. Nothing the solution
@@ -98,7 +99,7 @@ def main(argv: list[str]) -> int:
 
     # First of all: the child must be forked before this process has read a check.
     child = candidate.start(here, close=(fd, checks_fd))
-    sys.path.remove(here)  # the checks' "from solution import *" must find the stand-in
+    sys.path.remove(here)  # nothing else is imported from the run's folder
     runner = Runner(os.fdopen(fd, "w", buffering=1, encoding="utf-8"))
     exports, broken = child.ready()
     if broken is not None:
@@ -108,9 +109,12 @@ def main(argv: list[str]) -> int:
         runner.emit("error", f"the solution defines no function {entry_point!r}")
         return 0
     try:
-        sys.modules["solution"] = candidate.stand_in(child, exports)
         checks = _import_checks(checks_fd)
-        checks.check(sys.modules["solution"].__dict__[entry_point], runner.expect)
+        # The entry point is all the checks get of the solution, as "candidate" and by its
+        # name (HumanEval/33 names it): no other name of its module (an "abs", a "poly").
+        function = candidate.remote(child, entry_point)
+        setattr(checks, entry_point, function)
+        checks.check(function, runner.expect)
     except BaseException as exc:
         _trace()
         runner.emit("check", "raised", _describe(exc))

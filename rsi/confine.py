@@ -83,17 +83,21 @@ class Confinement:
         return self.mount != NO_MOUNT
 
     def work_dir(self, folder: Path) -> Path:
-        """Where the run's files are, as the run sees them."""
+        """Where the run works (its cwd, HOME and TMPDIR), as the run sees it; ``folder``
+        is that place outside a mount namespace."""
         return mounts.WORK_DIR if self.private_tmp else folder
 
-    def argv(
-        self, folder: Path, names: Sequence[str], command: Sequence[str], user: int = NOBODY
-    ) -> list[str]:
-        """The command line for ``command`` (paths under :meth:`work_dir`), run in ``folder``
-        as ``user`` when this way drops the user."""
+    def files_dir(self, folder: Path) -> Path:
+        """Where the run's files, written to ``folder``, are as the run sees them."""
+        return mounts.FILES_DIR if self.private_tmp else folder
+
+    def argv(self, folder: Path, command: Sequence[str], user: int = NOBODY) -> list[str]:
+        """The command line for ``command`` (its files under :meth:`files_dir`), whose files
+        lie in ``folder``, run as ``user`` when this way drops the user. With ``unshare``
+        it must start in ``folder``."""
         drop = _drop(user) if self.drops_user else []
         if self.mount == mounts.BUBBLEWRAP:
-            prefix = mounts.bubblewrap(self.tool, self.as_root, folder, names)
+            prefix = mounts.bubblewrap(self.tool, self.as_root, folder)
         elif self.mount == mounts.UNSHARE:
             prefix = mounts.unshare_mount(self.tool, self.as_root)
         else:
@@ -240,7 +244,7 @@ def _probe(candidate: Confinement, folder: Path) -> bool:
         folder.chmod(0o711)  # still passable for us (cwd) once the run's user owns it
         hand_to([folder / "probe.py", folder], user)  # the folder last: we could not reach in
     outside = [str(p) for p in (Path.home(), Path.cwd(), Path("/var/tmp"), Path("/dev/shm"))]  # noqa: S108
-    script = str(candidate.work_dir(folder) / "probe.py")
+    script = str(candidate.files_dir(folder) / "probe.py")
     # The interpreter's own folders under /tmp, if any, are the other names /tmp may hold.
     tmp = mounts.WORK_DIR.resolve()
     interpreter = "/".join(
@@ -257,7 +261,7 @@ def _probe(candidate: Confinement, folder: Path) -> bool:
     ]
     try:
         done = subprocess.run(
-            candidate.argv(folder, ["probe.py"], command, user),
+            candidate.argv(folder, command, user),
             cwd=folder,
             capture_output=True,
             timeout=_PROBE_TIMEOUT_S,
@@ -311,8 +315,14 @@ import pytest
 with open("scratch", "w") as f:
     f.write("the working folder is writable")
 if sys.argv[1] == "True":
-    if sorted(set(os.listdir(".")) - set(sys.argv[2].split("/"))) != ["probe.py", "scratch"]:
+    if sorted(set(os.listdir(".")) - set(sys.argv[2].split("/"))) != ["scratch", "task"]:
         sys.exit("the working folder is not private")
+    try:
+        open("task/planted", "w").close()
+    except OSError:
+        pass
+    else:
+        sys.exit("the run's files are writable")
     for folder in sys.argv[3:]:
         path = os.path.join(folder, "nous-probe-%d" % os.getpid())
         try:

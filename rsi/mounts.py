@@ -6,15 +6,19 @@ Two ways, the first that works on this machine (probed by :mod:`rsi.confine`):
   working folder, mode 1777, size-capped), a new ``/dev`` and ``/proc``, every
   namespace but the user one when Nous runs as root (the drop to ``nobody`` is
   ``setpriv``'s, after the mounts), all of them otherwise; ``--die-with-parent``.
-  The run's files are bound read-only into ``/tmp``.
+  The run's files are bound read-only, as a folder, at ``/tmp/task``.
 - **unshare --mount**: a private mount namespace (with network and PID ones,
   a fresh ``/proc``) in which a short ``sh`` script remounts every mount
   read-only, mounts a tmpfs on a folder of the run's own, copies the run's
-  files into it, moves it over ``/tmp`` and executes the command there.
+  files into its ``task`` folder (made read-only), moves it over ``/tmp`` and
+  executes the command there.
 
 Either way the only thing written outside is the report, through a file
 descriptor the run inherits; what the code writes elsewhere is refused or
-vanishes with the tmpfs.
+vanishes with the tmpfs. The run's own files (:data:`FILES_DIR`) are on a
+read-only mount inside the writable ``/tmp``: what the solution writes there
+is refused, so nothing it writes lies beside the tests or the checker (a
+``conftest.py``, a module the checker would import).
 
 What the run must not read is hidden under an empty, read-only tmpfs
 (:func:`hidden_folders`): Nous's own checkout (or, installed from a wheel,
@@ -37,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 WORK_DIR = Path("/tmp")  # noqa: S108 (inside the namespace: a private tmpfs)
+FILES_DIR = WORK_DIR / "task"  # the run's files, read-only, inside the private /tmp
 TMPFS_BYTES = 64 * 1024 * 1024
 BUBBLEWRAP = "bubblewrap"
 UNSHARE = "unshare --mount"
@@ -56,7 +61,10 @@ while read -r _ _ _ _ point _; do
   esac
 done < /proc/self/mountinfo
 mount -t tmpfs -o size={TMPFS_BYTES},mode=1777,nosuid,nodev nous-practice "$stage"
-cp -- ./* "$stage"/
+mkdir -m 0755 "$stage"/{FILES_DIR.name}
+cp -- ./* "$stage"/{FILES_DIR.name}/
+mount --bind "$stage"/{FILES_DIR.name} "$stage"/{FILES_DIR.name}
+mount -o remount,bind,ro "$stage"/{FILES_DIR.name}
 """
 _UNSHARE_BIND = """mkdir -p "$stage"/{inside}
 mount --bind {source} "$stage"/{inside}
@@ -156,8 +164,8 @@ def _interpreter() -> list[Path]:
     return outermost
 
 
-def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) -> list[str]:
-    """The ``bwrap`` prefix for a run whose files ``names`` lie in ``folder``."""
+def bubblewrap(bwrap: str, as_root: bool, folder: Path) -> list[str]:
+    """The ``bwrap`` prefix for a run whose files lie in ``folder`` (bound at :data:`FILES_DIR`)."""
     argv = [bwrap, "--ro-bind", "/", "/", *_hide(_interpreter())]
     argv += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", str(WORK_DIR)]
     argv += ["--dev", "/dev", "--proc", "/proc", "--die-with-parent"]
@@ -178,8 +186,7 @@ def bubblewrap(bwrap: str, as_root: bool, folder: Path, names: Sequence[str]) ->
         argv += ["--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"]
     else:
         argv += ["--unshare-all"]
-    for name in names:
-        argv += ["--ro-bind", str(folder / name), str(WORK_DIR / name)]
+    argv += ["--ro-bind", str(folder), str(FILES_DIR)]
     return [*argv, "--chdir", str(WORK_DIR)]
 
 

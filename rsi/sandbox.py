@@ -36,10 +36,8 @@ import json
 import logging
 import math
 import os
-import shutil
 import signal
 import sys
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping, Sequence
@@ -48,17 +46,24 @@ from importlib import resources
 from pathlib import Path
 
 from cognition.text import clip
-from rsi.checks import Checks, checks_module, verdict
+from rsi.checks import Checks, checks_module, task_names, verdict
 from rsi.confine import (
     Confinement,
     confinement,
-    hand_to,
     limit_resources,
     process_limit,
     remove_folder,
 )
-from rsi.errors import RSIError
 from rsi.problems import Problem
+from rsi.run_folder import (
+    INPUTS_DIR,
+    REPORT_FILE,
+    SCRATCH_DIR,
+    environment,
+    lay_out,
+    make_folder,
+    unseen_file,
+)
 
 log = logging.getLogger(__name__)
 
@@ -66,15 +71,12 @@ log = logging.getLogger(__name__)
 CPU_MARGIN_S = 5
 TESTS_FILE = "test_practice.py"
 SOLUTION_FILE = "solution.py"
-UNSEEN_FILE = "checks"
 RUNNER_FILE = "check_runner.py"
 CANDIDATE_FILE = "candidate.py"
 PYTEST_RUNNER_FILE = "pytest_runner.py"
-REPORT_FILE = "report"
-INPUTS_DIR = "in"
 OUTPUT_FILE = "output.txt"
 _OUTPUT_LIMIT = 2000
-_PYTEST_INI = "[pytest]\naddopts = -p no:cacheprovider\n"
+PYTEST_INI = "pytest.ini"
 _REPORT_BYTES = 1_000_000
 
 
@@ -115,9 +117,12 @@ async def run_problem(
 ) -> SandboxResult:
     """Check ``solution`` against ``problem``: HumanEval's checks, or a generated pytest file."""
     if problem.check:
-        checks = checks_module(problem.check, problem.entry_point)
+        checks = checks_module(problem.check, problem.entry_point, problem.spec)
         return await run_checks(checks, solution, timeout_s=timeout_s, root=root)
-    return await run_tests(problem.given_tests, solution, timeout_s=timeout_s, root=root)
+    names = sorted(task_names(problem.spec))
+    return await run_tests(
+        problem.given_tests, solution, timeout_s=timeout_s, root=root, names=names
+    )
 
 
 async def run_checks(
@@ -127,10 +132,10 @@ async def run_checks(
     started = time.perf_counter()
     files = {SOLUTION_FILE: solution, **_ours(RUNNER_FILE, CANDIDATE_FILE)}
 
-    def command(work: Path, fds: Sequence[int]) -> list[str]:
+    def command(files_dir: Path, fds: Sequence[int]) -> list[str]:
         # -S: the standard library only (no site-packages), and the interpreter starts in a
         # fraction of the time: the checks and HumanEval's solutions need nothing else.
-        runner = str(work / RUNNER_FILE)
+        runner = str(files_dir / RUNNER_FILE)
         report, unseen = (str(fd) for fd in fds)
         return [sys.executable, "-I", "-S", "-B", runner, checks.entry_point, report, unseen]
 
@@ -149,25 +154,37 @@ async def run_checks(
 
 
 async def run_tests(
-    tests: str, solution: str, *, timeout_s: float, root: Path | None = None
+    tests: str,
+    solution: str,
+    *,
+    timeout_s: float,
+    root: Path | None = None,
+    names: Sequence[str] = (),
 ) -> SandboxResult:
     """Run the pytest file ``tests`` against ``solution``; never raises for what the code does.
 
+    ``names`` are what the task defines (a generated problem's stub): the tests see
+    only those of the solution's names (all but builtins' and tests' when empty).
     ``root`` is the watched root: the temporary folder must lie outside it.
     """
     started = time.perf_counter()
     files = {
         TESTS_FILE: tests,
         SOLUTION_FILE: solution,
-        "pytest.ini": _PYTEST_INI,
+        PYTEST_INI: "",
         **_ours(PYTEST_RUNNER_FILE, CANDIDATE_FILE),
     }
 
-    def command(work: Path, fds: Sequence[int]) -> list[str]:
-        runner = str(work / PYTEST_RUNNER_FILE)
+    def command(files_dir: Path, fds: Sequence[int]) -> list[str]:
+        # Root, configuration and conftest search fixed at the run's own read-only folder,
+        # no cache, no plugin but pytest's own (PYTEST_DISABLE_PLUGIN_AUTOLOAD): nothing the
+        # solution writes in /tmp or its working folder is read by pytest.
+        runner = str(files_dir / PYTEST_RUNNER_FILE)
         return [
-            *(sys.executable, "-I", "-B", runner, str(fds[0]), "-q", "--rootdir", str(work)),
-            *("-c", str(work / "pytest.ini"), str(work / TESTS_FILE)),
+            *(sys.executable, "-I", "-B", runner, str(fds[0]), ",".join(names), "-q"),
+            *("-p", "no:cacheprovider", "--rootdir", str(files_dir)),
+            *("--confcutdir", str(files_dir), "-c", str(files_dir / PYTEST_INI)),
+            str(files_dir / TESTS_FILE),
         ]
 
     ended = await _confined(files, command, timeout_s, root)
@@ -203,37 +220,29 @@ async def _confined(
     checks: the solution must not read them).
     """
     conf = confinement()
-    folder = _make_folder(root)
+    folder = make_folder(root)
     # The run's files in a folder of their own (what a mount namespace binds or copies
-    # into its private /tmp); the report and the output beside it, never inside.
-    inputs = folder / INPUTS_DIR
+    # into its private /tmp, read-only); the report and the output beside it, never inside.
+    inputs, scratch = folder / INPUTS_DIR, folder / SCRATCH_DIR
     try:
-        inputs.mkdir()
-        for name, text in files.items():
-            (inputs / name).write_text(text, encoding="utf-8")
         report = folder / REPORT_FILE
         report.touch()
         # Opened before the report is given away: a root without CAP_DAC_OVERRIDE could
         # not open nobody's file for writing afterwards.
         fd = os.open(report, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
-        fds = [fd, *_unseen_file(folder, unseen)]
+        fds = [fd, *unseen_file(folder, unseen)]
         user = conf.run_user()
         try:
-            if conf.drops_user:
-                try:
-                    # The folder stays ours (we write the output there and remove it),
-                    # only passable; the run's user owns its inputs and the report
-                    # (pytest reopens /dev/fd/N, which checks the file's owner).
-                    folder.chmod(0o711)
-                    hand_to([*inputs.iterdir(), inputs, report], user)
-                except OSError as exc:
-                    refused = f"cannot hand the practice folder to user {user}: {exc}"
-                    log.warning("practice run not started: %s", refused)
-                    return _Ended("", "", False, False, refused)
-            work = conf.work_dir(inputs)
-            argv = conf.argv(inputs, sorted(files), command(work, fds), user)
+            refused = lay_out(folder, files, conf, user)
+            if refused is not None:
+                log.warning("practice run not started: %s", refused)
+                return _Ended("", "", False, False, refused)
+            work = conf.work_dir(scratch)
+            argv = conf.argv(inputs, command(conf.files_dir(inputs), fds), user)
+            # unshare copies the files from where it starts; bwrap does not care.
+            start = inputs if conf.private_tmp else scratch
             timed_out, code = await _run(
-                argv, inputs, folder / OUTPUT_FILE, _environment(work), fds, timeout_s, conf
+                argv, start, folder / OUTPUT_FILE, environment(work), fds, timeout_s, conf
             )
         finally:
             for each in fds:
@@ -247,41 +256,6 @@ async def _confined(
         return _Ended(_head(report), _tail(folder / OUTPUT_FILE), timed_out, killed, error)
     finally:
         remove_folder(folder)
-
-
-def _unseen_file(folder: Path, text: str | None) -> list[int]:
-    """A read-only descriptor of a new file holding ``text``, ours alone ([] without text)."""
-    if text is None:
-        return []
-    path = folder / UNSEEN_FILE
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
-    try:
-        os.write(fd, text.encode("utf-8"))
-    finally:
-        os.close(fd)
-    # The run reads it through this descriptor: as nobody it could not open the file.
-    return [os.open(path, os.O_RDONLY | os.O_CLOEXEC)]
-
-
-def _make_folder(root: Path | None) -> Path:
-    """A fresh folder in the system's temporary space, which must lie outside the watched root."""
-    folder = Path(tempfile.mkdtemp(prefix="nous-practice-")).resolve()
-    if root is not None and folder.is_relative_to(root.resolve()):
-        shutil.rmtree(folder, ignore_errors=True)
-        raise RSIError(f"the practice folder {folder} lies inside the watched root {root}")
-    return folder
-
-
-def _environment(work: Path) -> dict[str, str]:
-    # Built from nothing rather than stripped from ours: no NEO4J_*, NOUS_* or key can leak.
-    # HOME and TMPDIR are the working folder: the private /tmp, or the run's own folder.
-    return {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": str(work),
-        "TMPDIR": str(work),
-        "LANG": "C.UTF-8",
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-    }
 
 
 async def _run(

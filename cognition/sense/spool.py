@@ -20,7 +20,9 @@ FIFO, socket, folder or another user's file where the spool should be is
 moved aside with an ERROR and a fresh spool made. At start at most
 ``intake.spool_max_bytes`` (plus one record) is read; a damaged record is
 skipped and its bytes kept aside in a new file, and every whole record after
-it is replayed.
+it is replayed. A daemon spools only its own agent's observations, so a
+record naming another agent was planted (a folder carrying a spool): it is
+set aside with the damage, counted in the same ERROR, and never replayed.
 
 Why a framed file and not SQLite in WAL mode: the intake is a queue, not a
 table. Every operation is an append, a read by offset or a truncate, which
@@ -70,12 +72,14 @@ log = logging.getLogger(__name__)
 _DEFAULT_MAX_BYTES = IntakeSettings().spool_max_bytes
 
 
-def open_intake_spool(root: Path, settings: IntakeSettings) -> ObservationSpool | None:
-    """The spool of the daemon watching ``root`` (None when ``intake.spool`` is off)."""
+def open_intake_spool(
+    root: Path, settings: IntakeSettings, agent_id: str
+) -> ObservationSpool | None:
+    """The spool of ``agent_id``'s daemon watching ``root`` (None when ``intake.spool`` is off)."""
     if not settings.spool:
         return None
     return ObservationSpool.open(
-        root / ".nous" / "intake.spool", max_bytes=settings.spool_max_bytes
+        root / ".nous" / "intake.spool", max_bytes=settings.spool_max_bytes, agent_id=agent_id
     )
 
 
@@ -89,17 +93,22 @@ class ObservationSpool:
     the daemon runs is never written through.
     """
 
-    def __init__(self, path: Path, max_bytes: int) -> None:
+    def __init__(self, path: Path, max_bytes: int, agent_id: str | None = None) -> None:
         """Use :meth:`open`; this only keeps what it is given."""
         self.path = path
         self.max_bytes = max_bytes
+        self.agent_id = agent_id
         self._size = 0
         self._entries = 0  # observation records in the file, acknowledged or not
         self._pending: dict[str, Slot] = {}
 
     @classmethod
-    def open(cls, path: Path, *, max_bytes: int) -> ObservationSpool:
+    def open(cls, path: Path, *, max_bytes: int, agent_id: str | None = None) -> ObservationSpool:
         """Open (or create) the spool at ``path`` and read what it holds.
+
+        With ``agent_id`` (the daemon's), a record of another agent's observation
+        is set aside like a damaged one (kept in the damaged file, counted in the
+        ERROR) and never replayed.
 
         Something other than a regular file of this user's at ``path`` is
         moved aside (renamed, never followed or opened for writing) with an
@@ -110,7 +119,7 @@ class ObservationSpool:
         Raises :class:`OSError` when the file cannot be created or read.
         """
         path.parent.mkdir(parents=True, exist_ok=True)
-        spool = cls(path, max_bytes)
+        spool = cls(path, max_bytes, agent_id)
         fd = _claim(path)
         try:
             spool._recover(fd)
@@ -210,6 +219,15 @@ class ObservationSpool:
             log.error("spool %s: the record at offset %d is damaged", self.path, slot.offset)
             del self._pending[oid]
             return None
+        if self.agent_id is not None and payload["o"].get("agent_id") != self.agent_id:
+            # Changed on disk since it was read at start: never replayed for another agent.
+            log.error(
+                "spool %s: the record at offset %d is another agent's, dropped",
+                self.path,
+                slot.offset,
+            )
+            del self._pending[oid]
+            return None
         try:
             return Observation.model_validate(payload["o"])
         except ValidationError as exc:
@@ -230,9 +248,9 @@ class ObservationSpool:
         # one, a planted one) is damage and must not be read, or copied, whole.
         size = os.fstat(fd).st_size
         data = os.pread(fd, min(size, self.read_limit), 0) if size else b""
-        found = scan(data, self._max_record)
+        found = scan(data, self._max_record, self.agent_id)
         self._pending, self._entries, self._size = found.pending, found.entries, size
-        if found.damaged or len(data) < size:
+        if found.damaged or found.foreign or len(data) < size:
             self._recover_damage(data, size, found)
         elif found.torn is not None:
             log.warning(
@@ -247,7 +265,7 @@ class ObservationSpool:
             self._size = found.torn
 
     def _recover_damage(self, data: bytes, size: int, found: Scan) -> None:
-        ranges = list(found.damaged)
+        ranges = sorted([*found.damaged, *found.foreign])
         if found.torn is not None:
             ranges.append((found.torn, len(data)))
         kept, aside = self._keep_aside(data, ranges)
@@ -257,10 +275,14 @@ class ObservationSpool:
         )
         log.error(
             "spool %s: damaged records skipped; %d whole records read, %d observations"
-            " replayed from it; %d damaged bytes kept aside in %s%s",
+            " replayed from it%s; %d damaged bytes kept aside in %s%s",
             self.path,
             found.records,
             len(self._pending),
+            f"; {len(found.foreign)} records for another agent than {self.agent_id}"
+            " set aside, never replayed"
+            if found.foreign
+            else "",
             kept,
             aside or "(none)",
             f"; the file is {size} bytes, past its bound of {self.read_limit}"

@@ -10,6 +10,10 @@ record that is whole, so a damaged record costs itself and nothing after it.
 The bytes skipped are reported as damaged ranges for the caller to keep
 aside; only a record cut short at the very end (a kill mid-append) is a torn
 tail, which is cut off.
+
+Given the daemon's ``agent_id``, a whole observation that names another agent
+(planted: a daemon only spools its own) is never pending: its range is
+reported as foreign, for the caller to keep aside with the damage.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class Scan:
     entries: int = 0  # observation records, acknowledged or not
     records: int = 0  # whole records of either kind
     damaged: list[tuple[int, int]] = field(default_factory=list)  # [start, end) skipped
+    foreign: list[tuple[int, int]] = field(default_factory=list)  # another agent's records
     torn: int | None = None  # where a torn tail starts
 
 
@@ -62,14 +67,23 @@ def unframe(data: bytes) -> dict[str, Any] | None:
     return None if found is None else found[1]
 
 
-def scan(data: bytes, max_record: int = MAX_RECORD_BYTES) -> Scan:
-    """Read every whole record in ``data``; a record longer than ``max_record`` is damage."""
+def scan(data: bytes, max_record: int = MAX_RECORD_BYTES, agent_id: str | None = None) -> Scan:
+    """Read every whole record in ``data``; a record longer than ``max_record`` is damage.
+
+    With ``agent_id``, an observation of any other agent is foreign, not pending.
+    """
     found = Scan()
     offset = 0
     while offset < len(data):
         record = _record_at(data, offset, max_record)
         if record is not None:
-            offset = _apply(found, offset, *record)
+            end, payload = record
+            if agent_id is not None and not belongs_to(payload, agent_id):
+                found.records += 1
+                found.foreign.append((offset, end))
+                offset = end
+                continue
+            offset = _apply(found, offset, end, payload)
             continue
         following = _next_record(data, offset + 1, max_record)
         if following is None:
@@ -81,6 +95,12 @@ def scan(data: bytes, max_record: int = MAX_RECORD_BYTES) -> Scan:
         found.damaged.append((offset, following))
         offset = following
     return found
+
+
+def belongs_to(payload: dict[str, Any], agent_id: str) -> bool:
+    """Whether a record is ``agent_id``'s: an acknowledgement, or its own observation."""
+    observation = payload.get("o")
+    return not isinstance(observation, dict) or observation.get("agent_id") == agent_id
 
 
 def _apply(found: Scan, offset: int, end: int, payload: dict[str, Any]) -> int:

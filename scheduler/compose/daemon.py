@@ -127,7 +127,7 @@ def build_intake(
         batch_size=settings.sense.write_batch_size,
         queue_limit=settings.sense.queue_limit,
         attribute=attribution.attribute,
-        spool=open_intake_spool(root, settings.intake),
+        spool=open_intake_spool(root, settings.intake, settings.agent_id),
         in_memory=settings.intake.in_memory,
     )
     watcher = FileWatcher(root, settings.watch, settings.agent_id)

@@ -102,11 +102,17 @@ async def test_the_working_folder_is_private_and_empty(way: str) -> None:
     interpreter = {str(p.relative_to("/tmp").parts[0]) for p in mounts.interpreter_in_tmp()}
     await run_both(
         "import os\nassert os.getcwd() == '/tmp', os.getcwd()\n"
-        "assert set(os.listdir('/tmp')) <= {'solution.py', 'candidate.py', 'check_runner.py',"
-        f" 'pytest_runner.py', 'test_practice.py', 'pytest.ini', '__pycache__',"
-        f" *{sorted(interpreter)!r}}},"
-        " os.listdir('/tmp')\n" + RIGHT
+        f"assert set(os.listdir('/tmp')) <= {{'task', *{sorted(interpreter)!r}}},"
+        " os.listdir('/tmp')\n"
+        "assert set(os.listdir('/tmp/task')) <= {'solution.py', 'candidate.py',"
+        " 'check_runner.py', 'pytest_runner.py', 'test_practice.py', 'pytest.ini'},"
+        " os.listdir('/tmp/task')\n" + RIGHT
     )
+
+
+async def test_the_runs_own_files_are_read_only(way: str) -> None:
+    # Nothing the solution writes lies beside the tests or the checker (issue 56).
+    await run_both(writer(Path("/tmp/task/conftest.py")) + "assert not WROTE\n")
 
 
 async def test_proc_1_environ_and_the_daemons_secrets_are_out_of_reach(

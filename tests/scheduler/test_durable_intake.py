@@ -17,8 +17,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from cognition.sense.spool import read_pending
+from cognition.sense.spool import ObservationSpool, read_pending
+from graph.ids import new_id
+from graph.models import Observation, ObservationType
 from graph.server.finder import Neo4jEndpoint
+from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from tests.support.daemon import Daemon
 from tests.support.tcp_gate import TcpGate
@@ -124,3 +127,31 @@ async def test_an_outage_keeps_observations_in_the_spool_until_neo4j_is_back(
     await _eventually(written, timeout_s=60)
     assert daemon.stop(signal.SIGTERM) == 0
     assert spool.stat().st_size == 0
+
+
+async def test_a_planted_spool_record_for_another_agent_is_never_replayed(
+    tmp_path: Path, memory: Memory, driver: GraphDriver, start_daemon: Callable[..., Daemon]
+) -> None:
+    # A cloned folder carries .nous/intake.spool; one record names an agent that never ran.
+    root = tmp_path / "root"
+    root.mkdir()
+    spool = root / ".nous" / "intake.spool"
+    stranger = Memory(driver, f"test-{new_id().lower()}")
+    planted = [
+        Observation(agent_id=agent, type=ObservationType.FILE_CREATED, path=path, size=1)
+        for agent, path in ((stranger.agent_id, "planted.md"), (memory.agent_id, "mine.md"))
+    ]
+    ObservationSpool.open(spool, max_bytes=1 << 20).append(planted)
+    try:
+        daemon = start_daemon(root)
+        daemon.wait_for(f"replayed 1 observations from {spool}")
+        daemon.wait_for("index sync:")
+        assert "1 records for another agent than" in daemon.output()
+        assert daemon.stop(signal.SIGTERM) == 0
+        assert await stranger.observation_counts() == (0, 0)
+        # Its own record was replayed (the rescan then saw the file missing: a deletion).
+        assert planted[1].id in [o.id for o in await memory.observations_for_path("mine.md")]
+        [aside] = spool.parent.glob("intake.spool.damaged-*")
+        assert stranger.agent_id.encode() in aside.read_bytes()
+    finally:
+        await stranger.forget()

@@ -15,6 +15,7 @@ import struct
 import subprocess
 import sys
 import textwrap
+import zlib
 from pathlib import Path
 
 import pytest
@@ -248,3 +249,45 @@ def test_a_damaged_header_torn_at_the_end_is_still_a_torn_tail(
         again = ObservationSpool.open(path, max_bytes=1 << 20)
     assert len(again) == 1 and path.stat().st_size == whole
     assert not _errors(caplog) and not list(tmp_path.glob("intake.spool.damaged-*"))
+
+
+def _for(agent_id: str, path: str) -> Observation:
+    return Observation(agent_id=agent_id, type=ObservationType.FILE_CREATED, path=path, size=1)
+
+
+def test_a_record_for_another_agent_is_set_aside_never_replayed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A folder carrying a spool: one record names an agent that never ran here (issue 56).
+    path = tmp_path / "intake.spool"
+    ObservationSpool.open(path, max_bytes=1 << 20).append(
+        [_for("a", "notes/mine.md"), _for("intruder", "notes/planted.md"), _for("a", "notes/b.md")]
+    )
+    planted = read_pending(path)[1]
+    with caplog.at_level(logging.WARNING):
+        spool = ObservationSpool.open(path, max_bytes=1 << 20, agent_id="a")
+    replayed = spool.load(spool.pending_ids)
+    assert [o.path for o in replayed] == ["notes/mine.md", "notes/b.md"]
+    assert all(o.agent_id == "a" for o in replayed)
+    [error] = _errors(caplog)  # one ERROR, counting it
+    assert "1 records for another agent than a set aside" in error
+    assert "2 observations replayed" in error
+    [aside] = tmp_path.glob("intake.spool.damaged-*")
+    assert planted.id.encode() in aside.read_bytes() and b"intruder" in aside.read_bytes()
+    assert b"intruder" not in path.read_bytes()  # gone from the spool itself
+
+
+def test_a_record_changed_to_another_agent_after_start_is_not_replayed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "intake.spool"
+    spool = ObservationSpool.open(path, max_bytes=1 << 20, agent_id="a")
+    mine = _for("a", "notes/mine.md")
+    spool.append([mine])
+    # Rewritten in place, same length, its CRC made right: only the agent differs.
+    data = path.read_bytes()
+    body = data[HEADER.size :].replace(b'"agent_id":"a"', b'"agent_id":"b"')
+    path.write_bytes(HEADER.pack(len(body), zlib.crc32(body)) + body)
+    with caplog.at_level(logging.WARNING):
+        assert spool.load([mine.id]) == []
+    assert "another agent's" in _errors(caplog)[0]
