@@ -19,6 +19,8 @@ from typing import Any
 
 from graph.ids import new_id, utc_now
 from graph.store.agent_graph import AgentGraph
+from graph.store.rows import from_stored
+from graph.store.rows.session import CensorRow, PatternRow
 
 GATE_LIMIT = 5
 """The most censors the gate asks for about one call."""
@@ -43,33 +45,16 @@ def event_properties(
     return properties
 
 
-async def count_outcome(
-    graph: AgentGraph, key: str, *, success: bool, confidence: float
-) -> dict[str, Any]:
-    """Count one outcome in the pattern ``key`` (created if absent); its properties after."""
-    rows = await graph.write(
-        "learn/update_pattern",
-        id=new_id(),
-        key=key,
-        success=success,
-        confidence=float(confidence),
-        now=utc_now(),
-    )
-    return dict(rows[0]["pattern"])
-
-
 class CallStore:
     """What the hooks of one agent's tool calls read and write (see the module)."""
 
     def __init__(self, graph: AgentGraph) -> None:
         self.graph = graph
 
-    async def censors_for_call(
-        self, call_key: str, limit: int = GATE_LIMIT
-    ) -> list[dict[str, Any]]:
-        """The properties of the active censors learned from the call with this key, block first."""
+    async def censors_for_call(self, call_key: str, limit: int = GATE_LIMIT) -> list[CensorRow]:
+        """The active censors learned from the call with this key, block first."""
         rows = await self.graph.read("chat/censors_for_call", call_key=call_key, limit=limit)
-        return [dict(r["censor"]) for r in rows]
+        return [from_stored(CensorRow, r["censor"]) for r in rows]
 
     async def record_tool_result(
         self, session_id: str, result: Mapping[str, Any], *, keep: int
@@ -89,9 +74,17 @@ class CallStore:
         )
         return str(rows[0]["id"]) if rows else None
 
-    async def count_outcome(self, key: str, *, success: bool, confidence: float) -> dict[str, Any]:
-        """:func:`count_outcome` for this agent."""
-        return await count_outcome(self.graph, key, success=success, confidence=confidence)
+    async def count_outcome(self, key: str, *, success: bool, confidence: float) -> PatternRow:
+        """Count one outcome in the pattern ``key`` (created if absent); the pattern after."""
+        rows = await self.graph.write(
+            "learn/update_pattern",
+            id=new_id(),
+            key=key,
+            success=success,
+            confidence=float(confidence),
+            now=utc_now(),
+        )
+        return from_stored(PatternRow, rows[0]["pattern"])
 
     async def emit(
         self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None

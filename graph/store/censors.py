@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from graph.models import Censor, utc_now
 from graph.models.paths import path_pattern
-from graph.store.agent_graph import AgentGraph
-from graph.store.mapping import from_properties, to_properties
-from graph.store.session_start import SessionStartStore
+from graph.store.lean_memory import LeanMemory
+from graph.store.mapping import from_properties, from_row, to_properties
 
 # A censor is created at its first firing (fire_count 1, severity warn); the
 # second time the same thing goes wrong it blocks.
@@ -30,7 +29,7 @@ def censor_trigger(template: str, path: str | None) -> str:
 class CensorStore:
     """One agent's censors: created, fired, looked up by trigger, listed."""
 
-    def __init__(self, graph: AgentGraph) -> None:
+    def __init__(self, graph: LeanMemory) -> None:
         self.graph = graph
         self.writes = 0
         """Censors this store created or fired so far: a list read before it is still whole
@@ -80,13 +79,12 @@ class CensorStore:
 
     async def active_censors(self, limit: int = 20) -> list[Censor]:
         """Active censors, block first, then the most fired."""
-        found = await SessionStartStore(self.graph).active_censors(limit)
-        return [from_properties(Censor, properties) for properties in found]
+        found = await self.graph.session_start.active_censors(limit)
+        return [from_row(Censor, row) for row in found]
 
     async def active_censor_triggers(self, limit: int = 20) -> list[str]:
         """The triggers of :meth:`active_censors`, in its order: no models made on the way.
 
         For a turn's context, built at every prompt, which names the censors only.
         """
-        rows = await self.graph.read("learn/active_censors", limit=limit)
-        return [str(r["censor"]["trigger_pattern"]) for r in rows]
+        return [c.trigger_pattern for c in await self.graph.session_start.active_censors(limit)]

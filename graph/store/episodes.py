@@ -15,9 +15,8 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from graph.models import Episode, Fact, Procedure, WorkingMemory, new_id, utc_now
-from graph.store.agent_graph import AgentGraph
-from graph.store.mapping import from_properties, to_properties
-from graph.store.session_start import SessionStartStore
+from graph.store.lean_memory import LeanMemory
+from graph.store.mapping import from_properties, from_row, to_properties
 
 M = TypeVar("M", bound=BaseModel)
 # A remembered fact's context: the facts told just before it from the same source in the
@@ -36,7 +35,7 @@ def lessons_text(lessons: Sequence[str]) -> str:
 class EpisodeStore:
     """Episodes, working memory, facts and procedures of one agent."""
 
-    def __init__(self, graph: AgentGraph) -> None:
+    def __init__(self, graph: LeanMemory) -> None:
         self.graph = graph
 
     @property
@@ -50,8 +49,8 @@ class EpisodeStore:
         An episode started now is recorded in the audit stream (``episode_started``) by
         the same statement.
         """
-        episode, created = await SessionStartStore(self.graph).start_episode(session_id)
-        return from_properties(Episode, episode), created
+        started = await self.graph.session_start.start_episode(session_id)
+        return from_row(Episode, started.episode), started.created
 
     async def open_episode(self, session_id: str) -> Episode | None:
         """The session's open episode, or None."""

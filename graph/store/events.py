@@ -13,9 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from graph.models import Event
-from graph.store.agent_graph import AgentGraph
-from graph.store.calls import CallStore
 from graph.store.calls import event_properties as event_properties
+from graph.store.lean_memory import LeanMemory
 from graph.store.mapping import from_properties
 
 log = logging.getLogger(__name__)
@@ -24,7 +23,7 @@ log = logging.getLogger(__name__)
 class EventStore:
     """One agent's audit stream of ``Event`` nodes."""
 
-    def __init__(self, graph: AgentGraph) -> None:
+    def __init__(self, graph: LeanMemory) -> None:
         self.graph = graph
 
     async def emit(
@@ -34,7 +33,7 @@ class EventStore:
 
         Returns the event's id, or None when it could not be written.
         """
-        return await CallStore(self.graph).emit(event_type, data, session_id=session_id)
+        return await self.graph.calls.emit(event_type, data, session_id=session_id)
 
     def event_properties(
         self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None

@@ -17,15 +17,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from graph.models import Heuristic, HeuristicStatus, HeuristicTrial, Trajectory, new_id, utc_now
-from graph.store.agent_graph import AgentGraph
-from graph.store.mapping import from_properties, to_properties
+from graph.store.lean_memory import LeanMemory
+from graph.store.mapping import from_properties, from_row, to_properties
 from graph.store.rows.rsi import (
     CycleMark,
     HeuristicSummary,
     HeuristicWithTrials,
     ReportWindowRow,
 )
-from graph.store.session_start import SessionStartStore
 
 # Crystallization samples at most ten trajectories; more than this is never needed at once.
 MAX_UNDISTILLED = 1000
@@ -42,7 +41,7 @@ class PruneOrder:
 class HeuristicStore:
     """The heuristics and trajectories of one agent, as crystallization and pruning need them."""
 
-    def __init__(self, graph: AgentGraph) -> None:
+    def __init__(self, graph: LeanMemory) -> None:
         self.graph = graph
 
     @property
@@ -72,8 +71,8 @@ class HeuristicStore:
         self, status: HeuristicStatus, domain: str | None = None
     ) -> list[Heuristic]:
         """The heuristics in ``status`` (of one domain, or all), oldest first."""
-        found = await SessionStartStore(self.graph).heuristics(status.value, domain)
-        return [from_properties(Heuristic, p, agent_id=self.agent_id) for p in found]
+        found = await self.graph.session_start.heuristics(status.value, domain)
+        return [from_row(Heuristic, row, agent_id=self.agent_id) for row in found]
 
     async def with_trials(self) -> list[HeuristicWithTrials]:
         """Every heuristic, oldest first, each with its trials, oldest first."""

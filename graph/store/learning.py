@@ -17,9 +17,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from graph.models import Decision, Lesson, Pattern, new_id, utc_now
-from graph.store.agent_graph import AgentGraph
-from graph.store.calls import count_outcome
-from graph.store.mapping import from_properties, to_properties
+from graph.store.lean_memory import LeanMemory
+from graph.store.mapping import from_properties, from_row, to_properties
 from graph.store.rows.learning import SupersededDecision
 
 
@@ -49,13 +48,13 @@ class LearningStore:
     :class:`graph.store.episodes.EpisodeStore`'s.
     """
 
-    def __init__(self, graph: AgentGraph) -> None:
+    def __init__(self, graph: LeanMemory) -> None:
         self.graph = graph
 
     async def update_pattern(self, key: str, *, success: bool, confidence: float) -> Pattern:
         """Count one outcome in the pattern ``key`` (created if absent); return its new stats."""
-        counted = await count_outcome(self.graph, key, success=success, confidence=confidence)
-        return from_properties(Pattern, counted)
+        counted = await self.graph.calls.count_outcome(key, success=success, confidence=confidence)
+        return from_row(Pattern, counted)
 
     async def pattern(self, key: str) -> Pattern | None:
         """The statistics of one pattern, or None before its first decision."""

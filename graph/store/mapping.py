@@ -21,11 +21,15 @@ import json
 import re
 import types
 from collections.abc import Mapping
+from dataclasses import asdict
 from datetime import datetime
 from enum import Enum
-from typing import Any, TypeVar, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args, get_origin
 
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -57,6 +61,11 @@ def from_properties(model: type[M], properties: Mapping[str, Any], **defaults: A
             continue
         data[key] = _loaded(field.annotation, value)
     return model.model_validate(data)
+
+
+def from_row(model: type[M], row: DataclassInstance, **defaults: Any) -> M:
+    """A ``model`` from a typed row that mirrors its node (:mod:`graph.store.rows.session`)."""
+    return from_properties(model, asdict(row), **defaults)
 
 
 def _stored(value: Any) -> Any:

@@ -19,13 +19,12 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from graph.models.paths import file_id, path_pattern
-from graph.store.agent_graph import AgentGraph
+from graph.store.lean_memory import LeanMemory
 from graph.store.mapping import from_properties
 
 if TYPE_CHECKING:
     from graph.models import FileRecord, Observation
     from graph.store.admin import AdminStore
-    from graph.store.audit import AuditStore
     from graph.store.cases import CaseStore
     from graph.store.censors import CensorStore
     from graph.store.code_notes import CodeNoteStore
@@ -39,11 +38,16 @@ if TYPE_CHECKING:
     from graph.store.recall import RecallStore
     from graph.store.recovery import RecoveryStore
     from graph.store.rsi import RSIStore
+    from graph.store.transcripts import TranscriptStore
     from graph.store.turns import TurnStore
 
 
-class Memory(AgentGraph):
-    """One agent's view of the graph, and the one instance of each of its stores."""
+class Memory(LeanMemory):
+    """One agent's view of the graph, and the one instance of each of its stores.
+
+    The stores a hook uses alone (``session_start``, ``calls``, ``audit``) are
+    :class:`~graph.store.lean_memory.LeanMemory`'s.
+    """
 
     # Each store is built on first use, then kept (one instance per store, as before): its
     # module and the node models it maps are loaded only by a process that uses it (a hook
@@ -127,11 +131,11 @@ class Memory(AgentGraph):
         return FrameStore(self)
 
     @cached_property
-    def audit(self) -> AuditStore:
-        """The read-only views people look at (``nous audit``, ``why``, …)."""
-        from graph.store.audit import AuditStore
+    def transcripts(self) -> TranscriptStore:
+        """What a Claude Code session said: the transcript's cursor and its utterances."""
+        from graph.store.transcripts import TranscriptStore
 
-        return AuditStore(self)
+        return TranscriptStore(self)
 
     @cached_property
     def admin(self) -> AdminStore:

@@ -16,6 +16,8 @@ from typing import Any
 from graph.ids import new_id, utc_now
 from graph.store.agent_graph import AgentGraph
 from graph.store.calls import event_properties
+from graph.store.rows import from_stored
+from graph.store.rows.session import CensorRow, EpisodeRow, HeuristicRow, StartedEpisode
 
 ACTIVE_CENSORS = 20
 """The most active censors a session's start is shown."""
@@ -44,9 +46,9 @@ class SessionStartStore:
     def __init__(self, graph: AgentGraph) -> None:
         self.graph = graph
 
-    async def start_episode(self, session_id: str) -> tuple[dict[str, Any], bool]:
-        """The session's open episode's properties, started if there is none; True when
-        started now (with its ``episode_started`` event, by the same statement)."""
+    async def start_episode(self, session_id: str) -> StartedEpisode:
+        """The session's open episode, started if there is none; ``created`` when started
+        now (with its ``episode_started`` event, by the same statement)."""
         properties = new_episode_properties(self.graph.agent_id, session_id)
         rows = await self.graph.write(
             "learn/start_episode",
@@ -59,14 +61,15 @@ class SessionStartStore:
                 session_id=session_id,
             ),
         )
-        return dict(rows[0]["episode"]), bool(rows[0]["created"])
+        episode = from_stored(EpisodeRow, rows[0]["episode"])
+        return StartedEpisode(episode, bool(rows[0]["created"]))
 
-    async def active_censors(self, limit: int = ACTIVE_CENSORS) -> list[dict[str, Any]]:
-        """The active censors' properties, block first, then the most fired."""
+    async def active_censors(self, limit: int = ACTIVE_CENSORS) -> list[CensorRow]:
+        """The active censors, block first, then the most fired."""
         rows = await self.graph.read("learn/active_censors", limit=limit)
-        return [dict(r["censor"]) for r in rows]
+        return [from_stored(CensorRow, r["censor"]) for r in rows]
 
-    async def heuristics(self, status: str, domain: str | None = None) -> list[dict[str, Any]]:
-        """The properties of the heuristics in ``status`` (of one domain, or all), oldest first."""
+    async def heuristics(self, status: str, domain: str | None = None) -> list[HeuristicRow]:
+        """The heuristics in ``status`` (of one domain, or all), oldest first."""
         rows = await self.graph.read("rsi/heuristics_by_status", status=status, domain=domain)
-        return [dict(r["heuristic"]) for r in rows]
+        return [from_stored(HeuristicRow, r["heuristic"]) for r in rows]

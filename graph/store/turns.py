@@ -13,15 +13,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from graph.models import Censor, Turn, utc_now
-from graph.store.agent_graph import AgentGraph
-from graph.store.calls import GATE_LIMIT, CallStore
-from graph.store.mapping import from_properties, to_properties
+from graph.store.calls import GATE_LIMIT
+from graph.store.lean_memory import LeanMemory
+from graph.store.mapping import from_properties, from_row, to_properties
 
 
 class TurnStore:
     """The Claude Code turns of one agent, and what its hooks look up."""
 
-    def __init__(self, graph: AgentGraph) -> None:
+    def __init__(self, graph: LeanMemory) -> None:
         self.graph = graph
 
     async def open_turn(self, turn: Turn, event: Mapping[str, Any] | None = None) -> str:
@@ -56,7 +56,7 @@ class TurnStore:
         self, session_id: str, result: Mapping[str, Any], *, keep: int
     ) -> str | None:
         """:meth:`graph.store.calls.CallStore.record_tool_result`."""
-        return await CallStore(self.graph).record_tool_result(session_id, result, keep=keep)
+        return await self.graph.calls.record_tool_result(session_id, result, keep=keep)
 
     async def close_turn(
         self, turn_id: str, *, response: str, outcome: str, surprise: float
@@ -91,8 +91,8 @@ class TurnStore:
 
     async def censors_for_call(self, call_key: str, limit: int = GATE_LIMIT) -> list[Censor]:
         """Active censors learned from the tool call with this key, block first."""
-        found = await CallStore(self.graph).censors_for_call(call_key, limit)
-        return [from_properties(Censor, properties) for properties in found]
+        found = await self.graph.calls.censors_for_call(call_key, limit)
+        return [from_row(Censor, row) for row in found]
 
     def _turn(self, properties: Mapping[str, Any]) -> Turn:
         return from_properties(Turn, dict(properties), agent_id=self.graph.agent_id)

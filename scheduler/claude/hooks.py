@@ -98,10 +98,10 @@ async def _answer_lean(
 ) -> HookAnswer:
     """An event the table marks ``lean`` (:class:`scheduler.claude.lean_hooks.LeanHooks`),
     over the agent's graph alone."""
-    from graph.store.agent_graph import AgentGraph
+    from graph.store.lean_memory import LeanMemory
     from scheduler.claude.lean_hooks import LeanHooks, answer_event
     from scheduler.compose.hook_driver import open_driver
 
     async with open_driver(settings, lean=True) as driver:
-        hooks = LeanHooks(AgentGraph(driver, settings.agent_id), settings.claude)
+        hooks = LeanHooks(LeanMemory(driver, settings.agent_id), settings.claude)
         return await answer_event(hooks, event, payload)

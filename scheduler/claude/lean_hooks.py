@@ -14,9 +14,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graph.store.audit import AuditStore
-from graph.store.calls import CallStore
-from graph.store.session_start import SessionStartStore
 from scheduler.claude.events import BY_NAME
 from scheduler.claude.session_start import start_session
 from scheduler.claude.tool_hooks import call_succeeded, gate_call
@@ -26,37 +23,30 @@ if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
 
     from graph.settings import ClaudeSettings
     from graph.settings_lean import HookClaude
-    from graph.store.agent_graph import AgentGraph
+    from graph.store.lean_memory import LeanMemory
     from scheduler.claude.payload import HookAnswer, HookInput
 
 
 class LeanHooks:
-    """The handlers of the lean events, over one agent's graph."""
+    """The handlers of the lean events, over one agent's lean stores (built once, by ``memory``)."""
 
-    def __init__(
-        self,
-        graph: AgentGraph,
-        settings: ClaudeSettings | HookClaude,
-        audit: AuditStore | None = None,
-    ) -> None:
-        self.graph = graph
-        self.calls_store = CallStore(graph)
-        self.audit = audit if audit is not None else AuditStore(graph)
+    def __init__(self, memory: LeanMemory, settings: ClaudeSettings | HookClaude) -> None:
+        self.memory = memory
         self.settings = settings
 
     async def session_start(self, payload: HookInput) -> HookAnswer:
         """Start the episode; the answer: :func:`scheduler.claude.session_start.start_session`."""
-        store = SessionStartStore(self.graph)
-        return await start_session(store, self.audit, payload, self.settings)
+        memory = self.memory
+        return await start_session(memory.session_start, memory.audit, payload, self.settings)
 
     async def pre_tool(self, payload: HookInput) -> HookAnswer:
         """The censor gate (:func:`scheduler.claude.tool_hooks.gate_call`)."""
-        return await gate_call(self.calls_store, payload)
+        return await gate_call(self.memory.calls, payload)
 
     async def tool_succeeded(self, payload: HookInput) -> HookAnswer:
         """The call's result kept, its success counted (:func:`~scheduler.claude.tool_hooks.
         call_succeeded`)."""
-        return await call_succeeded(self.calls_store, payload, self.settings)
+        return await call_succeeded(self.memory.calls, payload, self.settings)
 
 
 def handler_of(handlers: object, event: str) -> Callable[[HookInput], Awaitable[HookAnswer]]:

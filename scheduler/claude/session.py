@@ -20,8 +20,6 @@ from cognition.chat.turns import FrameSelection, ToolResult, TurnContext, TurnRe
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.text import clip
 from graph.models import Turn
-from graph.store.audit import AuditStore
-from graph.store.transcripts import TranscriptStore
 from graph.store.turns import TurnStore, tool_results
 from scheduler.claude.compaction import keep_before_compaction
 from scheduler.claude.lean_hooks import LeanHooks, answer_event
@@ -49,10 +47,9 @@ class ClaudeSession(LeanHooks):
         self,
         layer: CognitiveLayer,
         turns: TurnStore,
-        audit: AuditStore,
         settings: ClaudeSettings | HookClaude,
     ) -> None:
-        super().__init__(turns.graph, settings, audit)
+        super().__init__(turns.graph, settings)
         self.layer = layer
         self.turns = turns
 
@@ -72,7 +69,7 @@ class ClaudeSession(LeanHooks):
         (:func:`scheduler.claude.said.keep_transcript`); a failure is logged, never raised."""
         try:
             return await keep_transcript(
-                TranscriptStore(self.turns.graph), payload.session_id, payload.transcript_path
+                self.layer.memory.transcripts, payload.session_id, payload.transcript_path
             )
         except Exception:  # the turn goes on whatever the transcript holds
             log.warning("transcript of session %s not read", payload.session_id, exc_info=True)
@@ -114,7 +111,7 @@ class ClaudeSession(LeanHooks):
         )
         if censor is not None:
             result.update(censor_id=censor.id, censor_trigger=censor.trigger_pattern)
-        await self.calls_store.record_tool_result(
+        await self.memory.calls.record_tool_result(
             payload.session_id, result, keep=self.settings.turn_tool_results
         )
         return NOTHING

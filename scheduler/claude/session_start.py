@@ -18,7 +18,7 @@ from graph.store.audit import AuditStore
 from graph.store.session_start import SessionStartStore
 from scheduler.claude.events import MCP_TOOLS
 from scheduler.claude.payload import HookAnswer, HookInput
-from scheduler.claude.tool_hooks import GateCensor, censor_line
+from scheduler.claude.tool_hooks import censor_line
 
 if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
     from graph.settings import ClaudeSettings
@@ -44,10 +44,10 @@ async def start_session(
     escalations, within ``claude.session_start_tokens``."""
     await store.start_episode(payload.session_id)
     strategies = await store.heuristics("active")
-    censors = [GateCensor(p) for p in await store.active_censors()]
+    censors = await store.active_censors()
     escalations = await audit.open_escalations(ESCALATION_LIMIT)
     sections = [
-        ("Strategies Nous has learned", [f"- {h.get('content', '')}" for h in strategies]),
+        ("Strategies Nous has learned", [f"- {h.content}" for h in strategies]),
         ("Censors (what not to do again)", [censor_line(c) for c in censors]),
         (
             "Escalations waiting for a person",

@@ -15,31 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from cognition.monitor.calls import CALL_CONFIDENCE, call_key, call_record_key
 from cognition.text import clip, fence, plain_text
 from graph.store.calls import CallStore
+from graph.store.rows.session import CensorRow
 from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
 
 if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
     from graph.models import Censor
     from graph.settings import ClaudeSettings
     from graph.settings_lean import HookClaude
-
-
-class GateCensor:
-    """A censor as the gate shows it (from its stored properties)."""
-
-    __slots__ = ("fire_count", "id", "reason", "severity", "trigger_pattern")
-
-    def __init__(self, properties: Mapping[str, Any]) -> None:
-        self.id = str(properties["id"])
-        self.severity = str(properties.get("severity") or "warn")
-        self.trigger_pattern = str(properties.get("trigger_pattern") or "")
-        self.reason = str(properties.get("reason") or "")
-        self.fire_count = int(properties.get("fire_count") or 0)
 
 
 async def gate_call(calls: CallStore, payload: HookInput) -> HookAnswer:
@@ -49,7 +36,7 @@ async def gate_call(calls: CallStore, payload: HookInput) -> HookAnswer:
     and the same whole input, normalised (:func:`cognition.monitor.calls.call_key`).
     """
     key = call_key(payload.tool_name or None, payload.tool_input)
-    censors = [GateCensor(p) for p in await calls.censors_for_call(key)]
+    censors = await calls.censors_for_call(key)
     if not censors:
         return NOTHING
     blocking = next((c for c in censors if c.severity == "block"), None)
@@ -120,7 +107,7 @@ def response_text(response: Any) -> str:
     return json.dumps(response, default=str) if response is not None else ""
 
 
-def deny_reason(censor: Censor | GateCensor) -> str:
+def deny_reason(censor: Censor | CensorRow) -> str:
     """Why the gate denies a call: Nous's words, and the recorded failure fenced as data.
 
     The trigger and the reason hold the tool's own error text, which may say
@@ -135,7 +122,7 @@ def deny_reason(censor: Censor | GateCensor) -> str:
     )
 
 
-def censor_line(censor: Censor | GateCensor) -> str:
+def censor_line(censor: Censor | CensorRow) -> str:
     """One censor as a line: severity, trigger, reason, id."""
     return (
         f"- {censor.severity.upper()}: {plain_text(censor.trigger_pattern)} "

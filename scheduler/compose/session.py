@@ -85,4 +85,4 @@ def build_session(memory: Memory, settings: Settings | HookSettings, root: Path)
         cases=SessionCases(memory, settings.cases),
         code_notes=SessionNotes(memory, settings.code_notes),
     )
-    return ClaudeSession(layer, memory.turns, memory.audit, settings.claude)
+    return ClaudeSession(layer, memory.turns, settings.claude)

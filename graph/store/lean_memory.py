@@ -1,0 +1,49 @@
+"""The stores a Claude Code hook working alone uses, each built once, without pydantic.
+
+A hook working alone is a process per event (issue 27), so what it builds and
+imports is paid every time. :class:`LeanMemory` is the agent's graph with the
+three stores that hook needs: the session's start
+(:class:`~graph.store.session_start.SessionStartStore`), a tool call's
+(:class:`~graph.store.calls.CallStore`) and the views people look at
+(:class:`~graph.store.audit.AuditStore`). :class:`graph.store.memory.Memory`
+is one, so the daemon and a hook reach the same instances the same way, and
+the stores that hand out models (episodes, censors, heuristics, turns, events)
+run these statements through them instead of building their own.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from graph.store.agent_graph import AgentGraph
+
+if TYPE_CHECKING:
+    from graph.store.audit import AuditStore
+    from graph.store.calls import CallStore
+    from graph.store.session_start import SessionStartStore
+
+
+class LeanMemory(AgentGraph):
+    """One agent's graph and the stores a hook uses, each built on first use and kept."""
+
+    @cached_property
+    def session_start(self) -> SessionStartStore:
+        """A session's episode started; the censors and strategies it is shown."""
+        from graph.store.session_start import SessionStartStore
+
+        return SessionStartStore(self)
+
+    @cached_property
+    def calls(self) -> CallStore:
+        """A tool call's gate, its result in the turn, its pattern, the audit event."""
+        from graph.store.calls import CallStore
+
+        return CallStore(self)
+
+    @cached_property
+    def audit(self) -> AuditStore:
+        """The read-only views people look at (``nous audit``, ``why``, …)."""
+        from graph.store.audit import AuditStore
+
+        return AuditStore(self)
