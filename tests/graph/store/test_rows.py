@@ -1,4 +1,4 @@
-"""The typed rows that mirror a node model keep its fields, so a model made from one loses nothing."""
+"""Typed rows that mirror a node model keep its fields: a model made from one loses nothing."""
 
 from __future__ import annotations
 
