@@ -184,11 +184,11 @@ def run_hook(
     """
     started = watchdog.started if watchdog is not None else time.monotonic()
     alone = False
+    spec = BY_NAME.get(event)
     try:
         raw = read_payload(stdin)
         text = None
         absent = False
-        spec = BY_NAME.get(event)
         if ask and (spec is None or spec.daemon):  # an unknown event: the daemon says so
             try:
                 text = ask_daemon(root, event, raw, daemon_wait(started))
@@ -210,6 +210,8 @@ def run_hook(
             stdout.flush()
     except Exception as exc:  # seed 004: a hook never breaks the turn
         stderr.write(f"nous hook {event}: {exc}; nothing added\n")
+        if spec is not None and spec.first:
+            say_memory_off(event, exc, stdout)
     if alone:  # the answer is out: the vectors of what the hook wrote, in a detached child
         if watchdog is not None:
             watchdog.cancel()  # the child sets its own limit; the parent exits at once
@@ -218,6 +220,25 @@ def run_hook(
         hand_off_vectors(event, stdout, root=root, started=started, settings=settings,
                          config=config, agent_id=agent_id)  # fmt: skip
     return 0
+
+
+MEMORY_OFF = (
+    "Nous's memory is off for this session ({why}). `nous status` in the project says what "
+    "to fix (Neo4j not running: `nous neo4j start`)."
+)
+"""The one line a session's first hook adds when it failed (Neo4j down, bad settings)."""
+
+
+def say_memory_off(event: str, exc: Exception, stdout: TextIO) -> None:
+    """The session's first answer, when its hook failed: one line saying how to fix it."""
+    from scheduler.claude.payload import HookAnswer  # only on failure: off the hook's path
+
+    why = " ".join(str(exc).split())[:200] or type(exc).__name__
+    try:
+        stdout.write(HookAnswer(context=MEMORY_OFF.format(why=why)).render(event) + "\n")
+        stdout.flush()
+    except (OSError, ValueError):
+        pass  # no one reads the answer any more
 
 
 def leave(code: int) -> NoReturn:

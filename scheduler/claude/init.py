@@ -168,11 +168,16 @@ def init_claude(root: Path, *, timeout_s: float, remove: bool = False) -> list[s
     return done
 
 
+def hook_timeout(timeout_s: float = FALLBACK_TIMEOUT_S) -> int:
+    """Claude Code's timeout for a hook set to ``timeout_s`` (see :data:`HOOK_MARGIN_S`)."""
+    return math.ceil(max(timeout_s, FALLBACK_TIMEOUT_S)) + HOOK_MARGIN_S
+
+
 def _group(nous: str, event: str, timeout_s: float) -> dict[str, Any]:
     hook = {
         "type": "command",
         "command": hook_command(nous, event),
-        "timeout": math.ceil(max(timeout_s, FALLBACK_TIMEOUT_S)) + HOOK_MARGIN_S,
+        "timeout": hook_timeout(timeout_s),
     }
     matcher = BY_NAME[event].matcher
     return {"matcher": matcher, "hooks": [hook]} if matcher else {"hooks": [hook]}
