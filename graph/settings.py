@@ -122,9 +122,24 @@ def load_settings(
     """
     gathered = gather_settings(config_file, environ, overrides, _TOP_LEVEL)
     try:
-        return Settings.model_validate(gathered.data)
+        settings = Settings.model_validate(gathered.data)
     except ValidationError as exc:
         raise SettingsError(_describe(exc, gathered)) from None
+    if settings.trust_dir is None:
+        settings = settings.model_copy(update={"trust_dir": user_state_dir(environ)})
+    return settings
+
+
+def user_state_dir(environ: Mapping[str, str] | None = None) -> Path:
+    """Nous's folder in the user's state: ``$XDG_STATE_HOME/nous``, else
+    ``~/.local/state/nous`` (the XDG default); a relative XDG_STATE_HOME is ignored,
+    as the XDG specification says."""
+    env = os.environ if environ is None else environ
+    xdg = env.get("XDG_STATE_HOME", "")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "nous"
+    home = env.get("HOME")
+    return (Path(home) if home else Path.home()) / ".local" / "state" / "nous"
 
 
 def _describe(exc: ValidationError, gathered: SettingsData) -> str:

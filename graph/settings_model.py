@@ -372,6 +372,11 @@ class Settings(BaseModel):
     templates_file: Path | None = Field(
         None, description="action templates YAML; None uses the shipped defaults"
     )
+    trust_dir: Path | None = Field(
+        None,
+        description="where `nous templates trust` records trusted templates files (never"
+        " inside the watched folder); None: $XDG_STATE_HOME/nous, else ~/.local/state/nous",
+    )
     goals: list[GoalSettings] = Field(default_factory=list)
     rsi: RSISettings = Field(default_factory=RSISettings)
     embeddings: EmbeddingSettings = Field(default_factory=EmbeddingSettings)

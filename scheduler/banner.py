@@ -35,7 +35,7 @@ def print_banner(
         f"  watching {nous.root} ({len(settings.watch.ignore_patterns)} ignore patterns)",
         f"  thinking {reasoning(settings)}",
         f"  actions  {len(nous.runtime.templates)} templates ({nous.runtime.templates.file});"
-        f" {_acting(settings)}",
+        f" {_acting(settings)}{_untrusted(nous)}",
         f"  strategy {_strategies(nous)}",
         f"  sandbox  {describe_sandbox()}",
         f"  jobs     {', '.join(jobs)}",
@@ -68,6 +68,13 @@ def _strategies(nous: Nous) -> str:
     carried = nous.runtime.rsi.strategies.current
     where = state_dir(nous.root) / "strategies.md"
     return f"{len(carried.strategy_ids)} learned strategies carried in every prompt ({where})"
+
+
+def _untrusted(nous: Nous) -> str:
+    trust = nous.trust
+    if trust is None or trust.trusted:
+        return ""
+    return f" (templates not trusted: {trust.why}; {trust.trust_command(nous.root)})"
 
 
 def _acting(settings: Settings) -> str:

@@ -32,6 +32,16 @@ REPO = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
 
+@pytest.fixture(scope="session", autouse=True)
+def user_state(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The user's state (where `nous templates trust` records) in a folder of the run's own,
+    for this process and every daemon it starts: a test never writes ~/.local/state."""
+    folder = tmp_path_factory.mktemp("xdg-state")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(folder))
+        yield folder / "nous"
+
+
 def _settings() -> Settings:
     # The repository's own nous.yaml (if a developer keeps one) is not the tests' business.
     return load_settings(REPO / "tests" / "support" / "empty.yaml")

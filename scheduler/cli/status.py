@@ -74,7 +74,24 @@ async def gather(settings: Settings) -> dict[str, Any]:
             report["neo4j"] = {"up": False, "error": str(exc)}
     report["llm"] = await llm
     report["sandbox"] = await sandbox
+    report["templates"] = templates_trust_state(settings)
     return report
+
+
+def templates_trust_state(settings: Settings) -> dict[str, Any]:
+    """The templates file in force and whether it may run commands (no Neo4j needed)."""
+    from cognition.act.locate import templates_source
+    from cognition.act.trust import TrustStore
+
+    root = settings.watch.root.expanduser()
+    path = templates_source(settings.templates_file, root).path
+    trust = TrustStore(settings.trust_dir, root).verdict(path)
+    return {
+        "file": str(path) if path is not None else "shipped with Nous",
+        "trusted": trust.trusted,
+        "why": trust.why,
+        "trust_command": None if trust.trusted else trust.trust_command(root),
+    }
 
 
 async def llm_state(settings: Settings) -> dict[str, Any]:
@@ -166,6 +183,8 @@ def render(report: dict[str, Any]) -> str:
     lines.append(f"  neo4j      {neo4j.get('where') or 'not answering: ' + neo4j['error']}")
     lines.append(f"  llm        {_llm_text(report['llm'])}")
     lines.append(f"  sandbox    {report['sandbox']}")
+    if "templates" in report:
+        lines.append(f"  templates  {describe_templates(report['templates'])}")
     if "graph_error" in report:
         lines.append(f"  graph      {report['graph_error']}")
     if "daemon" in report:
@@ -179,6 +198,16 @@ def render(report: dict[str, Any]) -> str:
         # A path or a time cut mid-word is a wrong path or time: wrap instead.
         lines.append(table(report["recent_decisions"], columns, empty="  none yet", wrap=True))
     return "\n".join(lines)
+
+
+def describe_templates(templates: dict[str, Any]) -> str:
+    """The ``templates`` line: the file in force, and whether it may run commands."""
+    if templates["trusted"]:
+        return f"{templates['file']}: trusted ({templates['why']})"
+    return (
+        f"{templates['file']}: NOT trusted, runs no command ({templates['why']});"
+        f" {templates['trust_command']}"
+    )
 
 
 def _llm_text(llm: dict[str, Any]) -> str:

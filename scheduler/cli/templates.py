@@ -5,7 +5,10 @@ the starter pack that fits (:mod:`cognition.act.starter`); ``list`` shows
 the templates in force and where they come from; ``check [FILE]`` validates
 a file and names file, template, key and line for each problem (exit 2);
 ``explain PATH`` (:mod:`scheduler.cli.templates_explain`) says which template
-would handle a change to PATH and why the others would not. None of them
+would handle a change to PATH and why the others would not; ``trust``
+records the hash of the folder's templates file in the user's state, so its
+commands may run (:mod:`cognition.act.trust`; ``init`` trusts what it
+writes, ``list`` says whether the file in force is trusted). None of them
 needs Neo4j.
 """
 
@@ -22,7 +25,7 @@ PACK_NAMES = ("knowledge_base", "notes_vault", "code_repository")
 
 
 def register(commands: Any) -> None:
-    """Add ``nous templates init|list|check|explain``."""
+    """Add ``nous templates init|list|check|explain|trust``."""
 
     common = common_options(root=True)
     parser = commands.add_parser(
@@ -50,6 +53,12 @@ def register(commands: Any) -> None:
     )
     check.add_argument("file", nargs="?", type=Path, help="default: the file in force")
     check.set_defaults(handler=_check)
+    trust = actions.add_parser(
+        "trust",
+        parents=[common],
+        help="let the folder's templates file run commands (records its hash outside the folder)",
+    )
+    trust.set_defaults(handler=_trust)
     register_explain(actions, common)
 
 
@@ -77,6 +86,7 @@ def _init(args: argparse.Namespace) -> int:
         lines.append(f"the file it replaced is kept as {backup}")
     if settings.templates_file is not None:
         lines.append(f"note: templates_file in the settings ({settings.templates_file}) still wins")
+    lines.append(_trusted_line(settings.trust_dir, root, target))
     data = {"file": str(target), "pack": choice.pack, "reason": choice.reason, "off": off}
     return show(args, data, "\n".join(lines))
 
@@ -94,8 +104,59 @@ def _list(args: argparse.Namespace) -> int:
         }
         for t in registry
     ]
-    text = f"from {where}\n" + table(rows, ["name", "on", "target", "when"], empty="no templates")
-    return show(args, {"file": registry.file, "source": where, "templates": rows}, text)
+    trust = _verdict(args)
+    said = "trusted" if trust.trusted else "NOT trusted, runs no command"
+    head = f"from {where}\ntrust: {said} ({trust.why})"
+    if not trust.trusted:
+        head += f"; to trust it: {trust.trust_command(args.settings.watch.root.expanduser())}"
+    text = head + "\n" + table(rows, ["name", "on", "target", "when"], empty="no templates")
+    data = {"file": registry.file, "source": where, "templates": rows}
+    data["trusted"], data["trust"] = trust.trusted, trust.why
+    return show(args, data, text)
+
+
+def _verdict(args: argparse.Namespace) -> Any:
+    from cognition.act.locate import templates_source
+    from cognition.act.trust import TrustStore
+
+    settings = args.settings
+    root = settings.watch.root.expanduser()
+    source = templates_source(settings.templates_file, root)
+    return TrustStore(settings.trust_dir, root).verdict(source.path)
+
+
+def _trusted_line(trust_dir: Path | None, root: Path, target: Path) -> str:
+    """``init`` trusts the file it wrote: the line that says so (or why it could not)."""
+    from cognition.act.trust import TrustError, TrustStore
+
+    try:
+        TrustStore(trust_dir, root).trust(target)
+    except TrustError as exc:
+        return f"not trusted ({exc}): its commands will not run until `nous templates trust`"
+    return f"trusted: its commands may run (recorded in {trust_dir})"
+
+
+def _trust(args: argparse.Namespace) -> int:
+    from cognition.act.locate import templates_source
+    from cognition.act.trust import TrustError, TrustStore, needs_trust
+
+    _, where, root = loaded(args)  # a file that does not load is not trusted
+    settings = args.settings
+    path = templates_source(settings.templates_file, root).path
+    store = TrustStore(settings.trust_dir, root)
+    if path is None or not needs_trust(path, root):
+        why = store.verdict(path).why
+        return show(args, {"file": where, "trusted": True}, f"{where}: nothing to trust ({why})")
+    try:
+        verdict = store.trust(path)
+    except TrustError as exc:
+        raise CommandError(str(exc), EXIT_USAGE) from None
+    text = (
+        f"trusted {path} (sha256 {verdict.digest}); its commands may run from the next"
+        f" `nous run`. Recorded in {store.file}; a change to the file needs trusting again."
+    )
+    data = {"file": str(path), "trusted": True, "sha256": verdict.digest, "record": str(store.file)}
+    return show(args, data, text)
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ from typing import TextIO
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from cognition.act.attribution import ActiveExecutions
+from cognition.act.trust import TemplatesTrust
 from cognition.reconcile import Reconciliation
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.ingest import Ingestor
@@ -37,6 +38,7 @@ from scheduler.claude.hook_server import HookServer
 from scheduler.compose.connect import open_graph
 from scheduler.compose.loop import LoopRuntime, build_loop, load_action_templates
 from scheduler.compose.session import build_session
+from scheduler.compose.trust import escalate_untrusted, held_settings, templates_trust
 from scheduler.guide.serve import GuideServer
 from scheduler.index_sync import IndexSync
 from scheduler.jobs import (
@@ -75,6 +77,7 @@ class Nous:
     watcher: FileWatcher
     index_sync: IndexSync
     runtime: LoopRuntime
+    trust: TemplatesTrust | None = None  # None: built without the check (tests)
 
 
 @dataclass
@@ -99,13 +102,16 @@ async def build(stack: AsyncExitStack, settings: Settings, environ: Mapping[str,
     """
     root = settings.watch.root.expanduser().resolve()
     templates = load_action_templates(settings)
+    # Where the executors are chosen: an untrusted templates file runs nothing this run.
+    trust = templates_trust(settings, root)
+    held = held_settings(settings, trust, root)
     endpoint, driver = await open_graph(stack, settings, environ)
     memory = Memory(driver, settings.agent_id)
     attribution = ActiveExecutions(grace_s=settings.watch.debounce_ms / 1000 + ATTRIBUTION_SLACK_S)
     ingestor, watcher, index_sync = build_intake(settings, root, memory, attribution)
     runtime = await build_loop(
         stack,
-        settings,
+        held,
         memory,
         root,
         index_sync,
@@ -114,7 +120,9 @@ async def build(stack: AsyncExitStack, settings: Settings, environ: Mapping[str,
         templates=templates,
         attribution=attribution,
     )
-    return Nous(settings, root, endpoint, memory, ingestor, watcher, index_sync, runtime)
+    if held is not settings:
+        await escalate_untrusted(memory, trust, root)
+    return Nous(held, root, endpoint, memory, ingestor, watcher, index_sync, runtime, trust)
 
 
 def build_intake(
