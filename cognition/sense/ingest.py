@@ -28,9 +28,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from cognition.sense.classify import ObservationClassifier
+from cognition.sense.door import admit
 from cognition.sense.queue import ObservationQueue, QueueFullError
 from cognition.sense.spool import ObservationSpool
 from graph.errors import GraphError, MemoryQueryError
+from graph.intake import FileChange, Provenance
 from graph.models import Observation, Urgency, utc_now
 from graph.store.memory import Memory
 
@@ -135,7 +137,7 @@ class Ingestor:
         """
         kept: list[Observation] = []
         for raw in observations:
-            observation = self.classifier.classify(raw)
+            observation = self.classifier.classify(through_door(raw))
             if self._attribute is not None:
                 observation = self._attribute(observation)
             if observation.urgency is Urgency.NOISE:
@@ -328,6 +330,20 @@ class Ingestor:
                 continue
             self._written([observation])
         return []
+
+
+def through_door(observation: Observation) -> Observation:
+    """``observation`` with its metadata admitted (:func:`cognition.sense.door.admit`).
+
+    The path is the ``File`` node's key and stays as the disk names it.
+    """
+    if not observation.metadata:
+        return observation
+    change = FileChange(observation.path, observation.metadata, Provenance("file"))
+    metadata = dict(admit(change).record.metadata)
+    if metadata == observation.metadata:
+        return observation
+    return observation.model_copy(update={"metadata": metadata})
 
 
 def _refused(exc: GraphError) -> bool:

@@ -15,7 +15,9 @@ from typing import Literal
 
 from mcp.server.fastmcp.exceptions import ToolError
 
+from cognition.sense.door import admit
 from cognition.text import plain_text
+from graph.intake import Provenance, Remembered
 from graph.models import Fact, Procedure
 from graph.store.memory import Memory
 
@@ -35,9 +37,14 @@ def told(
     domain: str = "",
     max_chars: int,
 ) -> tuple[Fact | Procedure, str]:
-    """The node to keep and its cleaned source; :class:`ToolError` naming what is wrong."""
-    text = plain_text(text, single_line=kind == "fact")
-    source = plain_text(source)
+    """The node to keep and its cleaned source; :class:`ToolError` naming what is wrong.
+
+    What was told goes through the door first (:func:`cognition.sense.door.admit`):
+    a secret in it is kept as its marker.
+    """
+    said = admit(Remembered(kind, text, source, Provenance("remember"))).record
+    text = plain_text(said.text, single_line=kind == "fact")
+    source = plain_text(said.said_source)
     if not text:
         raise ToolError(f"remember: the {kind}'s text is empty")
     if len(text) > max_chars:

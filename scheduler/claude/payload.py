@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from cognition.sense.door import admit
+from graph.intake import HookFields, Prompt, Provenance, Reply, ToolUse
 from graph.settings_lean import Spec
 from scheduler.claude.events import BY_NAME, CONTEXT, MAX_PAYLOAD_BYTES, TEXT
 
@@ -119,6 +121,39 @@ def parse_payload(raw: bytes, event: str) -> HookInput:
     named = payload.hook_event_name
     if named is not None and named != event:
         raise PayloadError(f"hook called for {event} with a {named!r} payload")
+    return through_door(payload)
+
+
+def through_door(payload: HookInput) -> HookInput:
+    """``payload`` with what memory may keep of it (:func:`cognition.sense.door.admit`).
+
+    Every text a hook reads (the prompt, the tool's input, output and error,
+    the assistant's reply, the event's other fields) is admitted before any part of Nous sees it, so
+    nothing derived from it (a turn, a decision, a censor, a call's key) can
+    hold a secret. The same input always comes out the same: the gate and the
+    failure's censor compute the same call key.
+    """
+    session = payload.session_id
+    if payload.prompt:
+        payload.prompt = admit(Prompt(payload.prompt, Provenance("prompt", session))).record.text
+    if payload.tool_input or payload.tool_response is not None or payload.error:
+        tool = admit(
+            ToolUse(
+                payload.tool_name,
+                payload.tool_input,
+                payload.tool_response,
+                payload.error,
+                Provenance("tool", session),
+            )
+        ).record
+        payload.tool_input = dict(tool.tool_input)
+        payload.tool_response, payload.error = tool.output, tool.error
+    if payload.last_assistant_message:
+        reply = Reply(payload.last_assistant_message, Provenance("reply", session))
+        payload.last_assistant_message = admit(reply).record.text
+    if payload.more:
+        more = HookFields(payload.more, Provenance("hook", session))
+        payload.more = dict(admit(more).record.fields)
     return payload
 
 
