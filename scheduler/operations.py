@@ -25,9 +25,7 @@ async def read_operations(memory: Memory) -> Operations:
     """The figures of ``cypher/audit/operations.cypher`` for this agent."""
     row = await memory.audit.operations(WINDOW_S)
     return Operations(
-        started_last_hour=int(row.get("started", 0)),
-        running=int(row.get("running", 0)),
-        open_escalations=int(row.get("open_escalations", 0)),
+        started_last_hour=row.started, running=row.running, open_escalations=row.open_escalations
     )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -131,7 +131,12 @@ class HybridRecall:
         memory: Memory,
         embeddings: Embeddings | None,
         settings: EmbeddingSettings | HookEmbeddings,
+        *,
+        written: Callable[[], int] | None = None,
     ) -> None:
+        """``written``: how many vectors this process has written so far (a server that
+        embeds what it is told); when it moves, the next request reads the vector counts
+        and the agent's vectors again instead of waiting for ``SPACE_TTL_S``."""
         self.store = memory.recall
         self.embeddings = embeddings
         self.settings = settings
@@ -140,6 +145,8 @@ class HybridRecall:
         self._vectors = memory.embeddings
         self._mine: AgentVectors | None = None
         self._mine_read = -math.inf
+        self._written = written
+        self._written_seen = written() if written is not None else 0
 
     async def search(
         self,
@@ -191,6 +198,7 @@ class HybridRecall:
     async def request(self, **fields: Any) -> HybridRequest:
         """The store request, the vector search planned: in memory, by the index, or none."""
         model = self.embeddings.model if self.embeddings is not None else ""
+        self._see_writes()
         space = await self.space() if self.embeddings is not None else None
         limit = int(fields["meaning_limit"])
         if space is None or space.mine == 0 or space.model != model or limit == 0:
@@ -225,6 +233,12 @@ class HybridRecall:
         share = space.mine / max(space.vectors, space.mine, 1)
         wanted = math.ceil(2 * limit / max(share, 1e-9))
         return False, max(limit, min(wanted, self.settings.max_k))
+
+    def _see_writes(self) -> None:
+        """Vectors written here since the counts were read: read them again at once."""
+        if self._written is not None and self._written() != self._written_seen:
+            self._written_seen = self._written()
+            self._space_read = self._mine_read = -math.inf
 
     async def _agent_vectors(self, model: str) -> AgentVectors:
         if self._mine is None or self._mine.model != model:

@@ -8,11 +8,39 @@ back as the queries return them (they are printed as tables or JSON).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graph.store.agent_graph import AgentGraph
-from graph.store.driver import Row
+from graph.store.rows import R, from_stored
+from graph.store.rows.audit import (
+    AttemptRow,
+    AuditTable,
+    CalibrationRow,
+    CensorListed,
+    DecisionStory,
+    DesireListed,
+    EscalationDetail,
+    EscalationNode,
+    EscalationRaised,
+    EventRow,
+    GoalListed,
+    HeuristicApplied,
+    HeuristicDetail,
+    HeuristicListed,
+    Learned,
+    ObservationSeen,
+    OpenEscalation,
+    Operations,
+    PastDecision,
+    PatternSeen,
+    RecentDecision,
+    StepRow,
+    TemplateUsed,
+    TrajectoryListed,
+    TrialListed,
+)
+from graph.store.rows.session import HeuristicRow
 
 AREA = "audit"
 # The parts of a decision's story beside the decision itself, and their queries.
@@ -35,29 +63,33 @@ class AuditStore:
         """The agent whose memory this is."""
         return self.graph.agent_id
 
-    async def audit(self, name: str, params: dict[str, Any]) -> list[Row]:
+    async def audit(self, name: str, params: Mapping[str, object]) -> AuditTable:
         """Run the audit query ``name`` (``cypher/audit/<name>.cypher``) with ``params``."""
-        return await self.graph.read(f"{AREA}/{name}", **params)
+        rows = await self.graph.read(f"{AREA}/{name}", **params)
+        columns = tuple(rows[0]) if rows else ()
+        return AuditTable(columns, tuple(tuple(r[c] for c in columns) for r in rows))
 
-    async def operations(self, window_s: float) -> Row:
+    async def operations(self, window_s: float) -> Operations:
         """Actions started in the last ``window_s``, executions running, escalations open."""
         rows = await self.graph.read("audit/operations", window_s=window_s)
-        return rows[0] if rows else {}
+        return from_stored(Operations, rows[0]) if rows else Operations()
 
     async def memory_counts(self) -> dict[str, int]:
         """Nodes of each label this agent has."""
         rows = await self.graph.read("audit/memory_counts")
-        return {r["label"]: r["count"] for r in rows}
+        return {str(r["label"]): int(r["count"]) for r in rows}
 
-    async def recent_decisions(self, limit: int) -> list[Row]:
+    async def recent_decisions(self, limit: int) -> list[RecentDecision]:
         """The latest decisions, newest first."""
-        return await self.graph.read("audit/recent_decisions", limit=limit)
+        rows = await self.graph.read("audit/recent_decisions", limit=limit)
+        return [from_stored(RecentDecision, r) for r in rows]
 
-    async def latest_events(self, event_type: str, limit: int) -> list[Row]:
+    async def latest_events(self, event_type: str, limit: int) -> list[EventRow]:
         """The latest events of one type (``daemon_started``), newest first."""
-        return await self.graph.read("audit/latest_events", type=event_type, limit=limit)
+        rows = await self.graph.read("audit/latest_events", type=event_type, limit=limit)
+        return [from_stored(EventRow, r) for r in rows]
 
-    async def decision_story(self, target: str, paths: Sequence[str]) -> dict[str, Any] | None:
+    async def decision_story(self, target: str, paths: Sequence[str]) -> DecisionStory | None:
         """Everything about the decision ``target`` names, or None.
 
         ``target`` is tried as a decision id, then each of ``paths`` (root-relative,
@@ -71,44 +103,75 @@ class AuditStore:
                 break
         if not rows:
             return None
-        decision_id = rows[0]["decision"]["id"]
-        story = dict(rows[0])
-        for key, name in _STORY:
-            story[key] = await self.graph.read(name, decision_id=decision_id)
-        return story
+        return await self._story(rows[0])
 
-    async def open_escalations(self, limit: int) -> list[Row]:
+    async def _story(self, row: Mapping[str, Any]) -> DecisionStory:
+        from graph.models import Decision  # the node model: never on a hook's path
+        from graph.store.mapping import from_properties
+
+        decision = from_properties(Decision, row["decision"], agent_id=self.agent_id)
+        parts = {key: await self.graph.read(name, decision_id=decision.id) for key, name in _STORY}
+        pattern, template = row["pattern"], row["template"]
+        return DecisionStory(
+            decision=decision,
+            observations=_all(ObservationSeen, row["observations"]),
+            recalled=_all(PastDecision, row["recalled"]),
+            pattern=from_stored(PatternSeen, pattern) if pattern else None,
+            template=from_stored(TemplateUsed, template) if template else None,
+            heuristics=_all(HeuristicApplied, row["heuristics"]),
+            episode_id=row["episode_id"],
+            steps=_all(StepRow, parts["steps"]),
+            executions=_all(AttemptRow, parts["executions"]),
+            escalations=_all(EscalationRaised, parts["escalations"]),
+            learned=_all(Learned, parts["learned"]),
+        )
+
+    async def open_escalations(self, limit: int) -> list[OpenEscalation]:
         """Escalations still open, newest first."""
-        return await self.graph.read("audit/open_escalations", limit=limit)
+        rows = await self.graph.read("audit/open_escalations", limit=limit)
+        return [from_stored(OpenEscalation, r) for r in rows]
 
-    async def escalation(self, escalation_id: str) -> Row | None:
+    async def escalation(self, escalation_id: str) -> EscalationDetail | None:
         """One escalation with its decision, or None."""
-        return _first(await self.graph.read("audit/escalation", escalation_id=escalation_id))
+        rows = await self.graph.read("audit/escalation", escalation_id=escalation_id)
+        if not rows:
+            return None
+        row = dict(rows[0])
+        node = from_stored(EscalationNode, row.pop("escalation"))
+        return from_stored(EscalationDetail, {**row, "escalation": node})
 
-    async def censors(self, limit: int) -> list[Row]:
+    async def censors(self, limit: int) -> list[CensorListed]:
         """Every censor, active ones first."""
-        return await self.graph.read("audit/censors", limit=limit)
+        return list(_all(CensorListed, await self.graph.read("audit/censors", limit=limit)))
 
-    async def goals(self, limit: int) -> list[Row]:
+    async def goals(self, limit: int) -> list[GoalListed]:
         """Every goal, open ones first."""
-        return await self.graph.read("audit/goals", limit=limit)
+        return list(_all(GoalListed, await self.graph.read("audit/goals", limit=limit)))
 
-    async def calibration(self) -> list[Row]:
+    async def calibration(self) -> list[CalibrationRow]:
         """Decisions and successes per confidence bucket."""
-        return await self.graph.read("audit/calibration")
+        return list(_all(CalibrationRow, await self.graph.read("audit/calibration")))
 
-    async def desires(self, limit: int) -> list[Row]:
+    async def desires(self, limit: int) -> list[DesireListed]:
         """Self-improvement's desires, newest first."""
-        return await self.graph.read("audit/desires", limit=limit)
+        return list(_all(DesireListed, await self.graph.read("audit/desires", limit=limit)))
 
-    async def heuristics(self, limit: int) -> list[Row]:
+    async def heuristics(self, limit: int) -> list[HeuristicListed]:
         """The heuristics, active ones first."""
-        return await self.graph.read("audit/heuristics", limit=limit)
+        rows = await self.graph.read("audit/heuristics", limit=limit)
+        return list(_all(HeuristicListed, rows))
 
-    async def heuristic(self, heuristic_id: str) -> Row | None:
+    async def heuristic(self, heuristic_id: str) -> HeuristicDetail | None:
         """One heuristic with the trajectories it was distilled from, or None."""
-        return _first(await self.graph.read("audit/heuristic", heuristic_id=heuristic_id))
+        rows = await self.graph.read("audit/heuristic", heuristic_id=heuristic_id)
+        if not rows:
+            return None
+        return HeuristicDetail(
+            from_stored(HeuristicRow, rows[0]["heuristic"]),
+            _all(TrajectoryListed, rows[0]["trajectories"]),
+            _all(TrialListed, rows[0]["trials"]),
+        )
 
 
-def _first(rows: list[Row]) -> Row | None:
-    return rows[0] if rows else None
+def _all(row: type[R], records: Sequence[Mapping[str, Any]]) -> tuple[R, ...]:
+    return tuple(from_stored(row, r) for r in records)

@@ -15,6 +15,7 @@ from typing import Any
 
 from cognition.text import fence, plain_text
 from graph.models import Censor
+from graph.store.rows.audit import GoalListed, OpenEscalation
 
 CUT_NOTE = "[… {omitted:,} more characters not shown: answers are limited to {limit:,} characters]"
 ITEM_CHARS = 300  # one listed item's text; the listing is for finding, `why` tells the whole
@@ -78,15 +79,15 @@ def censor_line(c: Censor) -> str:
     )
 
 
-def escalation_line(e: dict[str, Any]) -> str:
+def escalation_line(e: OpenEscalation) -> str:
     """An open escalation (a row of ``audit/open_escalations``)."""
     return (
-        f"{line(e.get('priority'))} priority, {line(e.get('path'))}: {line(e.get('reason'))}"
-        f" (id {e['id']}; decision {e.get('decision_id')})"
+        f"{line(e.priority)} priority, {line(e.path)}: {line(e.reason)}"
+        f" (id {e.id}; decision {e.decision_id})"
     )
 
 
-def goal_line(g: dict[str, Any]) -> str:
+def goal_line(g: GoalListed) -> str:
     """A goal (a row of ``audit/goals``): open or done, priority, description, id."""
-    state = "done" if g.get("completed_at") else "open"
-    return f"{state}, {line(g.get('priority'))}: {line(g.get('description'))} (id {g['id']})"
+    state = "done" if g.completed_at else "open"
+    return f"{state}, {line(g.priority)}: {line(g.description)} (id {g.id})"

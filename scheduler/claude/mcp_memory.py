@@ -36,6 +36,8 @@ class MemoryGate:
         self._memory: Memory | None = None
         self._connection: AsyncExitStack | None = None
         self._lock = asyncio.Lock()
+        self.connections = 0
+        """Connections made so far: what was built over an older one is built again."""
 
     async def memory(self) -> Memory:
         """The agent's memory; :class:`MemoryUnavailable` when no Neo4j answers."""
@@ -54,6 +56,7 @@ class MemoryGate:
             await connection.aclose()
             raise MemoryUnavailable(_unavailable(exc)) from None
         self._connection = connection
+        self.connections += 1
         log.info("connected to Neo4j at %s as agent %s", parts.endpoint.uri, self.agent_id)
         return parts.memory
 

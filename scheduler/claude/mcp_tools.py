@@ -42,8 +42,8 @@ from scheduler.claude.mcp_answers import (
 )
 from scheduler.claude.mcp_memory import MemoryGate, MemoryUnavailable
 from scheduler.claude.mcp_remember import Kind, keep, told
-from scheduler.cli.why import path_candidates
-from scheduler.cli.why import render as render_story
+from scheduler.story import path_candidates
+from scheduler.story import render as render_story
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -73,7 +73,7 @@ class NousTools:
         # One recall per connection: its HybridRecall keeps its vector counts and a small
         # agent's vectors.
         self._recall: QuestionRecall | None = None
-        self._meaning_written = 0  # vectors.written when the recall last read its counts
+        self._recall_connection = 0  # the gate's connection the recall was built over
         self._caught_up = False  # the first connection asks for what others left pending
         self._told = False  # a remember since the last recall: recall waits for its vector
         # The client's session, as the facts it tells are kept: one server, one session, so
@@ -111,16 +111,16 @@ class NousTools:
         return self._answer(heading, body, "recalled memory", note)
 
     def _recall_for(self, memory: Memory) -> QuestionRecall:
-        if self._recall is None or self._recall.store.graph is not memory:
-            hybrid = HybridRecall(memory, self.embeddings, self.settings.embeddings)
+        if self._recall is None or self._recall_connection != self.gate.connections:
+            # Vectors written here are read at the next recall (the agent's own
+            # incrementally), not after HybridRecall's usual delay.
+            vectors = self.vectors
+            written = (lambda: vectors.written) if vectors is not None else None
+            hybrid = HybridRecall(
+                memory, self.embeddings, self.settings.embeddings, written=written
+            )
             self._recall = QuestionRecall(hybrid)
-        elif self.vectors is not None and self.vectors.written != self._meaning_written:
-            # Vectors written here since the counts were read: read them again now (the
-            # agent's own vectors incrementally), not after HybridRecall's usual delay.
-            hybrid = self._recall.hybrid
-            hybrid._space_read = hybrid._mine_read = float("-inf")
-        if self.vectors is not None:
-            self._meaning_written = self.vectors.written
+            self._recall_connection = self.gate.connections
         return self._recall
 
     async def why(self, target: str) -> str:

@@ -51,7 +51,7 @@ async def start_session(
         ("Censors (what not to do again)", [censor_line(c) for c in censors]),
         (
             "Escalations waiting for a person",
-            [f"- [{e['priority']}] {e['reason']} ({e['path'] or 'no path'})" for e in escalations],
+            [f"- [{e.priority}] {e.reason} ({e.path or 'no path'})" for e in escalations],
         ),
     ]
     text = "\n\n".join(

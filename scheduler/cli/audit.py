@@ -86,9 +86,9 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 async def _run(args: argparse.Namespace, memory: Memory) -> int:
-    rows = await memory.audit.audit(args.name, args.params)
-    columns = list(rows[0]) if rows else []
-    return show(args, rows, table(rows, columns, empty="no rows"))
+    found = await memory.audit.audit(args.name, args.params)
+    rows = [dict(zip(found.columns, row, strict=True)) for row in found.rows]
+    return show(args, rows, table(rows, found.columns, empty="no rows"))
 
 
 def _parameters(header: str) -> list[str]:

@@ -9,10 +9,10 @@ success rate, and whether confidence over- or under-promises there.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
 from typing import Any
 
 from graph.store.memory import Memory
+from graph.store.rows.audit import CalibrationRow
 from scheduler.cli.common import common_options, show, table, with_memory
 
 MARGIN = 0.10
@@ -34,9 +34,9 @@ def register(commands: Any) -> None:
     parser.set_defaults(handler=with_memory(_calibration))
 
 
-def verdict(row: Mapping[str, Any]) -> str:
+def verdict(row: CalibrationRow) -> str:
     """``over-promises``, ``under-promises``, ``calibrated``, ``too few`` or ``-`` (empty)."""
-    count, rate, mean = row.get("count", 0), row.get("success_rate"), row.get("mean_confidence")
+    count, rate, mean = row.count, row.success_rate, row.mean_confidence
     if not count or rate is None or mean is None:
         return "-"
     if count < MIN_DECISIONS:
@@ -52,16 +52,16 @@ async def _calibration(args: argparse.Namespace, memory: Memory) -> int:
     rows = await memory.audit.calibration()
     report = [
         {
-            "bucket": f"{row['lower']:.1f}-{row['upper']:.1f}",
-            "decisions": row["count"],
-            "successes": row["successes"],
-            "success_rate": row["success_rate"],
-            "mean_confidence": row["mean_confidence"],
+            "bucket": f"{row.lower:.1f}-{row.upper:.1f}",
+            "decisions": row.count,
+            "successes": row.successes,
+            "success_rate": row.success_rate,
+            "mean_confidence": row.mean_confidence,
             "verdict": verdict(row),
         }
         for row in rows
     ]
-    total = sum(int(r["decisions"]) for r in report)
+    total = sum(row.count for row in rows)
     text = table(
         report,
         ["bucket", "decisions", "successes", "success_rate", "mean_confidence", "verdict"],

@@ -44,4 +44,4 @@ async def _lift(args: argparse.Namespace, memory: Memory) -> int:
     if row is None:
         raise CommandError(f"no censor {args.id!r} for agent {memory.agent_id!r}")
     await memory.events.emit("censor_lifted", {"censor_id": args.id, "note": args.note})
-    return show(args, row, f"censor {args.id} lifted: {row['trigger_pattern']} no longer blocks")
+    return show(args, row, f"censor {args.id} lifted: {row.trigger_pattern} no longer blocks")

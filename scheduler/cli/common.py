@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from graph.errors import GraphError, MemoryUnavailableError, Neo4jNotFoundError, SettingsError
 from graph.settings import Settings, child_environment, load_settings
+from scheduler.cells import cell
 
 if TYPE_CHECKING:  # the driver's import is slow; `--help` and `nous run` need none of it
     from graph.store.memory import Memory
@@ -131,19 +132,6 @@ def plain(value: Any) -> Any:
 def print_json(data: Any, out: TextIO | None = None) -> None:
     """Data as indented JSON."""
     print(json.dumps(plain(data), indent=2, sort_keys=True), file=out or sys.stdout)
-
-
-def cell(value: Any) -> str:
-    """One table cell: short times, rounded numbers, one line."""
-    if value is None:
-        return "-"
-    if isinstance(value, datetime):
-        return value.strftime("%Y-%m-%d %H:%M:%S")
-    if isinstance(value, float):
-        return f"{value:.2f}"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return " ".join(str(value).split())
 
 
 def _field(row: object, name: str) -> Any:

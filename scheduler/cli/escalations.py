@@ -61,23 +61,22 @@ async def _show(args: argparse.Namespace, memory: Memory) -> int:
     row = await memory.audit.escalation(args.id)
     if row is None:
         raise CommandError(f"no escalation {args.id!r} for agent {memory.agent_id!r}")
-    e = row["escalation"]
+    e = row.escalation
     lines = [
-        f"escalation {e['id']} ({e.get('status')}, {e.get('priority')} priority)",
-        f"  at        {e.get('at')}",
-        f"  decision  {row.get('decision_id')} ({row.get('decision_type')},"
-        f" confidence {row.get('confidence')})",
-        f"  path      {row.get('path') or '-'}",
-        f"  template  {row.get('template') or '-'}",
-        f"  reason    {e.get('reason')}",
+        f"escalation {e.id} ({e.status}, {e.priority} priority)",
+        f"  at        {e.at}",
+        f"  decision  {row.decision_id} ({row.decision_type}, confidence {row.confidence})",
+        f"  path      {row.path or '-'}",
+        f"  template  {row.template or '-'}",
+        f"  reason    {e.reason}",
     ]
-    if e.get("note"):
-        lines.append(f"  note      {e['note']} ({e.get('resolved_at')})")
-    lines += ["", str(e.get("message") or "").rstrip(), ""]
-    if e.get("status") == "open":
+    if e.note:
+        lines.append(f"  note      {e.note} ({e.resolved_at})")
+    lines += ["", str(e.message or "").rstrip(), ""]
+    if e.status == "open":
         lines.append(
-            f"close it: nous escalations resolve {e['id']} --note TEXT [--retry]"
-            f" | nous escalations dismiss {e['id']} --note TEXT"
+            f"close it: nous escalations resolve {e.id} --note TEXT [--retry]"
+            f" | nous escalations dismiss {e.id} --note TEXT"
         )
     return show(args, row, "\n".join(lines))
 
@@ -91,14 +90,14 @@ async def _resolve(args: argparse.Namespace, memory: Memory) -> int:
     if row is None:
         raise CommandError(f"no escalation {args.id!r} for agent {memory.agent_id!r}")
     event = f"escalation_{args.status}"
-    data = {"escalation_id": args.id, "decision_id": row["decision_id"], "note": args.note}
+    data = {"escalation_id": args.id, "decision_id": row.decision_id, "note": args.note}
     await memory.events.emit(event, data)
     if args.retry:
         await memory.events.emit("decision_retry_requested", data)
     text = f"escalation {args.id} {args.status}"
     if args.retry:
         text += (
-            f"; decision {row['decision_id']} will be decided again"
-            f" ({row['reopened']} observations handed back)"
+            f"; decision {row.decision_id} will be decided again"
+            f" ({row.reopened} observations handed back)"
         )
     return show(args, row, text)

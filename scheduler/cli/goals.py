@@ -54,4 +54,4 @@ async def _done(args: argparse.Namespace, memory: Memory) -> int:
     if row is None:
         raise CommandError(f"no goal {args.id!r} for agent {memory.agent_id!r}")
     await memory.events.emit("goal_completed", {"goal_id": args.id})
-    return show(args, row, f"goal {args.id} done: {row['description']}")
+    return show(args, row, f"goal {args.id} done: {row.description}")

@@ -8,11 +8,13 @@ root's ``.nous/``.
 from __future__ import annotations
 
 import argparse
+from dataclasses import asdict
 from typing import Any
 
 from graph.models import utc_now
 from graph.settings import state_dir
 from graph.store.memory import Memory
+from graph.store.rows.audit import TrialListed
 from rsi.strategies import StrategyBook
 from scheduler.cli.common import CommandError, common_options, show, table, with_memory
 
@@ -52,32 +54,32 @@ async def _show_heuristic(args: argparse.Namespace, memory: Memory) -> int:
     row = await memory.audit.heuristic(args.id)
     if row is None:
         raise CommandError(f"no heuristic {args.id!r} for agent {memory.agent_id!r}")
-    h, trajectories = row["heuristic"], row["trajectories"]
+    h, trajectories = row.heuristic, row.trajectories
     lines = [
-        f"heuristic {h['id']} ({h.get('status')}, domain {h.get('domain')},"
-        f" used {h.get('usage_count', 0)} times)",
-        f"  {h.get('content')}",
+        f"heuristic {h.id} ({h.status}, domain {h.domain}, used {h.usage_count} times)",
+        f"  {h.content}",
     ]
-    if h.get("prune_reason"):
-        lines.append(f"  pruned {h.get('pruned_at')}: {h['prune_reason']}")
-    if h.get("trial_summary"):
-        lines.append(f"  trial: {h['trial_summary']}")
+    if h.prune_reason:
+        lines.append(f"  pruned {h.pruned_at}: {h.prune_reason}")
+    if h.trial_summary:
+        lines.append(f"  trial: {h.trial_summary}")
     lines += ["", f"distilled from {len(trajectories)} trajectories:"]
     columns = ["id", "success", "partial_score", "tests_passed", "tests_total", "problem"]
     lines.append(table(trajectories, columns, empty="  (none recorded)"))
-    trials = [_trial_row(t) for t in row.get("trials") or []]
+    trials = [_trial_row(t) for t in row.trials]
     lines += ["", f"tried in {len(trials)} paired trials (with / without it, same problems):"]
     columns = ["id", "verdict", "with", "without", "with_only", "without_only", "p_value"]
     lines.append(table(trials, columns, empty="  (not tried yet: a candidate is not carried)"))
     return show(args, row, "\n".join(lines))
 
 
-def _trial_row(trial: dict[str, Any]) -> dict[str, Any]:
-    n = len(trial.get("problems") or [])
+def _trial_row(trial: TrialListed) -> dict[str, object]:
+    """A trial as its table row: with and without as passed/problems."""
+    n = len(trial.problems)
     return {
-        **trial,
-        "with": f"{sum(trial.get('with_passed') or [])}/{n}",
-        "without": f"{sum(trial.get('without_passed') or [])}/{n}",
+        **asdict(trial),
+        "with": f"{sum(trial.with_passed)}/{n}",
+        "without": f"{sum(trial.without_passed)}/{n}",
     }
 
 

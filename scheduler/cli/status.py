@@ -21,6 +21,7 @@ from cognition.llm import LLMClient
 from graph.errors import GraphError
 from graph.settings import Settings, child_environment
 from graph.store.memory import Memory
+from graph.store.rows.audit import EventRow
 from rsi.confine import describe as describe_sandbox
 from scheduler.cli.common import (
     EXIT_NOT_FOUND,
@@ -136,9 +137,9 @@ async def daemon_state(memory: Memory) -> dict[str, Any]:
     if not started:
         return {"running": False, "how": "this agent's daemon has never run"}
     event = started[0]
-    data = _data(event.get("data"))
+    data = _data(event.data)
     state: dict[str, Any] = {
-        "since": event["at"],
+        "since": event.at,
         "pid": data.get("pid"),
         "host": data.get("host"),
         "root": data.get("root"),
@@ -154,11 +155,11 @@ async def daemon_state(memory: Memory) -> dict[str, Any]:
     return {**state, "running": alive, "how": how}
 
 
-def _stops(stop: dict[str, Any], start: dict[str, Any]) -> bool:
+def _stops(stop: EventRow, start: EventRow) -> bool:
     # The same session; a stop recorded without one counts when it came after the start.
-    if stop.get("session_id") is not None:
-        return bool(stop["session_id"] == start.get("session_id"))
-    return bool(stop["at"] >= start["at"])
+    if stop.session_id is not None:
+        return stop.session_id == start.session_id
+    return bool(stop.at and start.at and stop.at >= start.at)
 
 
 def process_is_daemon(pid: int) -> bool:

@@ -19,8 +19,8 @@ import pytest
 from graph.models import Observation, ObservationType, utc_now
 from graph.store.audit import AuditStore
 from graph.store.memory import Memory
-from scheduler.cli.why import render as render_why
 from scheduler.jobs import StatusLine
+from scheduler.story import render as render_why
 from tests.scheduler.test_loop import Rig, _rig, _wait_rig, configure
 
 DRY = {"executors.dry_run": True}
@@ -70,7 +70,7 @@ async def _nothing_learned(memory: Memory, *keys: str | None) -> None:
         pattern = await memory.learning.pattern(key or "")
         assert pattern is None or pattern.total == 0, (key, pattern)
     buckets = await AuditStore(memory).calibration()
-    assert sum(int(b["count"]) for b in buckets) == 0, buckets
+    assert sum(b.count for b in buckets) == 0, buckets
 
 
 # --- quiet when nothing can act ---------------------------------------------------

@@ -13,6 +13,7 @@ from dataclasses import fields
 from typing import Any, TypeVar
 
 R = TypeVar("R")
+"""A typed row class."""
 
 
 def from_stored(row: type[R], properties: Mapping[str, Any]) -> R:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graph.models import Decision, DecisionType
 from graph.settings import load_settings
 from graph.store.memory import Memory
+from graph.store.rows.audit import DecisionStory
 from graph.store.turns import tool_results
 from scheduler.claude.payload import HookInput
-from scheduler.cli.why import render
 from scheduler.compose.session import build_session
+from scheduler.story import render
 
 EMPTY = Path(__file__).resolve().parents[2] / "support" / "empty.yaml"
 SESSION = "8d1f3b1e-0c55-4c1e-9d55-0a4b1c0f9e11"
@@ -56,11 +58,9 @@ async def test_a_long_turn_keeps_its_error_and_stop_learns_from_it(
     last = kept[-1]
     assert len(last["result"]) <= claude.tool_output_chars + 60, "the hostile output stays clipped"
     assert len(last["arguments"]["command"]) <= claude.tool_input_chars
-    shown = {**turn.model_dump(exclude={"tool_results", "tool_failed"}), "tool_results": kept}
-    story: dict[str, object] = {"decision": {"id": "d"}, "turns": [shown]}
-    story |= {k: [] for k in ("observations", "recalled", "steps", "executions", "learned")}
-    story |= {"escalations": [], "heuristics": []}
-    assert "32 tool calls, 27 not kept" in render(story), "nous why says what was dropped"
+    decision = Decision(agent_id="a", type=DecisionType.ACT, confidence=0.5)
+    shown = render(DecisionStory(decision), [turn])
+    assert "32 tool calls, 27 not kept" in shown, "nous why says what was dropped"
 
     await session.answer("Stop", HookInput(session_id=SESSION, last_assistant_message="done"))
     assert await session.turns.open_turn_of(SESSION) is None

@@ -10,7 +10,7 @@ import pytest
 from graph.models import DecisionType
 from graph.store.memory import Memory
 from graph.store.queries import QueryLibrary
-from scheduler.cli.why import path_candidates
+from scheduler.story import path_candidates
 from tests.scheduler.cli.conftest import Nous
 from tests.support.recall_seed import Seeder
 from tests.support.story_seed import PATH, write_story
