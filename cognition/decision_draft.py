@@ -13,6 +13,7 @@ from cognition.recall.investigate import findings_step
 from cognition.schemas import DecisionContext, Deliberation
 from graph.models import Decision, DecisionType, Observation, OpenDecision, ReasoningStep
 from graph.models.paths import path_pattern
+from graph.store.rows.decide import TemplateUse
 
 
 def frame_text(observation: Observation) -> str:
@@ -83,9 +84,9 @@ def draft_decision(
     )
 
 
-def template_row(templates: TemplateRegistry, decision: Decision) -> dict[str, object] | None:
+def template_row(templates: TemplateRegistry, decision: Decision) -> TemplateUse | None:
     """The ``ActionTemplate`` node an ACT decision used (name, version, target), or None."""
     if decision.template is None:
         return None
     template = templates.get(decision.template)
-    return {"name": template.name, "version": template.version, "target": template.target}
+    return TemplateUse(template.name, template.version, template.target)

@@ -58,6 +58,7 @@ from graph.models import (
 )
 from graph.store.decisions import TRANSITIONS
 from graph.store.memory import Memory
+from graph.store.rows.decide import Settlement
 
 __all__ = ["DecisionLoop", "LoopSettings", "TickReport"]
 
@@ -330,7 +331,7 @@ class DecisionLoop:
         execution = dry[0] if dry is not None else None
         settled = None
         if execution is not None:
-            settled = {"outcome": DRY_RUN_OUTCOME, "outcome_at": execution.ended_at}
+            settled = Settlement(DRY_RUN_OUTCOME, execution.ended_at)
         await self.decisions.record_decision(
             decision,
             decision_steps(deliberation, previous, decision.agent_id),

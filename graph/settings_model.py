@@ -13,80 +13,19 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 from graph.settings_claude import ClaudeSettings, McpSettings
+from graph.settings_paths import DEFAULT_CATEGORY_PATTERNS as DEFAULT_CATEGORY_PATTERNS
+from graph.settings_paths import DEFAULT_IGNORE_PATTERNS as DEFAULT_IGNORE_PATTERNS
+from graph.settings_paths import DEFAULT_NOISE_PATTERNS as DEFAULT_NOISE_PATTERNS
+from graph.settings_paths import STATE_DIR as STATE_DIR
 from graph.settings_rsi import CaseSettings, CodeNoteSettings, RSISettings
 from graph.settings_source import DEFAULT_CONFIG_FILE as DEFAULT_CONFIG_FILE
 from graph.settings_source import EMBEDDING_DIMENSIONS as EMBEDDING_DIMENSIONS
-
-STATE_DIR = ".nous"
-"""Nous's own folder, under the watched root; :func:`state_dir` is the one way to it."""
 
 
 def state_dir(root: Path) -> Path:
     """The watched root's ``.nous`` folder: strategies files, logs, the spool."""
     return root / STATE_DIR
 
-
-# Seed 001's ignore list, plus Nous's own state folder and editor droppings
-# that would otherwise reach the classifier only to be thrown away as noise.
-DEFAULT_IGNORE_PATTERNS: list[str] = [
-    ".git",
-    ".git/**",
-    "__pycache__",
-    "__pycache__/**",
-    ".venv",
-    ".venv/**",
-    "*.pyc",
-    ".DS_Store",
-    "logs/",
-    "logs/**",
-    "*.db",
-    "*.db-journal",
-    "node_modules",
-    "node_modules/**",
-    STATE_DIR,
-    f"{STATE_DIR}/**",
-]
-
-# A pattern with "*" is a glob on the file name: "*.py" is a suffix, not a substring.
-# fmt: off
-_TEST_PATTERNS = ["/tests/", "/test/", "/__tests__/", "test_*.py", "*_test.py", "*_test.go",
-                  "*.test.*", "*.spec.*", "conftest.py"]
-_CODE_PATTERNS = ["*.py", "*.pyi", "*.pyx", "*.js", "*.mjs", "*.cjs", "*.jsx", "*.ts", "*.tsx",
-                  "*.go", "*.rs", "*.java", "*.kt", "*.rb", "*.php", "*.c", "*.h", "*.cc", "*.cpp",
-                  "*.hpp", "*.cs", "*.swift", "*.sh"]
-# The seed's, and the other YAML spelling and the other config formats (issue 28).
-_CONFIG_PATTERNS = [".claude/", "config/", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini",
-                    "CLAUDE.md"]
-# fmt: on
-
-# Seed 000's path table, in its order: the first category whose pattern is a
-# substring of the lower-cased relative path (with a leading "/") wins; a pattern
-# with "*" is a glob on the lower-cased file name instead.
-DEFAULT_CATEGORY_PATTERNS: dict[str, list[str]] = {
-    "intake": ["_input/", "_intake/", "inbox/"],
-    "knowledge": ["knowledge/", "docs/", "research/"],
-    "thinker": ["thinkers/", "philosophers/"],
-    "index": ["indices/", "index.yaml", "index.md"],
-    "template": ["templates/"],
-    # Not in the seed (issue 28): tests and code had no category of their own.
-    "test": _TEST_PATTERNS,
-    "config": _CONFIG_PATTERNS,
-    "self_reference": ["consciousness/", "decision-engine/", "orchestrator/"],
-    "code": _CODE_PATTERNS,
-}
-
-# Seed 000's noise list, matched against file and folder names (classify.noise_matches).
-DEFAULT_NOISE_PATTERNS: list[str] = [
-    ".DS_Store",
-    ".git/",
-    "__pycache__/",
-    "*.pyc",
-    ".swp",
-    "~",
-    ".lock",
-    "node_modules/",
-    ".env.local",
-]
 
 _STRICT = ConfigDict(extra="forbid", validate_default=True)
 log = logging.getLogger(__name__)

@@ -1,4 +1,7 @@
-"""The shape of the product code: no import circles, no function over 60 lines.
+"""The shape of the product code: no import circles, no function over 60 lines, and more.
+
+Also: the stores take and return typed rows, no private name is reached from
+another package, and the size limits hold once ``fmt: skip`` is taken away.
 
 A circle between two modules means one holds what the other needs; a function
 of 60 lines or more is a room with two jobs. Both are found by reading the
@@ -12,6 +15,9 @@ they stand (a lazy import inside a function still ties the two modules), and
 from __future__ import annotations
 
 import ast
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import networkx as nx
@@ -25,11 +31,11 @@ KNOWN_LONG: set[str] = set()
 KNOWN_CIRCLES: set[frozenset[str]] = set()
 
 
-def _modules() -> dict[str, Path]:
+def _modules(base: Path = REPO) -> dict[str, Path]:
     modules: dict[str, Path] = {}
     for package in PACKAGES:
-        for path in (REPO / package).rglob("*.py"):
-            name = ".".join(path.relative_to(REPO).with_suffix("").parts)
+        for path in (base / package).rglob("*.py"):
+            name = ".".join(path.relative_to(base).with_suffix("").parts)
             modules[name.removesuffix(".__init__")] = path
     return modules
 
@@ -196,3 +202,154 @@ def test_the_walk_finds_an_event_name_but_not_in_a_docstring(tmp_path: Path) -> 
         '    return event == "Stop" or event in ("PostCompact",)\n'
     )
     assert _event_names_spelled({"m": path}, base=tmp_path) == {"m.py:4:Stop", "m.py:4:PostCompact"}
+
+
+# --- what the stores hand out, private names, sizes without `fmt: skip` ----------------------
+
+STORE_DIR = "graph/store"
+UNTYPED = re.compile(r"\bAny\b|\bRow\b")
+"""An annotation that says nothing of a row: ``dict[str, Any]``, ``Any``, the driver's ``Row``."""
+MAX_MODULE_LINES = 400
+_SKIP = re.compile(r"[ \t]*#\s*fmt:\s*skip\b[^\n]*|^[ \t]*#\s*fmt:\s*(off|on)\b[^\n]*$", re.M)
+
+
+def _untyped_store_methods(base: Path = REPO) -> set[str]:
+    """Public methods of the stores (``*Store``, ``Memory``) whose annotations say ``Any``."""
+    found = set()
+    for path in sorted((base / STORE_DIR).rglob("*.py")):
+        tree = ast.parse(path.read_text(), str(path))
+        for cls in tree.body:
+            if not isinstance(cls, ast.ClassDef) or not cls.name.endswith(("Store", "Memory")):
+                continue
+            for fn in cls.body:
+                if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                if fn.name.startswith("_"):
+                    continue
+                args = [*fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg]
+                annotations = [fn.returns, *(a.annotation for a in args if a is not None)]
+                if any(a is not None and UNTYPED.search(ast.unparse(a)) for a in annotations):
+                    found.add(f"{path.relative_to(base).as_posix()}:{cls.name}.{fn.name}")
+    return found
+
+
+def test_store_methods_take_and_return_typed_rows() -> None:
+    untyped = sorted(_untyped_store_methods())
+    assert not untyped, (
+        "store methods that take or return untyped rows (return a frozen dataclass of "
+        f"graph/store/rows/, take typed arguments): {untyped}"
+    )
+
+
+def _package_of(path: Path, base: Path) -> str:
+    return path.parent.relative_to(base).as_posix()
+
+
+def _private_names(modules: dict[str, Path], base: Path) -> dict[str, set[str]]:
+    """Per package (folder), the names its modules define: functions, classes, variables and
+    attributes set on ``self`` or ``cls`` (an attribute set on another object is reached)."""
+    defined: dict[str, set[str]] = {}
+    for path in modules.values():
+        names = defined.setdefault(_package_of(path, base), set())
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                    names.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return defined
+
+
+def _private_reached(modules: dict[str, Path], base: Path = REPO) -> set[str]:
+    """``obj._name`` (or ``from m import _name``) whose ``_name`` another package of ours
+    defines and no module of its own package does.
+
+    ``self._x`` and ``cls._x`` are the object's own; a dunder is Python's; the private
+    names of the standard library and other projects (``os._exit``) are theirs to keep.
+    """
+    defined = _private_names(modules, base)
+    ours = set().union(*defined.values())
+    found = set()
+    for path in modules.values():
+        own = defined[_package_of(path, base)]
+        where = path.relative_to(base).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names: list[tuple[str, int]] = []
+            if isinstance(node, ast.Attribute) and not (
+                isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            ):
+                names = [(node.attr, node.lineno)]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [(a.name, node.lineno) for a in node.names]
+            for name, line in names:
+                private = name.startswith("_") and not name.startswith("__")
+                if private and name in ours and name not in own:
+                    found.add(f"{where}:{line}:{name}")
+    return found
+
+
+def test_no_private_name_is_reached_from_another_package() -> None:
+    reached = sorted(_private_reached(_modules()))
+    assert not reached, (
+        "a private name of another package reached (give it a public name, or pass what "
+        f"is needed as an argument): {reached}"
+    )
+
+
+def _as_formatted(tmp: Path) -> dict[str, Path]:
+    """The product code without ``fmt: skip`` / ``fmt: off`` help, formatted as ruff would."""
+    for package in PACKAGES:
+        for path in (REPO / package).rglob("*.py"):
+            copy = tmp / path.relative_to(REPO)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(_SKIP.sub("", path.read_text()))
+    ruff = Path(sys.executable).with_name("ruff")
+    config = ["--config", str(REPO / "pyproject.toml")]
+    subprocess.run([str(ruff), "format", "-q", *config, str(tmp)], check=True, timeout=120)
+    return _modules(tmp)
+
+
+def _long_modules(modules: dict[str, Path], base: Path = REPO) -> set[str]:
+    return {
+        path.relative_to(base).as_posix()
+        for path in modules.values()
+        if len(path.read_text().splitlines()) > MAX_MODULE_LINES
+    }
+
+
+def test_sizes_hold_without_fmt_skip(tmp_path: Path) -> None:
+    # Lines kept together under `fmt: skip` (signatures, calls) count as ruff would lay them
+    # out: a marker can keep a table readable, never a module or a function under its limit.
+    formatted = _as_formatted(tmp_path)
+    long = sorted(_long_functions(formatted, base=tmp_path))
+    assert not long, f"functions over {MAX_FUNCTION_LINES} lines once formatted: {long}"
+    big = sorted(_long_modules(formatted, base=tmp_path))
+    assert not big, f"modules over {MAX_MODULE_LINES} lines once formatted (split them): {big}"
+
+
+def test_the_walks_find_untyped_rows_private_names_and_squeezed_sizes(tmp_path: Path) -> None:
+    store = tmp_path / STORE_DIR
+    store.mkdir(parents=True)
+    (store / "a.py").write_text(
+        "class AStore:\n"
+        "    async def rows(self) -> list[dict[str, Any]]: ...\n"
+        "    async def put(self, x: Mapping[str, Any]) -> None: ...\n"
+        "    async def _own(self) -> Any: ...\n"
+        "    async def fine(self) -> list[Hit]: ...\n"
+    )
+    assert _untyped_store_methods(tmp_path) == {
+        f"{STORE_DIR}/a.py:AStore.rows",
+        f"{STORE_DIR}/a.py:AStore.put",
+    }
+    (tmp_path / "p").mkdir()
+    (tmp_path / "q").mkdir()
+    (tmp_path / "p" / "m.py").write_text("class H:\n    def __init__(self):\n        self._t = 0\n")
+    (tmp_path / "q" / "n.py").write_text(
+        "from p.m import _t\n\ndef f(h, self):\n    h._t = 1\n    return self._u, h.__dict__\n"
+    )
+    modules = {"p.m": tmp_path / "p" / "m.py", "q.n": tmp_path / "q" / "n.py"}
+    assert _private_reached(modules, base=tmp_path) == {"q/n.py:1:_t", "q/n.py:4:_t"}
+    squeezed = "def f(\n    a, b,\n    c,\n) -> None:  # fmt: skip\n    pass\n"
+    assert _SKIP.sub("", squeezed) == "def f(\n    a, b,\n    c,\n) -> None:\n    pass\n"

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 
 def event_properties(
-    agent_id: str, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
+    agent_id: str, event_type: str, data: Mapping[str, object], *, session_id: str | None = None
 ) -> dict[str, Any]:
     """The properties of a new ``Event`` (data as a JSON string), for any statement that
     writes one beside what it records: :class:`graph.models.Event`'s, as stored."""
@@ -57,7 +57,7 @@ class CallStore:
         return [from_stored(CensorRow, r["censor"]) for r in rows]
 
     async def record_tool_result(
-        self, session_id: str, result: Mapping[str, Any], *, keep: int
+        self, session_id: str, result: Mapping[str, object], *, keep: int
     ) -> str | None:
         """Append one tool result to the session's open turn; the turn's id, None without one.
 
@@ -87,7 +87,7 @@ class CallStore:
         return from_stored(PatternRow, rows[0]["pattern"])
 
     async def emit(
-        self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
+        self, event_type: str, data: Mapping[str, object], *, session_id: str | None = None
     ) -> str | None:
         """Append an ``Event`` to the audit stream; never raises (a failure is logged).
 

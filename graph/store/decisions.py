@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,7 @@ from graph.models import (
 )
 from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
+from graph.store.rows.decide import Settlement, TemplateUse
 
 if TYPE_CHECKING:
     from graph.settings import GoalSettings
@@ -154,13 +156,13 @@ class DecisionStore:
         observation_ids: Sequence[str],
         recalled_ids: Sequence[str] = (),
         pattern_key: str | None = None,
-        template: Mapping[str, Any] | None = None,
+        template: TemplateUse | None = None,
         episode_id: str | None = None,
         heuristic_ids: Sequence[str] = (),
         superseded_ids: Sequence[str] = (),
         frame: str | None = None,
         dry_run: Execution | None = None,
-        settled: Mapping[str, Any] | None = None,
+        settled: Settlement | None = None,
     ) -> str:
         """Write the decision and its explanation; mark its observations processed.
 
@@ -176,11 +178,15 @@ class DecisionStore:
         properties = to_properties(decision)
         if dry_run is not None:
             check_transition(check_transition(decision.status, S.ACTING), S.DONE)
-            done = {"status": S.DONE.value, "executed": True, **(settled or {})}
+            done = {
+                "status": S.DONE.value,
+                "executed": True,
+                **(asdict(settled) if settled else {}),
+            }
             properties.update(changes_as_properties(done))
         template_row = None
         if template is not None:
-            template_row = {"id": new_id(), **dict(template)}
+            template_row = {"id": new_id(), **asdict(template)}
         rows = await self.graph.write(
             "decide/record_decision",
             decision=properties,
@@ -218,7 +224,9 @@ class DecisionStore:
         )
         return str(rows[0]["id"])
 
-    async def record_dry_run(self, execution: Execution, decision: Decision, **changes: Any) -> str:
+    async def record_dry_run(
+        self, execution: Execution, decision: Decision, **changes: object
+    ) -> str:
         """A dry run's ended attempt and its decision's settlement, in one write.
 
         The decision moves to acting and on to done (both checked), as
@@ -239,7 +247,7 @@ class DecisionStore:
         _advance(decision, S.DONE)
         return str(rows[0]["id"])
 
-    async def finish_execution(self, execution_id: str, **result: Any) -> None:
+    async def finish_execution(self, execution_id: str, **result: object) -> None:
         """Record how an execution ended."""
         result.setdefault("ended_at", utc_now())
         await self.graph.write(
@@ -248,12 +256,12 @@ class DecisionStore:
             result=changes_as_properties(result),
         )
 
-    async def move(self, decision: Decision, to: DecisionStatus, **changes: Any) -> None:
+    async def move(self, decision: Decision, to: DecisionStatus, **changes: object) -> None:
         """Move ``decision`` to status ``to`` (checked), with its outcome or next look."""
         _advance(decision, to)
         await self._write(decision.id, {"status": to.value, **changes})
 
-    async def close_turn(self, decision_id: str, to: DecisionStatus, **changes: Any) -> None:
+    async def close_turn(self, decision_id: str, to: DecisionStatus, **changes: object) -> None:
         """Close a chat turn's deliberating decision (checked) with what came of the turn.
 
         The turn did something, so the decision is found by words from then on (it becomes
@@ -262,7 +270,7 @@ class DecisionStore:
         check_transition(DecisionStatus.DELIBERATING, to)
         await self._write(decision_id, {"status": to.value, **changes}, "chat/close_decision")
 
-    async def settle(self, decision_id: str, **changes: Any) -> None:
+    async def settle(self, decision_id: str, **changes: object) -> None:
         """Update a decision's outcome or next look; its status moves only by :meth:`move`."""
         if "status" in changes:
             raise DecisionStatusError("a decision's status changes through move(), not settle()")

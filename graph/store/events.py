@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
-from typing import Any
 
 from graph.models import Event
-from graph.store.calls import event_properties as event_properties
 from graph.store.lean_memory import LeanMemory
 from graph.store.mapping import from_properties
 
@@ -27,20 +25,13 @@ class EventStore:
         self.graph = graph
 
     async def emit(
-        self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
+        self, event_type: str, data: Mapping[str, object], *, session_id: str | None = None
     ) -> str | None:
         """Append an ``Event`` to the audit stream; never raises (a failure is logged).
 
         Returns the event's id, or None when it could not be written.
         """
         return await self.graph.calls.emit(event_type, data, session_id=session_id)
-
-    def event_properties(
-        self, event_type: str, data: Mapping[str, Any], *, session_id: str | None = None
-    ) -> dict[str, Any]:
-        """An ``Event``'s properties as :meth:`emit` writes them (data as a JSON string), for a
-        statement that writes the event beside what it records."""
-        return event_properties(self.graph.agent_id, event_type, data, session_id=session_id)
 
     async def events(self, event_type: str, limit: int = 50) -> list[Event]:
         """The latest events of one type, newest first, their data decoded."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -125,7 +124,7 @@ class LearningStore:
         *,
         description: str,
         episode_id: str | None = None,
-        extra: Mapping[str, Any] | None = None,
+        extra: Mapping[str, object] | None = None,
     ) -> str:
         """Record a deliberating decision with its description, pattern and episode."""
         properties = {**to_properties(decision), **dict(extra or {}), "description": description}

@@ -82,7 +82,7 @@ class RSIStore:
         written = await self.graph.write("rsi/record_desires", rows=rows)
         return {str(r["id"]): int(r["linked"]) for r in written}
 
-    async def update_desire(self, desire_id: str, **changes: Any) -> bool:
+    async def update_desire(self, desire_id: str, **changes: object) -> bool:
         """Change some properties of a desire; False when it does not exist."""
         rows = await self.graph.write(
             "rsi/update_desire", desire_id=desire_id, changes=changes_as_properties(changes)

@@ -13,9 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from graph.models import Censor, Turn, utc_now
-from graph.store.calls import GATE_LIMIT
+from graph.store.calls import GATE_LIMIT, event_properties
 from graph.store.lean_memory import LeanMemory
 from graph.store.mapping import from_properties, from_row, to_properties
+from graph.store.rows.events import NewEvent
 
 
 class TurnStore:
@@ -24,11 +25,10 @@ class TurnStore:
     def __init__(self, graph: LeanMemory) -> None:
         self.graph = graph
 
-    async def open_turn(self, turn: Turn, event: Mapping[str, Any] | None = None) -> str:
+    async def open_turn(self, turn: Turn, event: NewEvent | None = None) -> str:
         """Write ``turn`` as the session's open turn (an earlier open one is abandoned).
 
-        ``event``: the properties of an audit ``Event`` written with it, in the same
-        statement (:meth:`graph.store.learning.LearningStore.event_properties`).
+        ``event``: an audit ``Event`` written with it, in the same statement.
         """
         properties = to_properties(turn)
         properties.pop("agent_id", None)
@@ -38,7 +38,11 @@ class TurnStore:
             episode_id=turn.episode_id,
             decision_id=turn.decision_id,
             now=utc_now(),
-            event=None if event is None else dict(event),
+            event=None
+            if event is None
+            else event_properties(
+                self.graph.agent_id, event.type, event.data, session_id=event.session_id
+            ),
         )
         return str(rows[0]["id"])
 
@@ -53,7 +57,7 @@ class TurnStore:
         return self._turn(rows[0]["turn"]) if rows else None
 
     async def record_tool_result(
-        self, session_id: str, result: Mapping[str, Any], *, keep: int
+        self, session_id: str, result: Mapping[str, object], *, keep: int
     ) -> str | None:
         """:meth:`graph.store.calls.CallStore.record_tool_result`."""
         return await self.graph.calls.record_tool_result(session_id, result, keep=keep)

@@ -195,15 +195,7 @@ def run_hook(
             except DaemonUnavailable:  # AnswerLost is not: what the daemon took is not redone
                 absent = True
         if text is None:
-            from graph.store.lean import lean_process
-
-            lean_process()  # before the driver and pydantic load
-            from scheduler.claude.hooks import answer_alone
-
-            text = answer_alone(
-                event, raw, os.fspath(root), config=config, agent_id=agent_id,
-                settings=settings, watchdog=watchdog, daemon_absent=absent,
-            )  # fmt: skip
+            text = _answer_alone(event, raw, root, absent, config, agent_id, settings, watchdog)
             alone = True
         if text:
             stdout.write(text + "\n")
@@ -213,13 +205,62 @@ def run_hook(
         if spec is not None and spec.first:
             say_memory_off(event, exc, stdout)
     if alone:  # the answer is out: the vectors of what the hook wrote, in a detached child
-        if watchdog is not None:
-            watchdog.cancel()  # the child sets its own limit; the parent exits at once
-        from scheduler.claude.hook_vectors import hand_off_vectors
-
-        hand_off_vectors(event, stdout, root=root, started=started, settings=settings,
-                         config=config, agent_id=agent_id)  # fmt: skip
+        _hand_off(event, stdout, root, started, config, agent_id, settings, watchdog)
     return 0
+
+
+def _answer_alone(
+    event: str,
+    raw: bytes,
+    root: str | Path,
+    absent: bool,
+    config: str | Path | None,
+    agent_id: str | None,
+    settings: Settings | None,
+    watchdog: Watchdog | None,
+) -> str:
+    """The hook answered over the agent's graph alone (no daemon took it)."""
+    from graph.store.lean import lean_process
+
+    lean_process()  # before the driver and pydantic load
+    from scheduler.claude.hooks import answer_alone
+
+    return answer_alone(
+        event,
+        raw,
+        os.fspath(root),
+        config=config,
+        agent_id=agent_id,
+        settings=settings,
+        watchdog=watchdog,
+        daemon_absent=absent,
+    )
+
+
+def _hand_off(
+    event: str,
+    stdout: TextIO,
+    root: str | Path,
+    started: float,
+    config: str | Path | None,
+    agent_id: str | None,
+    settings: Settings | None,
+    watchdog: Watchdog | None,
+) -> None:
+    """The vectors of what a hook working alone wrote, embedded by a detached child."""
+    if watchdog is not None:
+        watchdog.cancel()  # the child sets its own limit; the parent exits at once
+    from scheduler.claude.hook_vectors import hand_off_vectors
+
+    hand_off_vectors(
+        event,
+        stdout,
+        root=root,
+        started=started,
+        settings=settings,
+        config=config,
+        agent_id=agent_id,
+    )
 
 
 MEMORY_OFF = (

@@ -20,6 +20,7 @@ from cognition.chat.turns import FrameSelection, ToolResult, TurnContext, TurnRe
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.text import clip
 from graph.models import Turn
+from graph.store.rows.events import NewEvent
 from graph.store.turns import TurnStore, tool_results
 from scheduler.claude.compaction import keep_before_compaction
 from scheduler.claude.lean_hooks import LeanHooks, answer_event
@@ -89,9 +90,7 @@ class ClaudeSession(LeanHooks):
             decision_id=context.decision_id,
             episode_id=context.episode_id,
         )
-        event = self.layer.memory.events.event_properties(
-            "turn_started", turn_started(context), session_id=payload.session_id
-        )
+        event = NewEvent("turn_started", turn_started(context), session_id=payload.session_id)
         await self.turns.open_turn(turn, event)
         return HookAnswer(context=context.system_prompt.strip())
 

@@ -28,6 +28,7 @@ from graph.models import (
 )
 from graph.models.paths import path_pattern
 from graph.store.decisions import DecisionStore
+from graph.store.rows.decide import TemplateUse
 from tests.support.recall_seed import Seeder
 
 PATH = "knowledge/notes.md"
@@ -100,7 +101,7 @@ async def write_story(seeder: Seeder) -> Story:
         observation_ids=[observation.id],
         recalled_ids=[past_id],
         pattern_key=decision.pattern_key,
-        template={"name": "analyze_knowledge", "version": 1, "target": "claude_code"},
+        template=TemplateUse("analyze_knowledge", 1, "claude_code"),
         heuristic_ids=[heuristic_id],
     )
     first = Execution(

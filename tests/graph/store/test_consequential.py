@@ -22,6 +22,7 @@ from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory
 from graph.store.migrate import split_statements
 from graph.store.recall import HybridRequest
+from graph.store.rows.decide import Settlement
 from tests.support.graph_checks import open_checks
 
 MIGRATION = "021_word_recall_of_consequential_decisions.cypher"
@@ -71,7 +72,7 @@ async def _story(memory: Memory) -> dict[str, str]:
     dry = _decision(memory, DecisionType.ACT, "dry")
     ended = _execution(memory, dry, dry_run=True).model_copy(update={"ended_at": utc_now()})
     ids["dry"] = await store.record_decision(
-        dry, [], observation_ids=[], dry_run=ended, settled={"outcome": "dry run"}
+        dry, [], observation_ids=[], dry_run=ended, settled=Settlement("dry run")
     )
     retried = _decision(memory, DecisionType.ACT, "retried")  # a dry run that did not complete
     ids["retried"] = await store.record_decision(retried, [], observation_ids=[])

@@ -43,7 +43,7 @@ class SlowSession(ClaudeSession):
     """The daemon's real session, which starts each hook's work ``delay_s`` late."""
 
     def __init__(self, real: ClaudeSession, delay_s: float) -> None:
-        super().__init__(real.layer, real.turns, real.audit, real.settings)
+        super().__init__(real.layer, real.turns, real.settings)
         self.delay_s = delay_s
 
     async def answer(self, event: str, payload: HookInput) -> HookAnswer:
