@@ -145,6 +145,8 @@ class Turn(Node):
     tool_failed: list[bool] = Field(default_factory=list)
     tool_calls: int = 0
     tool_results_dropped: int = 0
+    recalled: str = ""
+    """What the prompt's hook recalled for the turn (clipped), for PostCompact to put back."""
     response: str | None = None
     outcome: str | None = None
     surprise: float | None = None

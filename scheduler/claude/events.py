@@ -18,7 +18,8 @@ from __future__ import annotations
 CONTEXT = "context"
 """Claude Code reads the answer as ``hookSpecificOutput.additionalContext`` (the model sees it)."""
 TEXT = "text"
-"""Claude Code reads the answer as plain stdout (PreCompact's: the compaction's instructions)."""
+"""Claude Code reads the answer as plain stdout: PreCompact's becomes the compaction's
+instructions; PostCompact's stays in the conversation, as the hook's output."""
 NONE = "none"
 """Claude Code reads nothing Nous would say: the hook answers nothing."""
 
@@ -106,6 +107,7 @@ HOOK_EVENTS = (
         answer=TEXT,
         vectors=True,
     ),
+    HookEvent("PostCompact", "post_compact", fields=("trigger", "compact_summary"), answer=TEXT),
     HookEvent("SessionEnd", "session_end", fields=("reason", "transcript_path"), vectors=True),
 )
 """Every event Nous answers, in the order ``nous init claude`` registers them."""

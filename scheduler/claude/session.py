@@ -25,6 +25,7 @@ from graph.store.turns import TurnStore, tool_results
 from scheduler.claude.compaction import keep_before_compaction
 from scheduler.claude.lean_hooks import LeanHooks, answer_event
 from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
+from scheduler.claude.restore import restore_after_compaction
 from scheduler.claude.said import KeptTranscript, keep_transcript
 from scheduler.claude.tool_hooks import tool_result
 
@@ -36,6 +37,8 @@ if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
 log = logging.getLogger(__name__)
 _PROMPT_CHARS = 500
 _RESPONSE_CHARS = 500
+_RECALLED_CHARS = 8000
+"""What a turn keeps of its recalled context (PostCompact puts back at most its budget of it)."""
 
 
 class ClaudeSession(LeanHooks):
@@ -86,6 +89,7 @@ class ClaudeSession(LeanHooks):
             agent_id=self.turns.graph.agent_id,
             session_id=payload.session_id,
             prompt=clip(payload.prompt, _PROMPT_CHARS),
+            recalled=clip(context.system_prompt.strip(), _RECALLED_CHARS),
             frame=context.frame.frame_id,
             decision_id=context.decision_id,
             episode_id=context.episode_id,
@@ -151,6 +155,12 @@ class ClaudeSession(LeanHooks):
         (:mod:`scheduler.claude.compaction`)."""
         await self.read_transcript(payload)
         return await keep_before_compaction(self.layer, self.turns, payload.session_id)
+
+    async def post_compact(self, payload: HookInput) -> HookAnswer:
+        """Put back what the session had from Nous (:mod:`scheduler.claude.restore`)."""
+        return await restore_after_compaction(
+            self.layer, self.turns, self.settings, payload.session_id
+        )
 
     async def session_end(self, payload: HookInput) -> HookAnswer:
         """The transcript's rest kept; seed 004's end_session; turns whose Stop never came are

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import Settings, load_settings
+from scheduler.claude.events import BY_NAME, TEXT
 from scheduler.claude.hook_client import run_hook
 
 EMPTY = Path(__file__).resolve().parent / "empty.yaml"
@@ -51,7 +52,7 @@ class Session:
         assert await asyncio.to_thread(call) == 0
         assert "nothing added" not in err.getvalue(), err.getvalue()
         text = out.getvalue().strip()
-        if text and event == "PreCompact":
+        if text and BY_NAME[event].answer == TEXT:
             self.fields.append((f"{event} text", text))
         elif text:
             for name, value in json.loads(text)["hookSpecificOutput"].items():

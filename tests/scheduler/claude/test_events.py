@@ -35,7 +35,7 @@ def test_the_sets_read_from_the_table_are_what_the_hooks_did_before_it() -> None
         "PostToolUse",
         "PostToolUseFailure",
     }
-    assert [s.name for s in HOOK_EVENTS if s.answer == TEXT] == ["PreCompact"]
+    assert [s.name for s in HOOK_EVENTS if s.answer == TEXT] == ["PreCompact", "PostCompact"]
     assert [s.name for s in HOOK_EVENTS if s.denies] == ["PreToolUse"]
     settings: dict[str, object] = {}
     merge_hooks(settings, "nous", 10, remove=False)

@@ -1,8 +1,8 @@
 """Issue 24: text that did not come from Nous reaches the model fenced, in every hook answer.
 
 A hostile tool error, prompt and file name go through a session's hooks; every field of
-every answer (``additionalContext``, ``permissionDecisionReason``, PreCompact's text) is
-walked and each occurrence of the hostile text must lie inside a fence.
+every answer (``additionalContext``, ``permissionDecisionReason``, PreCompact's and
+PostCompact's text) is walked and each occurrence of the hostile text must lie inside a fence.
 """
 
 from __future__ import annotations
@@ -43,6 +43,8 @@ async def test_every_field_of_every_hook_answer_fences_hostile_text(
     assert "additionalContext" in warned
     kept = await first.hook("PreCompact", trigger="auto", custom_instructions=None)
     assert MARK in kept, "PreCompact says what it kept: the task and the lessons"
+    back = await first.hook("PostCompact", trigger="auto", compact_summary=ERROR)
+    assert MARK in back, "PostCompact puts back the task, the censors and what was recalled"
     await first.hook("Stop", last_assistant_message=f"Done with {FILE}. {ERROR}")
     await first.hook("SessionEnd", reason="other")
 
