@@ -55,8 +55,15 @@ async def test_a_refused_login_is_not_tried_again_by_any_process(
         input=json.dumps(payload), env={**env, "NOUS_AGENT_ID": agent_id}, cwd=project,
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
-    assert hook.returncode == 0 and hook.stdout == "", hook
+    assert hook.returncode == 0, hook
     assert "refused the login" in hook.stderr, hook.stderr
+    # The session's first hook says so in one line (memory off, and how to find out why).
+    (said,) = hook.stdout.splitlines()
+    context = json.loads(said)["hookSpecificOutput"]["additionalContext"]
+    assert (
+        context.startswith("Nous's memory is off for this session (")
+        and "refused the login" in context
+    )
     for answer in answers:
         assert "refused the login" in answer, answer
         assert all(name in answer for name in SETTINGS_NAMED), answer
