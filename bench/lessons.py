@@ -49,6 +49,7 @@ from bench.lessons_library import (
     load_library,
 )
 from bench.lessons_trace import Trace
+from bench.model_wait import PATIENCE_S, ModelStalled
 from bench.stats import mcnemar_exact
 from cognition.llm import LLMClient
 from graph.models import new_id
@@ -88,14 +89,16 @@ async def run_lessons(
     practice_rounds: int = 2,
     arms: Sequence[str] = ARMS,
     trace: Trace | None = None,
+    patience_s: float = PATIENCE_S,
 ) -> LessonsResult:
     """The arms (of ``arms``) on ``library``'s held-out tasks (the first ``limit``), nous after
     practice; the paired tests compare nous with each other arm that ran; ``trace``: each
-    attempt (practice's too) written as a line."""
+    attempt (practice's too) written as a line; ``patience_s``: how long a model that stopped
+    answering is waited for before :class:`~bench.model_wait.ModelStalled` stops the run."""
     held = library.split("held_out")[:limit] if limit else library.split("held_out")
     practice = library.split("practice")
     result = LessonsResult(settings.llm.model, library.name, len(practice), [t.id for t in held])
-    agent = LessonAgent(llm, library, settings, trace)
+    agent = LessonAgent(llm, library, settings, trace, patience_s=patience_s)
     if "memoryless" in arms:
         result.arms["memoryless"] = _done("memoryless", await agent.memoryless(driver, held))
     async with fresh_memory(driver, f"bench-lessons-{new_id().lower()}") as memory:
@@ -168,7 +171,7 @@ def format_lessons(result: LessonsResult) -> str:
             f"{arm.attempts_per_task:.2f} attempts per task, "
             f"{arm.tokens_per_attempt:.0f} prompt tokens per attempt"
             + (f"; {arm.resamples} repeats of failed code asked again" if arm.resamples else "")
-            + (f"; {arm.errors} requests failed" if arm.errors else "")
+            + (f"; {arm.errors} requests the endpoint failed, asked again" if arm.errors else "")
         )
     for name, test in result.mcnemar.items():
         counts = ", ".join(f"{k} {int(v)}" for k, v in test.items() if k != "p_value")
@@ -213,7 +216,11 @@ async def _main(args: argparse.Namespace) -> int:
                 practice_rounds=args.practice_rounds,
                 arms=args.arms,
                 trace=trace,
+                patience_s=args.model_patience,
             )
+    except ModelStalled as exc:
+        print(f"bench.lessons: {exc}", file=sys.stderr)
+        return 3
     finally:
         if trace is not None:
             trace.close()
@@ -258,6 +265,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         type=arms_argument(ARMS, "nous"),
         default=ARMS,
         help=f"comma-separated arms (default: all; nous always runs): {', '.join(ARMS)}",
+    )
+    parser.add_argument(
+        "--model-patience",
+        type=float,
+        default=PATIENCE_S,
+        help="seconds to wait for a model that stopped answering before stopping the run "
+        f"(default {PATIENCE_S:.0f}); a task is never counted failed without being asked",
     )
     parser.add_argument("--seed", type=int, default=3, help="seed of the random arm's draws (3)")
     parser.add_argument("--json", action="store_true", help="print JSON")

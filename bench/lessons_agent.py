@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 
 from bench.lessons_library import LessonTask, Library, lesson_problem, solution_module
 from bench.lessons_trace import Shown, Trace, memory_block
+from bench.model_wait import PATIENCE_S, ask_model
 from cognition.chat.cases import SessionCases
 from cognition.chat.code_notes import SessionNotes
 from cognition.chat.layer import CognitiveLayer
 from cognition.chat.turns import ToolResult, TurnResult
 from cognition.code_reply import extract_code
-from cognition.errors import LLMUnavailableError
 from cognition.frames.engine import FrameEngine
 from cognition.learn.learner import CensorBook
 from cognition.llm import LLMClient
@@ -65,6 +65,7 @@ class ArmOutcomes:
     attempts: list[int] = field(default_factory=list)
     prompt_tokens: int = 0
     errors: int = 0
+    """Requests the endpoint failed (down or timed out), each asked again once it was back."""
     # Replies that repeated code already failed in the task, asked again before running.
     resamples: int = 0
 
@@ -120,9 +121,17 @@ class LessonAgent:
     """Solves lesson tasks through the chat API; one instance serves every arm of a run."""
 
     def __init__(
-        self, llm: LLMClient, library: Library, settings: Settings, trace: Trace | None = None
+        self,
+        llm: LLMClient,
+        library: Library,
+        settings: Settings,
+        trace: Trace | None = None,
+        *,
+        patience_s: float = PATIENCE_S,
     ) -> None:
+        """``patience_s``: how long a stalled model is waited for (:mod:`bench.model_wait`)."""
         self.llm = llm
+        self.patience_s = patience_s
         self.library = library
         self.settings = settings
         self.trace = trace
@@ -204,11 +213,7 @@ class LessonAgent:
         failed: set[str] = set()
         for number in range(1, ATTEMPTS + 1):
             user = attempt_prompt(self.library, task, code, output)
-            try:
-                code = await self._reply(context.system_prompt, user, number, failed, outcomes)
-            except LLMUnavailableError:
-                outcomes.errors += 1
-                break
+            code = await self._reply(context.system_prompt, user, number, failed, outcomes)
             passed, output = await self._check(task, code)
             if not passed:
                 failed.add(code)
@@ -251,8 +256,18 @@ class LessonAgent:
         return code
 
     async def _ask(self, system: str, user: str, temperature: float, outcomes: ArmOutcomes) -> str:
-        reply = await self.llm.complete_text(
-            system=system, user=user, step="lessons", temperature=temperature
+        """The model's code; a request the endpoint failed is asked again once it is back."""
+
+        def failed(_: Exception) -> None:
+            outcomes.errors += 1
+
+        reply = await ask_model(
+            self.llm,
+            lambda: self.llm.complete_text(
+                system=system, user=user, step="lessons", temperature=temperature
+            ),
+            patience_s=self.patience_s,
+            on_retry=failed,
         )
         self.model = reply.model or self.model
         outcomes.prompt_tokens += reply.prompt_tokens

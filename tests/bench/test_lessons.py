@@ -32,6 +32,7 @@ from bench.lessons_library import (
     solution_module,
 )
 from bench.lessons_trace import Trace
+from bench.model_wait import ModelStalled
 from cognition.llm import LLMClient
 from graph.models import new_id
 from graph.server.finder import Neo4jEndpoint
@@ -326,3 +327,49 @@ async def test_a_frozen_arm_opens_no_decision_and_learns_nothing_from_its_tasks(
     assert learned.get("Pattern", 0) >= 1  # what the practice turns' outcomes taught
     for label in ("Decision", "Pattern", "Lesson", "Case", "Censor"):
         assert held.get(label, 0) == learned.get(label, 0), label
+
+
+async def test_a_model_that_stalls_is_waited_for_and_no_task_counts_unasked(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    # The endpoint stops answering (its chat requests fail, its health check too) for about a
+    # second, then comes back: every task is still asked (the client's backoff never answers
+    # for the model), and the request that failed is asked again.
+    library = load_library(write_mini(tmp_path / "mini"))
+    with LLMStub(default=model, model="stub-coder") as stub:
+        stub.healthy = False
+        stub.script(*[Reply.error(503)] * 3)
+        llm_settings = LLMSettings(base_url=stub.base_url, health_backoff_s=[0.2])
+        settings = Settings(llm=llm_settings, cases=CaseSettings(per_prompt=1))
+
+        async def resume() -> None:
+            await asyncio.sleep(1.0)
+            stub.healthy = True
+
+        async with LLMClient(settings.llm) as llm:
+            resumed = asyncio.create_task(resume())
+            result = await run_lessons(
+                llm, settings, driver, library, arms=("nous",), patience_s=30
+            )
+            await resumed
+        asked = [r.messages for r in stub.chat_requests[:4]]
+        health_checks = len(stub.model_requests)
+    assert asked[0] == asked[1] == asked[2] == asked[3], "the failed request was asked again"
+    assert health_checks > 1, "the endpoint's health was waited for"
+    assert result.practice_rounds[0][0] == 2, "both practice tasks were tried"
+    nous = result.arms["nous"]
+    assert len(nous.first) == 3 and all(n >= 1 for n in nous.attempts), "each task was asked"
+
+
+async def test_a_model_that_never_comes_back_stops_the_bench_and_says_so(
+    driver: GraphDriver, tmp_path: Path
+) -> None:
+    library = load_library(write_mini(tmp_path / "mini"))
+    with LLMStub(default=Reply.error(503), model="stub-coder") as stub:
+        stub.healthy = False
+        llm_settings = LLMSettings(base_url=stub.base_url, health_backoff_s=[0.1])
+        settings = Settings(llm=llm_settings, cases=CaseSettings(per_prompt=1))
+        async with LLMClient(settings.llm) as llm:
+            with pytest.raises(ModelStalled, match=r"did not answer for 1 s .*never asked"):
+                await run_lessons(llm, settings, driver, library, arms=("nous",), patience_s=1)
+    assert len(stub.chat_requests) == 1, "one request failed; none was answered by the client"
