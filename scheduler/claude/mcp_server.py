@@ -73,6 +73,10 @@ ProcedureName = Annotated[
 Domain = Annotated[str, Field(description="the procedure's domain, e.g. testing (optional)")]
 
 
+ALWAYS_LOAD = {"anthropic/alwaysLoad": True}
+"""Claude Code (2.1) loads a tool listed with this ``_meta`` in every request, never deferred."""
+
+
 def build_server(settings: Settings, tools: NousTools, closing: AsyncExitStack) -> FastMCP:
     """The FastMCP server with Nous's ``tools``; ``closing`` is left when the server ends.
 
@@ -97,7 +101,8 @@ def build_server(settings: Settings, tools: NousTools, closing: AsyncExitStack) 
 def _add_reading_tools(server: FastMCP, tools: NousTools) -> None:
     """The read-only tools: recall, why, censors, strategies, escalations, goals."""
 
-    @server.tool(annotations=READ_ONLY, structured_output=False)
+    # The one tool a model needs from its first turn: never deferred behind tool search.
+    @server.tool(annotations=READ_ONLY, structured_output=False, meta=ALWAYS_LOAD)
     async def recall(question: Question, path: RecallPath = None) -> str:
         """What Nous remembers that is relevant to a question (and a file): the file's recent
         changes (when, how often, by the agent or a person), and the few most relevant past

@@ -25,6 +25,9 @@ async def test_the_tools_are_listed_with_read_only_annotations(nous_mcp: Opener)
             assert tool.annotations.readOnlyHint is (tool.name in READ_ONLY), tool.name
             assert tool.annotations.destructiveHint is False
         recall = next(t for t in listed if t.name == "recall")
+        # recall alone is never deferred behind Claude Code's tool search (bench.always_load).
+        always = {t.name for t in listed if (t.meta or {}).get("anthropic/alwaysLoad") is True}
+        assert always == {"recall"}
         assert recall.inputSchema["required"] == ["question"]
         assert set(recall.inputSchema["properties"]) == {"question", "path"}
 
