@@ -10,8 +10,9 @@ each step, :class:`RulesReasoner` follows a fixed rule table without I/O, and
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any, Protocol
+
+from cognition.lazy import lazy_attribute
 
 if TYPE_CHECKING:
     from cognition.deliberate.auto import AutoReasoner, ReasonerMode
@@ -45,10 +46,7 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+    return lazy_attribute(__name__, _HOMES, name)
 
 
 class Reasoner(Protocol):

@@ -9,9 +9,9 @@ is all of it as the actor asks after every attempt.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
+from cognition.lazy import lazy_attribute
 from cognition.monitor.assess import (
     AssessedError,
     Assessment,
@@ -80,7 +80,4 @@ _HOMES = {
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
+    return lazy_attribute(__name__, _HOMES, name)

@@ -38,12 +38,10 @@ class Structure:
         self.fields = list(fields)
 
 
-class Node(Mapping[str, Any]):
-    """A node as a query returned it: its properties (a mapping), labels and element id."""
+class _Properties(Mapping[str, Any]):
+    """An entity's properties as a read-only mapping (what Node and Relationship share)."""
 
-    def __init__(self, element_id: str, labels: list[str], properties: dict[str, Any]) -> None:
-        self.element_id = element_id
-        self.labels = frozenset(labels)
+    def __init__(self, properties: dict[str, Any]) -> None:
         self._properties = properties
 
     def __getitem__(self, key: str) -> Any:
@@ -54,31 +52,31 @@ class Node(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._properties)
+
+
+class Node(_Properties):
+    """A node as a query returned it: its properties (a mapping), labels and element id."""
+
+    def __init__(self, element_id: str, labels: list[str], properties: dict[str, Any]) -> None:
+        super().__init__(properties)
+        self.element_id = element_id
+        self.labels = frozenset(labels)
 
     def __repr__(self) -> str:
         return f"Node({self.element_id!r}, {sorted(self.labels)!r}, {self._properties!r})"
 
 
-class Relationship(Mapping[str, Any]):
+class Relationship(_Properties):
     """A relationship as a query returned it: its properties, type and element ids."""
 
     def __init__(
         self, element_id: str, type_: str, start: str, end: str, properties: dict[str, Any]
     ) -> None:
+        super().__init__(properties)
         self.element_id = element_id
         self.type = type_
         self.start_element_id = start
         self.end_element_id = end
-        self._properties = properties
-
-    def __getitem__(self, key: str) -> Any:
-        return self._properties[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._properties)
-
-    def __len__(self) -> int:
-        return len(self._properties)
 
 
 def pack(value: Any, out: bytearray) -> None:
