@@ -20,6 +20,7 @@ COGNITION = Path(__file__).resolve().parents[2] / "cognition"
 STAGES = ("sense", "frames", "recall", "context", "deliberate", "act", "monitor", "learn")
 SHARED = {"errors", "schemas", "text", "llm", "llm_format", "llm_pacing", "llm_reply", "llm_repair"}
 SHARED |= {
+    "lazy",
     "llm_state",
     "llm_health",
     "embeddings",
