@@ -82,7 +82,16 @@ class TrustStore:
         if not needs_trust(path, self.root):
             return TemplatesTrust(True, path, "named in the settings, outside the watched folder")
         try:
-            found = digest(path)
+            text = read_text(path, what="templates file")
+        except YamlFileError as exc:
+            return TemplatesTrust(False, path, str(exc))
+        return self.verdict_of(path, text)
+
+    def verdict_of(self, path: Path, text: str) -> TemplatesTrust:
+        """Whether ``text``, read from ``path`` (a file the folder carries), may run commands:
+        the daemon hashes the very text it parses, so what runs is what was trusted."""
+        found = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        try:
             record = self._records().get(_key(path))
         except TrustError as exc:
             return TemplatesTrust(False, path, str(exc))

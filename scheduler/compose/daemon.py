@@ -36,9 +36,9 @@ from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
 from scheduler.claude.hook_server import HookServer
 from scheduler.compose.connect import open_graph
-from scheduler.compose.loop import LoopRuntime, build_loop, load_action_templates
+from scheduler.compose.loop import LoopRuntime, build_loop
 from scheduler.compose.session import build_session
-from scheduler.compose.trust import escalate_untrusted, held_settings, templates_trust
+from scheduler.compose.trust import escalate_untrusted, held_settings, load_trusted_templates
 from scheduler.guide.serve import GuideServer
 from scheduler.index_sync import IndexSync
 from scheduler.jobs import (
@@ -101,9 +101,8 @@ async def build(stack: AsyncExitStack, settings: Settings, environ: Mapping[str,
     close, the LLM client's, the episode's end (unwound in reverse).
     """
     root = settings.watch.root.expanduser().resolve()
-    templates = load_action_templates(settings)
     # Where the executors are chosen: an untrusted templates file runs nothing this run.
-    trust = templates_trust(settings, root)
+    templates, trust = load_trusted_templates(settings, root)
     held = held_settings(settings, trust, root)
     endpoint, driver = await open_graph(stack, settings, environ)
     memory = Memory(driver, settings.agent_id)

@@ -1,7 +1,7 @@
 """The daemon and an untrusted templates file: its decisions recorded as a dry run, one escalation.
 
-:func:`templates_trust` is checked once, at start, where the executors are
-chosen: a templates file the watched folder carries that the user has not
+:func:`load_trusted_templates` is checked once, at start, where the executors
+are chosen: a templates file the watched folder carries that the user has not
 trusted (or that changed since) turns every executor into a dry run for this
 run (:func:`held_settings`), so its decisions are made and recorded but no
 command, Claude Code or claude-flow runs. :func:`escalate_untrusted` hands it
@@ -15,20 +15,39 @@ from pathlib import Path
 
 from cognition.act.escalate import escalate
 from cognition.act.locate import templates_source
-from cognition.act.trust import TemplatesTrust, TrustStore
+from cognition.act.templates import TemplateRegistry, parse_templates
+from cognition.act.trust import TemplatesTrust, TrustStore, needs_trust
+from cognition.errors import TemplateError
+from graph.errors import SettingsError
 from graph.models import Decision, DecisionType
 from graph.settings import Settings
 from graph.store.memory import Memory
+from graph.yamlfile import YamlFileError, read_text
+from scheduler.compose.loop import load_action_templates
 
 log = logging.getLogger(__name__)
 
 UNTRUSTED = "untrusted templates file"
 
 
-def templates_trust(settings: Settings, root: Path) -> TemplatesTrust:
-    """Whether the templates file in force for ``root`` may run commands."""
+def load_trusted_templates(
+    settings: Settings, root: Path
+) -> tuple[TemplateRegistry, TemplatesTrust]:
+    """The templates in force for ``root`` and whether they may run commands.
+
+    A file the folder carries is read once: the text hashed is the text parsed, so a
+    file swapped between the two is never run. A bad file is a settings error (exit 2).
+    """
     source = templates_source(settings.templates_file, root)
-    return TrustStore(settings.trust_dir, root).verdict(source.path)
+    store = TrustStore(settings.trust_dir, root)
+    if source.path is None or not needs_trust(source.path, root):
+        return load_action_templates(settings), store.verdict(source.path)
+    try:
+        text = read_text(source.path, what="templates file")
+        registry = parse_templates(text, str(source.path))
+    except (YamlFileError, TemplateError) as exc:
+        raise SettingsError(str(exc)) from None
+    return registry, store.verdict_of(source.path, text)
 
 
 def held_settings(settings: Settings, trust: TemplatesTrust, root: Path) -> Settings:

@@ -10,12 +10,19 @@ makes it run.
 
 from __future__ import annotations
 
+import hashlib
 import signal
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from cognition.act.trust import TrustStore
+from graph.errors import SettingsError
+from graph.settings import load_settings
 from graph.store.memory import Memory
 from scheduler.cli import main
+from scheduler.compose.trust import load_trusted_templates
 from tests.support.daemon import Daemon
 from tests.support.eventually import eventually
 
@@ -114,3 +121,17 @@ async def test_a_trusted_file_that_changed_runs_nothing_again(
     await eventually(recorded, "the decision on notes/new.md executed", timeout_s=60)
     assert daemon.stop(signal.SIGTERM) == 0
     assert not out.exists()
+
+
+def test_the_text_trusted_is_the_text_loaded(tmp_path: Path) -> None:
+    root, _ = _clone(tmp_path)
+    own = root / ".nous" / "templates.yaml"
+    settings = load_settings(EMPTY, overrides={"watch.root": str(root)})
+    registry, trust = load_trusted_templates(settings, root)
+    assert registry.names() == ["record_who_runs"] and not trust.trusted
+    assert trust.digest == hashlib.sha256(own.read_bytes()).hexdigest()
+    TrustStore(settings.trust_dir, root).trust(own)
+    assert load_trusted_templates(settings, root)[1].trusted
+    own.write_text("templates:\n  broken: [\n")
+    with pytest.raises(SettingsError, match=str(own)):
+        load_trusted_templates(settings, root)
