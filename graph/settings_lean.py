@@ -154,7 +154,10 @@ class Secret:
 # The keys a hook uses, as graph/settings_model.py, settings_claude.py, settings_rsi.py define
 # them (tests/graph/test_settings_lean.py compares both).
 SPECS: dict[str, dict[str, Spec]] = {
-    "": {"agent_id": Spec("str", "nous", min_length=1, pattern=r"^[A-Za-z0-9_.:-]+$")},
+    "": {
+        "agent_id": Spec("str", "nous", min_length=1, pattern=r"^[A-Za-z0-9_.:-]+$"),
+        "project": Spec("str", None, nullable=True, min_length=1, max_length=200),
+    },
     "neo4j": {
         "uri": Spec("str", None, nullable=True),
         "user": Spec("str", "neo4j"),
@@ -282,10 +285,11 @@ class HookEmbeddings(Section):
 class HookSettings:
     """What a hook reads of the settings (:func:`load_hook_settings`)."""
 
-    __slots__ = ("agent_id", "cases", "claude", "code_notes", "embeddings", "neo4j")
+    __slots__ = ("agent_id", "cases", "claude", "code_notes", "embeddings", "neo4j", "project")
 
     def __init__(self, sections: Mapping[str, Mapping[str, Any]]) -> None:
         self.agent_id: str = sections[""]["agent_id"]
+        self.project: str | None = sections[""]["project"]
         self.neo4j = HookNeo4j(sections["neo4j"])
         self.claude = HookClaude(sections["claude"])
         self.cases = HookCases(sections["cases"])

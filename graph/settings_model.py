@@ -297,6 +297,12 @@ class Settings(BaseModel):
     model_config = _STRICT
 
     agent_id: str = Field("nous", min_length=1, pattern=r"^[A-Za-z0-9_.:-]+$")
+    project: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="what agents on one Neo4j share decisions by; None: from the repository",
+    )
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     watch: WatchSettings = Field(default_factory=WatchSettings)

@@ -69,10 +69,17 @@ def agent_query(words: str, agent_id: str) -> str:
     4.5 ms). Pieces in another order ("b-a" beside "a-b") would also match, so
     a query filters by ``agent_id`` again, as recall does.
     """
+    return scoped_query(words, "agent_id", agent_id)
+
+
+def scoped_query(words: str, field: str, value: str) -> str:
+    """``words`` restricted to the entries whose ``field`` holds ``value`` (as
+    :func:`agent_query` does for ``agent_id``; ``decision_words`` by ``project``). ``field`` is
+    a name in code, never from input."""
     if not words:
         return ""
-    pieces = [p for p in _ID_SEPARATORS.split(agent_id) if p] or [agent_id]
-    clauses = " ".join(f'+agent_id:"{_quoted(piece)}"' for piece in pieces)
+    pieces = [p for p in _ID_SEPARATORS.split(value) if p] or [value]
+    clauses = " ".join(f'+{field}:"{_quoted(piece)}"' for piece in pieces)
     return f"{clauses} +({words})"
 
 

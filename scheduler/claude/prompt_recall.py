@@ -17,9 +17,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cognition.decisions.recall import DecisionRecall
 from cognition.recall.hybrid import HybridRecall
 from cognition.recall.question import QuestionRecall
-from cognition.text import fence
+from cognition.text import estimate_tokens, fence
 from graph.errors import GraphError
 from graph.models.frame import FrameSpec
 from graph.settings_lean import HookEmbeddings
@@ -33,6 +34,8 @@ _PATHLIKE = re.compile(r"[\w.@~+-]*[/.][\w./@~+-]*\w")
 _MAX_CANDIDATES = 8
 MAX_PATHS = 3  # files of one prompt whose changes are shown
 FENCE_LABEL = "what Nous remembers about this project"
+DECISION_SHARE = 0.5
+"""Of the frame's budget, what the decisions in force may take at most (they come first)."""
 
 
 def mentioned_path(prompt: str, root: Path) -> str | None:
@@ -76,23 +79,35 @@ class PromptRecall:
         root: Path,
         search: EmbeddingSettings | HookEmbeddings | None = None,
         hybrid: HybridRecall | None = None,
+        decisions: DecisionRecall | None = None,
     ) -> None:
         """``search``: the vector search's limits (the defaults when None; a hybrid recall
-        without vectors, the one built here, does not use them)."""
+        without vectors, the one built here, does not use them). ``decisions``: the project's
+        decisions, quoted first (none when None)."""
         self.memory = memory
         self.root = root
+        self.decisions = decisions
         # Words and the graph only unless given vectors: no model loads on a hook's path.
         self.recall = QuestionRecall(
             hybrid or HybridRecall(memory, None, search or HookEmbeddings.defaults())
         )
 
     async def __call__(self, user_input: str, frame: FrameSpec, session_id: str) -> str:
-        """The context recalled for ``user_input`` in ``frame``, fenced; "" if none is relevant."""
+        """The context recalled for ``user_input`` in ``frame``, fenced; "" if none is relevant.
+
+        The decisions in force that bear on the prompt come first, within a share of the
+        frame's budget (:data:`DECISION_SHARE`); the rest of memory gets what they leave."""
+        budget = frame.budget.total
+        ruled = ""
+        if self.decisions is not None:
+            found = await self.decisions.for_prompt(user_input, int(budget * DECISION_SHARE))
+            ruled = found.text
         answer = await self.recall.answer(
             user_input,
             paths=mentioned_paths(user_input, self.root),
-            budget_tokens=frame.budget.total,
+            budget_tokens=budget - estimate_tokens(ruled) if ruled else budget,
         )
-        if not answer.text.strip():
+        text = "\n\n".join(part for part in (ruled, answer.text.strip()) if part)
+        if not text:
             return ""
-        return fence(answer.text, FENCE_LABEL)
+        return fence(text, FENCE_LABEL)

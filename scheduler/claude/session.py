@@ -17,10 +17,13 @@ from typing import TYPE_CHECKING
 
 from cognition.chat.layer import CognitiveLayer, turn_started
 from cognition.chat.turns import FrameSelection, ToolResult, TurnContext, TurnResult
+from cognition.decisions.keep import DecisionKeeper, Said
 from cognition.frames.spec import DEFAULT_FRAME, SEED_FRAMES
 from cognition.text import clip
 from graph.models import Turn
 from graph.store.rows.events import NewEvent
+from graph.store.team_decisions import TeamDecisionStore
+from graph.store.transcripts import NewUtterance
 from graph.store.turns import TurnStore, tool_results
 from scheduler.claude.compaction import keep_before_compaction
 from scheduler.claude.lean_hooks import LeanHooks, answer_event
@@ -52,8 +55,11 @@ class ClaudeSession(LeanHooks):
         layer: CognitiveLayer,
         turns: TurnStore,
         settings: ClaudeSettings | HookClaude,
+        decisions: TeamDecisionStore | None = None,
     ) -> None:
+        """``decisions``: where the decisions stated in the session are kept (none when None)."""
         super().__init__(turns.graph, settings)
+        self.decisions = decisions
         self.layer = layer
         self.turns = turns
 
@@ -70,11 +76,19 @@ class ClaudeSession(LeanHooks):
 
     async def read_transcript(self, payload: HookInput) -> KeptTranscript | None:
         """Keep what was said since the last read of the session's transcript
-        (:func:`scheduler.claude.said.keep_transcript`); a failure is logged, never raised."""
+        (:func:`scheduler.claude.said.keep_transcript`), and the decisions it states
+        (:class:`cognition.decisions.keep.DecisionKeeper`); a failure is logged, never raised."""
         try:
-            return await keep_transcript(
+            kept = await keep_transcript(
                 self.layer.memory.transcripts, payload.session_id, payload.transcript_path
             )
+            if kept is not None and kept.said and self.decisions is not None:
+                said = [
+                    Said(utterance_id, u.speaker, u.text, u.time, _asked(u))
+                    for u, utterance_id in zip(kept.said, kept.ids, strict=True)
+                ]
+                await DecisionKeeper(self.decisions).from_session(payload.session_id, said)
+            return kept
         except Exception:  # the turn goes on whatever the transcript holds
             log.warning("transcript of session %s not read", payload.session_id, exc_info=True)
             return None
@@ -169,3 +183,8 @@ class ClaudeSession(LeanHooks):
         await self.turns.close_session_turns(payload.session_id)
         await self.layer.end_session(payload.session_id)
         return NOTHING
+
+
+def _asked(said: NewUtterance) -> str | None:
+    """What an answer replied to (the prompt of its exchange); None for the person's own."""
+    return said.prompt if said.speaker == "assistant" else None

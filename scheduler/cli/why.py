@@ -1,5 +1,8 @@
 """``nous why DECISION_ID|PATH``: the whole story of one decision, as a tree.
 
+A team's decision (stated in a session or a commit) is told by its chain of
+supersession instead (:mod:`scheduler.cli.why_chain`).
+
 What it considered, the frame it was made in, what recall showed it, the
 five steps (reasoner, confidence delta, reasoning), the template and its
 prompt, every execution and retry with its failure type, the outcome, the
@@ -17,8 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from graph.store.memory import Memory
+from graph.store.team_decisions import TeamDecisionStore
 from graph.store.turns import tool_results
+from graph.watch.project import project_of
 from scheduler.cli.common import CommandError, common_options, show, with_memory
+from scheduler.cli.why_chain import chain_data, render_chain
 from scheduler.story import path_candidates, render
 
 
@@ -37,6 +43,10 @@ def register(commands: Any) -> None:
 
 async def _why(args: argparse.Namespace, memory: Memory) -> int:
     root = args.settings.watch.root.expanduser().resolve()  # --root, when given
+    stated = TeamDecisionStore(memory, project_of(root, args.settings.project))
+    chain = await stated.chain(args.target)
+    if chain:  # a team's decision, stated in a session or a commit (issue 58)
+        return show(args, chain_data(chain), render_chain(chain, args.target))
     tried = path_candidates(args.target, root, Path.cwd())
     found = await memory.audit.decision_story(args.target, tried)
     if found is None:

@@ -16,8 +16,11 @@ from typing import TYPE_CHECKING
 from cognition.chat.cases import SessionCases
 from cognition.chat.code_notes import SessionNotes
 from cognition.chat.layer import CognitiveLayer
+from cognition.decisions.recall import DecisionRecall
 from cognition.frames.engine import FrameEngine
 from graph.store.memory import Memory
+from graph.store.team_decisions import TeamDecisionStore
+from graph.watch.project import project_of
 from scheduler.claude.prompt_recall import PromptRecall
 from scheduler.claude.session import ClaudeSession
 from scheduler.compose.hook_driver import open_driver
@@ -78,11 +81,13 @@ def hook_vector_job(
 
 def build_session(memory: Memory, settings: Settings | HookSettings, root: Path) -> ClaudeSession:
     """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
+    decisions = TeamDecisionStore(memory, project_of(root, settings.project))
+    recall = PromptRecall(memory, root, settings.embeddings, decisions=DecisionRecall(decisions))
     layer = CognitiveLayer(
         memory,
         FrameEngine(memory),
-        context_builder=PromptRecall(memory, root, settings.embeddings),
+        context_builder=recall,
         cases=SessionCases(memory, settings.cases),
         code_notes=SessionNotes(memory, settings.code_notes),
     )
-    return ClaudeSession(layer, memory.turns, settings.claude)
+    return ClaudeSession(layer, memory.turns, settings.claude, decisions)

@@ -34,7 +34,18 @@ INDEXED_READS = [
     n
     for n in QUERIES
     if n.split("/")[0]
-    in {"recall", "audit", "observe", "decide", "rsi", "chat", "embeddings", "cases"}
+    in {
+        "recall",
+        "audit",
+        "observe",
+        "decide",
+        "rsi",
+        "chat",
+        "embeddings",
+        "cases",
+        "decisions",
+        "transcripts",
+    }
     and LIBRARY.get(n).mode == "read"
 ]
 

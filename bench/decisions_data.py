@@ -1,0 +1,486 @@
+"""A generated project for ``bench.decisions``: rules stated in chats and commits, decoys, prompts.
+
+Every rule is a knob of one component (``UPLOADER_MAX_ATTEMPTS`` in
+``src/uploader.py``) set to a value for a reason. A rule is stated once,
+either in a past session (the assistant's or the person's words, among
+ordinary turns) or in a commit message (among ordinary commits that touch
+the same files); some are amended in a later session. Ordinary sessions talk
+about the same components and names without stating any rule. Each rule
+gets one prompt, a bug report whose fix needs it, often without its code
+name ("the uploader gives up too early; restore the agreed attempt budget").
+
+Phrasings are drawn from pools of different shapes (a decision marker or a
+bare modal, the reason before or after, in the same sentence or the next,
+the value in words or digits), so the set does not echo one template.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+COMPONENTS = [
+    ("uploader", "uploads"),
+    ("retrier", "retries"),
+    ("indexer", "indexing"),
+    ("scheduler", "scheduling"),
+    ("mailer", "outgoing mail"),
+    ("importer", "imports"),
+    ("thumbnailer", "thumbnails"),
+    ("webhooks", "webhook delivery"),
+    ("sessions", "sessions"),
+    ("exporter", "exports"),
+    ("billing", "billing sync"),
+    ("crawler", "the crawler"),
+    ("cache", "the cache"),
+    ("reports", "report builds"),
+    ("search", "search queries"),
+    ("notifier", "push notifications"),
+    ("payments", "payment capture"),
+    ("geocoder", "geocoding"),
+    ("resizer", "image resizing"),
+    ("ledger", "ledger writes"),
+    ("sync", "device sync"),
+    ("archiver", "archiving"),
+    ("parser", "feed parsing"),
+    ("auth", "login"),
+]
+# (code suffix, unit, plain names for the knob, what goes wrong when it is off, a reason)
+KNOBS = [
+    (
+        "MAX_ATTEMPTS",
+        "attempts",
+        ["attempt budget", "number of tries", "retry count"],
+        [
+            "keeps hitting the provider's rate limit",
+            "gets throttled after an outage",
+            "gives up on jobs that would have succeeded",
+        ],
+        "the provider's rate-limit window allows {over} calls",
+    ),
+    (
+        "TIMEOUT_S",
+        "seconds",
+        ["timeout", "time limit", "deadline"],
+        [
+            "cuts off slow but healthy requests",
+            "reports timeouts on big customers",
+            "hangs for minutes on a dead peer",
+        ],
+        "the upstream p99 latency is {near} s",
+    ),
+    (
+        "BATCH_SIZE",
+        "rows",
+        ["batch size", "rows per batch", "chunk of rows"],
+        [
+            "times out on the staging cluster",
+            "fails the nightly run with a statement timeout",
+            "is slow on small tables",
+        ],
+        "batches over {over} rows exceed the statement timeout",
+    ),
+    (
+        "POOL_SIZE",
+        "connections",
+        ["connection pool", "pool size", "number of connections"],
+        [
+            "runs out of database connections",
+            "gets 'too many clients' errors",
+            "waits on the pool under load",
+        ],
+        "the database caps each service at {over} connections",
+    ),
+    (
+        "TTL_S",
+        "seconds",
+        ["cache lifetime", "expiry", "time to live"],
+        ["serves stale entries", "shows yesterday's prices", "misses the cache all the time"],
+        "the CDN purges every {near} seconds",
+    ),
+    (
+        "WORKERS",
+        "workers",
+        ["parallelism", "worker count", "number of workers"],
+        [
+            "starves the other jobs on the host",
+            "makes the API slow while it runs",
+            "pegs every CPU",
+        ],
+        "the host has {over} cores shared with the API",
+    ),
+    (
+        "CHUNK_BYTES",
+        "bytes",
+        ["chunk size", "read size", "block size"],
+        [
+            "tears records across reads",
+            "corrupts the last record of a file",
+            "reads the disk far too often",
+        ],
+        "the storage pages are {near} bytes",
+    ),
+    (
+        "BACKOFF_MS",
+        "milliseconds",
+        ["backoff", "delay between tries", "wait between attempts"],
+        [
+            "hammers the partner API after an error",
+            "gets banned by the partner for a while",
+            "retries too eagerly",
+        ],
+        "the partner asks for at least {near} ms between calls",
+    ),
+    (
+        "MAX_QUEUE",
+        "items",
+        ["queue length", "queue bound", "backlog limit"],
+        ["eats all the memory under load", "gets OOM-killed at peak", "drops jobs on bursts"],
+        "each item holds about {near} KB in memory",
+    ),
+    (
+        "PAGE_SIZE",
+        "items",
+        ["page size", "items per page", "results per request"],
+        [
+            "gets truncated responses from the API",
+            "misses the last items of a listing",
+            "needs hundreds of requests for one listing",
+        ],
+        "the API silently truncates above {over} items",
+    ),
+]
+Knob = tuple[str, str, list[str], list[str], str]
+Pair = tuple[tuple[str, str], Knob]
+
+# A rule as said in a chat: {name}, {value}, {unit}, {reason}, {plain}, {file}, {wrong}.
+CHAT_RULES = [
+    "{name} should be exactly {value}; {reason}.",
+    "We decided to keep {name} at {value} {unit} because {reason}.",
+    "Let's settle this: {name} stays at {value}. {Reason}, so anything higher breaks.",
+    "Agreed: the {plain} in {file} is {value} {unit}, since {reason}. Do not raise it to {wrong}.",
+    "From now on {name} is {value}: {reason}.",
+    "Keep {name} = {value}. {Reason}.",
+    "The rule for {file} is {name} = {value} {unit}; {reason}, and {wrong} was measured to fail.",
+    "Please don't change {name} from {value} to {wrong}: {reason}.",
+    "{name} must not go above {value} because {reason}.",
+    "OK, decision made: {value} {unit} for {name}, as {reason}.",
+]
+COMMIT_RULES = [
+    "Set {name} to {value}\n\n{name} is {value}, measured against the real load: {reason}; "
+    "do not round it to {wrong}.",
+    "Pin {name} at {value} {unit}\n\nThe {plain} has to stay at {value} because {reason}.",
+    "{component}: cap {name} at {value}\n\n{Reason}. Never raise it past {value} without "
+    "measuring again.",
+    "Lower {name} to {value}\n\nWe agreed to use {value} {unit}: {reason}, and {wrong} broke "
+    "production last week.",
+    "Tune {file}\n\n{name} must be {value} since {reason}.",
+]
+AMENDMENTS = [
+    "We're changing {name} to {value} now: {reason}. This replaces the old value of {old}.",
+    "Update on {name}: it is {value} from now on, because {reason}.",
+    "Decision revised: {name} should be {value} {unit}, since {reason}; {old} no longer holds.",
+]
+PROMPTS = [
+    "The {component} {wrong_effect}. Restore the {plain} we agreed on.",
+    "Bug: {what} {wrong_effect} since yesterday's refactor of {file}; put the {plain} back "
+    "where it belongs.",
+    "{name} looks off, {what} {wrong_effect}. What should it be? Fix it.",
+    "Somebody tweaked the {plain} of the {component} and now it {wrong_effect}. Please fix.",
+    "Customer report: {what} {wrong_effect}. Check the {plain} in {file} and correct it.",
+    "The {component}'s {plain} was changed in the last release; it {wrong_effect}. Set it right.",
+]
+# What the person asks in the session where a rule is agreed: never the later bug's words.
+ASKS = [
+    "Is {name} still right?",
+    "5 is leaving {what} on the table, can we raise the {plain}?",
+    "Quick one about the {component}: what do we do with {name}?",
+    "I want to clean up the constants in the {component}.",
+    "Can we revisit the {plain}? It looks arbitrary.",
+]
+# Ordinary sessions that speak of the same troubles without stating any rule (decoys).
+TROUBLE_CHAT = [
+    (
+        "The {component} {effect} in staging again.",
+        "I restarted it and it recovered; nothing in {file} changed. I'll keep an eye on the logs.",
+    ),
+    (
+        "Users say {what} {effect}.",
+        "I could not reproduce it locally; the dashboards look "
+        "normal. Let me know if it happens again.",
+    ),
+    (
+        "Does the {component} handle it when it {effect}?",
+        "It logs a warning and moves on; the retry loop in {file} picks the job up later.",
+    ),
+]
+ORDINARY_CHAT = [
+    ("Can you add type hints to {file}?", "Done: {file} now has type hints on every function."),
+    (
+        "Why does the {component} log twice?",
+        "The handler was attached twice in {file}; I removed the second one. The tests pass now.",
+    ),
+    (
+        "Rename the helper in {file} to something clearer.",
+        "Renamed it to {helper}() and updated the two callers.",
+    ),
+    (
+        "Where is {name} read?",
+        "{name} is read once in {file}, when the {component} starts. Nothing else touches it.",
+    ),
+    (
+        "The {component} test is flaky, any idea?",
+        "I think it's timing: the test sleeps 2 s. "
+        "I replaced the sleep with an event; it should be stable now.",
+    ),
+    (
+        "What does {helper}() return?",
+        "It returns a list of pending jobs for the {component}, oldest first.",
+    ),
+    (
+        "Can we speed up {what}?",
+        "Maybe; I'd profile {file} first. Let me check where the time goes.",
+    ),
+    (
+        "5 is leaving {what} on the table, right?",
+        "Possibly, let me look at the numbers before we touch anything.",
+    ),
+    (
+        "Add a docstring to {helper}().",
+        "Added a one-line docstring saying what {helper}() returns.",
+    ),
+    ("Please format {file}.", "Formatted {file} with ruff; no behaviour changed."),
+]
+ORDINARY_COMMITS = [
+    "Fix typo in {file} docstring",
+    "Add tests for {helper}()",
+    "Refactor {component} startup",
+    "Log the {component}'s {plain} at startup",
+    "Rename {helper} in {file}",
+    "Format {file}",
+    "Remove dead code from {file}",
+    "Update {component} README section",
+    "Bump dev dependencies",
+    "Split {file} into smaller functions",
+]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: its code name, file, value, the words that state it, and how it was stated."""
+
+    name: str
+    file: str
+    component: str
+    what: str
+    plain: str
+    value: int
+    text: str
+    origin: str
+    """``session`` or ``commit``."""
+    wrong_effect: str
+    amended: Rule | None = None
+
+
+@dataclass
+class Project:
+    """The generated material: sessions (lists of turns), commits, rules, prompts."""
+
+    sessions: list[list[tuple[str, str]]] = field(default_factory=list)
+    """Each session: (prompt, reply) turns, in order (ordinary and rule sessions mixed)."""
+    session_days: list[str] = field(default_factory=list)
+    commits: list[tuple[str, str, str, tuple[str, ...]]] = field(default_factory=list)
+    """(sha, message, authored_at, files)."""
+    rules: list[Rule] = field(default_factory=list)
+    prompts: list[tuple[str, Rule, str]] = field(default_factory=list)
+    """(prompt, the rule it needs, category: conversation, history or amended)."""
+
+
+def generate(
+    seed: int = 58,
+    *,
+    commit_rules: int = 28,
+    session_rules: int = 33,
+    amended: int = 6,
+    ordinary_sessions: int = 140,
+    ordinary_commits: int = 100,
+) -> Project:
+    """A project of the issue's shape (the defaults), drawn from ``seed``."""
+    rng = random.Random(seed)
+    pairs = [(c, k) for c in COMPONENTS for k in KNOBS]
+    rng.shuffle(pairs)
+    chosen = pairs[: commit_rules + session_rules]
+    project = Project()
+    rules = [
+        _rule(rng, c, k, "commit" if i < commit_rules else "session")
+        for i, (c, k) in enumerate(chosen)
+    ]
+    amended_ids = set(rng.sample(range(len(rules)), amended))
+    for i in sorted(amended_ids):
+        rules[i] = _amend(rng, rules[i], chosen[i][1])
+    project.rules = rules
+    _history(rng, project, chosen, rules, ordinary_commits)
+    _sessions(rng, project, chosen, rules, ordinary_sessions)
+    for i, rule in enumerate(rules):
+        category = (
+            "amended"
+            if rule.amended
+            else ("history" if rule.origin == "commit" else "conversation")
+        )
+        project.prompts.append((_prompt(rng, rule, chosen[i]), rule, category))
+    rng.shuffle(project.prompts)
+    return project
+
+
+def _fill(template: str, **values: object) -> str:
+    reason = str(values["reason"])
+    return template.format(**values, Reason=reason[:1].upper() + reason[1:])
+
+
+def _values(rng: random.Random, knob: Knob) -> tuple[int, int, str]:
+    value = (
+        rng.randint(3, 9)
+        if knob[1] in ("attempts", "workers")
+        else rng.choice([12, 25, 45, 64, 90, 120, 250, 400, 500, 750, 4096, 8192])
+    )
+    wrong = value + rng.choice([1, 2, 3]) if value < 10 else value * 2
+    reason = knob[4].format(over=value + 1, near=value)
+    return value, wrong, reason
+
+
+def _rule(rng: random.Random, component: tuple[str, str], knob: Knob, origin: str) -> Rule:
+    name = f"{component[0].upper()}_{knob[0]}"
+    file = f"src/{component[0]}.py"
+    value, wrong, reason = _values(rng, knob)
+    plain = rng.choice(knob[2])
+    pool = COMMIT_RULES if origin == "commit" else CHAT_RULES
+    text = _fill(
+        rng.choice(pool),
+        name=name,
+        value=value,
+        unit=knob[1],
+        reason=reason,
+        plain=plain,
+        file=file,
+        wrong=wrong,
+        component=component[0],
+    )
+    return Rule(
+        name, file, component[0], component[1], plain, value, text, origin, rng.choice(knob[3])
+    )
+
+
+def _amend(rng: random.Random, rule: Rule, knob: Knob) -> Rule:
+    value = rule.value + 1 if rule.value < 10 else rule.value * 2
+    reason = knob[4].format(over=value + 1, near=value)
+    text = _fill(
+        rng.choice(AMENDMENTS),
+        name=rule.name,
+        value=value,
+        unit=knob[1],
+        reason=reason,
+        old=rule.value,
+    )
+    amendment = Rule(
+        rule.name,
+        rule.file,
+        rule.component,
+        rule.what,
+        rule.plain,
+        value,
+        text,
+        "session",
+        rule.wrong_effect,
+    )
+    return Rule(**{**rule.__dict__, "amended": amendment})
+
+
+def _helper(rng: random.Random, component: str) -> str:
+    return f"{rng.choice(['load', 'next', 'pending', 'flush', 'collect'])}_{component}_jobs"
+
+
+def _history(
+    rng: random.Random, project: Project, chosen: list[Pair], rules: list[Rule], n: int
+) -> None:
+    entries: list[tuple[str, tuple[str, ...]]] = []
+    for rule in rules:
+        if rule.origin == "commit":
+            entries.append((rule.text, (rule.file,)))
+    for _ in range(n):
+        component, knob = rng.choice(chosen)
+        file = f"src/{component[0]}.py"
+        message = rng.choice(ORDINARY_COMMITS).format(
+            file=file,
+            component=component[0],
+            helper=_helper(rng, component[0]),
+            plain=rng.choice(knob[2]),
+        )
+        entries.append((message, (file,)))
+    rng.shuffle(entries)
+    start = datetime(2026, 6, 1, 8, tzinfo=UTC)
+    for i, (message, files) in enumerate(entries):
+        stamp = (start + timedelta(hours=i * 90 * 24 // len(entries))).isoformat()
+        sha = f"{rng.getrandbits(160):040x}"
+        project.commits.append((sha, message, stamp, files))
+
+
+def _sessions(
+    rng: random.Random, project: Project, chosen: list[Pair], rules: list[Rule], n: int
+) -> None:
+    stated: list[list[tuple[str, str]]] = []
+    for rule in rules:
+        if rule.origin == "session":
+            ask = rng.choice(ASKS).format(
+                name=rule.name, what=rule.what, plain=rule.plain, component=rule.component
+            )
+            turns = [
+                _ordinary(rng, chosen),
+                (
+                    ask,
+                    rule.text
+                    if rng.random() < 0.7
+                    else f"I checked {rule.file}. {rule.text} I'll leave a comment there.",
+                ),
+            ]
+            rng.shuffle(turns)
+            stated.append(turns)
+    ordinary = [[_ordinary(rng, chosen) for _ in range(rng.randint(1, 3))] for _ in range(n)]
+    sessions = stated + ordinary
+    rng.shuffle(sessions)
+    amendments = [
+        [_ordinary(rng, chosen), (f"Can we revisit {r.name}?", r.amended.text)]
+        for r in rules
+        if r.amended is not None
+    ]
+    for i, turns in enumerate([*sessions, *amendments]):  # amendments come last: later dates
+        project.sessions.append(turns)
+        day = i * 70 // (len(sessions) + len(amendments))
+        project.session_days.append(f"2026-{9 + day // 28:02d}-{1 + day % 28:02d}")
+
+
+def _ordinary(rng: random.Random, chosen: list[Pair]) -> tuple[str, str]:
+    component, knob = rng.choice(chosen)
+    file = f"src/{component[0]}.py"
+    prompt, reply = rng.choice(ORDINARY_CHAT if rng.random() < 0.6 else TROUBLE_CHAT)
+    values = {
+        "effect": rng.choice(knob[3]),
+        "file": file,
+        "component": component[0],
+        "helper": _helper(rng, component[0]),
+        "name": f"{component[0].upper()}_{knob[0]}",
+        "what": component[1],
+    }
+    return prompt.format(**values), reply.format(**values)
+
+
+def _prompt(rng: random.Random, rule: Rule, pair: Pair) -> str:
+    knob = pair[1]
+    return rng.choice(PROMPTS).format(
+        component=rule.component,
+        wrong_effect=rule.wrong_effect,
+        plain=rng.choice(knob[2]),
+        what=rule.what,
+        file=rule.file,
+        name=rule.name,
+    )
