@@ -39,7 +39,8 @@ from pathlib import Path
 
 from bench.common import bench_settings, connected, report_checks
 from bench.decisions_data import Project, Rule, generate
-from cognition.decisions.keep import DecisionKeeper, Written
+from cognition.decisions.keep import DecisionKeeper
+from graph.intake import CommitEntry
 from graph.models import new_id
 from graph.settings import Settings, load_settings
 from graph.store.memory import Memory
@@ -142,7 +143,7 @@ def replay_session(
 async def feed(settings: Settings, root: Path, memory: Memory, data: Project) -> None:
     """The history to the decision keeper, then every past session through the hooks."""
     store = TeamDecisionStore(memory, project_of(root, settings.project))
-    commits = [Written(sha, message, at, files) for sha, message, at, files in data.commits]
+    commits = [commit(sha, message, at, files) for sha, message, at, files in data.commits]
     await DecisionKeeper(store).from_commits(commits)
     await memory.await_text_indexes()
     with tempfile.TemporaryDirectory(prefix="bd-t-") as folder:
@@ -242,6 +243,12 @@ def report(results: list[tuple[str, bool, bool, int]]) -> bool:
             ),
         ]
     )
+
+
+def commit(sha: str, message: str, authored_at: str, files: tuple[str, ...] = ()) -> CommitEntry:
+    """A commit as the history reader hands it: subject line, body, author's name and date."""
+    subject, _, body = message.partition("\n")
+    return CommitEntry(sha, subject, body.strip(), "A. Developer", authored_at, files)
 
 
 def main() -> None:

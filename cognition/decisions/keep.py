@@ -2,7 +2,7 @@
 
 :class:`DecisionKeeper` is called once per batch: the utterances one read of
 a session's transcript kept (at ``Stop``, ``PreCompact``, ``SessionEnd``),
-or the commits one read of the history found. It finds the statements
+or the commits one read of the history found (``graph.intake.CommitEntry``). It finds the statements
 (:func:`cognition.decisions.statements.statements`), leaves out repeats of
 a decision already in force, keeps the rest with their provenance, and lets
 each supersede the decisions in force on the same subject that it
@@ -25,6 +25,8 @@ from cognition.decisions.statements import (
 )
 from cognition.decisions.subjects import subject_words
 from cognition.decisions.supersede import is_repeat, same_subject
+from cognition.sense.door import admit
+from graph.intake import CommitEntry
 from graph.store.team_decisions import NewDecision, StatedDecision, TeamDecisionStore
 
 CANDIDATES = 10
@@ -44,17 +46,6 @@ class Said:
     context: str | None = None
     """What the exchange was about: the person's prompt an answer replied to (words find the
     decision by it too)."""
-
-
-@dataclass(frozen=True)
-class Written:
-    """One commit to read for decisions: its message, when it was authored, the files it
-    touched."""
-
-    sha: str
-    message: str
-    authored_at: str
-    files: tuple[str, ...] = ()
 
 
 class DecisionKeeper:
@@ -82,16 +73,19 @@ class DecisionKeeper:
                 )
         return await self.keep(found)
 
-    async def from_commits(self, commits: Sequence[Written]) -> list[str]:
-        """Keep the decisions the messages of ``commits`` state; their ids."""
+    async def from_commits(self, commits: Sequence[CommitEntry]) -> list[str]:
+        """Keep the decisions the messages of ``commits`` state (each through the door first:
+        :func:`cognition.sense.door.admit`); their ids."""
         found: list[NewDecision] = []
-        for commit in commits:
-            stated = statements(commit.message)
+        for entry in commits:
+            commit = admit(entry).record
+            message = f"{commit.subject}\n\n{commit.body}".strip()
+            stated = statements(message)
             if not stated:
                 continue
             # A commit that states a decision is that decision: its whole message, subject
             # line and body ("Never raise it past 500" is the rule, though it names nothing).
-            text = " ".join(sentences(commit.message))
+            text = " ".join(sentences(message))
             whole = Statement(
                 text if len(text) <= MAX_STATEMENT_CHARS else " ".join(s.text for s in stated),
                 tuple(dict.fromkeys(n for s in stated for n in s.subjects))[:12],

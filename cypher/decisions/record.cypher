@@ -1,6 +1,6 @@
 // purpose: keep decisions as stated (issue 58): one Fact {kind: 'decision'} per row, STATED_IN
 //   the Utterance it was said in (row.utterance_id) or the Commit it was written in
-//   (row.sha, when that Commit node exists), CONCERNS the agent's File nodes it names
+//   (row.sha, when this agent's Commit node of that sha exists), CONCERNS the agent's File nodes it names
 //   (row.files, those that exist). valid_from is when it was stated.
 // params: $agent_id, $now (datetime), $rows (list of maps: id, text, decision_text, subjects,
 //   files, project, scope, valid_from (ISO 8601 text), source ('session' or 'commit'),
@@ -21,7 +21,7 @@ CALL (f, row) {
 }
 CALL (f, row) {
   WITH f, row WHERE row.sha IS NOT NULL
-  MATCH (c:Commit {sha: row.sha})
+  MATCH (c:Commit {agent_id: $agent_id, sha: row.sha})
   WITH f, c LIMIT 1
   MERGE (f)-[:STATED_IN]->(c)
 }

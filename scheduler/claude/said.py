@@ -3,7 +3,8 @@
 :func:`keep_transcript` reads the session's transcript from where the last
 read stopped (:func:`scheduler.claude.transcript.read_transcript`: bounded,
 regular files of this user only) and keeps each thing said as an
-``Utterance`` ``IN_TURN`` its turn (:class:`graph.store.transcripts.TranscriptStore`).
+``Utterance`` ``IN_TURN`` its turn, its text through the one door first
+(secrets replaced by markers naming their kind) (:class:`graph.store.transcripts.TranscriptStore`).
 A transcript Nous will not read is said once on stderr (through logging) and
 leaves the cursor where it was; it never fails the hook.
 """
@@ -13,7 +14,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
+from cognition.sense.door import admit
+from graph.intake import Provenance, TranscriptEntry
 from graph.store.transcripts import NewUtterance, TranscriptCursor, TranscriptStore
 from scheduler.claude.transcript import (
     MAX_READ_BYTES,
@@ -59,7 +63,7 @@ async def keep_transcript(
     except TranscriptRefused as exc:
         log.warning("%s", exc)
         return None
-    said = tuple(exchanges(read.spoken))
+    said = tuple(exchanges(read.spoken, session_id))
     moved = TranscriptCursor(read.offset, read.line, cursor.skipped + read.skipped, transcript_path)
     if read.offset == cursor.offset and read.line == cursor.line and not said:
         return KeptTranscript((), (), 0, moved)  # nothing new: no write
@@ -67,13 +71,17 @@ async def keep_transcript(
     return KeptTranscript(said, tuple(ids), read.skipped, moved)
 
 
-def exchanges(spoken: Sequence[Spoken]) -> list[NewUtterance]:
-    """``spoken`` as utterances to keep, each with the prompt that opened its exchange (what
-    finds its turn; None before the first prompt of this read: the session's latest turn)."""
+def exchanges(spoken: Sequence[Spoken], session_id: str = "") -> list[NewUtterance]:
+    """``spoken`` as utterances to keep, each through the door first (secrets replaced by
+    markers, :func:`cognition.sense.door.admit`), with the prompt that opened its exchange
+    (what finds its turn; None before the first prompt of this read: the session's latest)."""
     prompt: str | None = None
     out: list[NewUtterance] = []
     for s in spoken:
-        if s.speaker == "user":
-            prompt = s.text
-        out.append(NewUtterance(s.speaker, s.text, s.line, s.time, prompt))
+        speaker: Literal["user", "assistant"] = "user" if s.speaker == "user" else "assistant"
+        entry = TranscriptEntry(speaker, s.text, s.line, Provenance("transcript", session_id))
+        text = admit(entry).record.text
+        if speaker == "user":
+            prompt = text
+        out.append(NewUtterance(speaker, text, s.line, s.time, prompt))
     return out

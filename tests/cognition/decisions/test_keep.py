@@ -6,9 +6,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from cognition.decisions.keep import DecisionKeeper, Said, Written
+from cognition.decisions.keep import DecisionKeeper, Said
 from cognition.decisions.recall import DecisionRecall
 from graph.ids import new_id
+from graph.intake import CommitEntry
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from graph.store.team_decisions import TeamDecisionStore
@@ -38,7 +39,7 @@ async def test_an_amendment_supersedes_the_rule_and_recall_gives_the_current_one
     keeper = DecisionKeeper(store)
     [first] = await keeper.from_commits(
         [
-            Written(
+            commit(
                 "3f2a1c0d9e8b7a6f5e4d3c2b1a0f9e8d7c6b5a49",
                 "Set MAX_ATTEMPTS to 7\n\nMAX_ATTEMPTS is 7, measured to the rate-limit window; "
                 "do not round it to 10.",
@@ -93,7 +94,7 @@ async def test_history_read_after_the_amendment_stays_superseded(
     await memory.await_text_indexes()
     [older] = await keeper.from_commits(
         [
-            Written(
+            commit(
                 "aa" * 20,
                 "Keep CACHE_TTL_S at 300 because the CDN purges every five minutes.",
                 "2026-09-01T08:00:00Z",
@@ -158,3 +159,9 @@ async def test_agents_of_one_project_share_decisions_and_nothing_else(
     assert (await DecisionRecall(elsewhere).for_prompt("BATCH_SIZE", 500)).text == ""
     assert (await DecisionRecall(theirs).for_prompt("DEBUG_SQL logs", 500)).text == ""
     assert "DEBUG_SQL" in (await DecisionRecall(mine).for_prompt("DEBUG_SQL logs", 500)).text
+
+
+def commit(sha: str, message: str, authored_at: str, files: tuple[str, ...] = ()) -> CommitEntry:
+    """A commit as the history reader hands it: subject line, body, author's name and date."""
+    subject, _, body = message.partition("\n")
+    return CommitEntry(sha, subject, body.strip(), "A. Developer", authored_at, files)

@@ -7,8 +7,10 @@ from pathlib import Path
 
 from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
+from graph.store.stored_texts import stored_texts
 from graph.store.transcripts import TranscriptStore
 from graph.store.turns import TurnStore
+from tests.cognition.sense.test_secrets import AWS_ID, GITHUB
 from tests.support.hook_session import Session, hook_settings
 from tests.support.transcripts import TranscriptWriter
 
@@ -82,3 +84,22 @@ async def test_precompact_keeps_what_was_said_before_the_compaction(
 
     said = await TranscriptStore(memory).session_utterances(SESSION)
     assert [u.speaker for u in said] == ["user", "assistant"]
+
+
+async def test_a_secret_said_in_the_transcript_is_kept_as_its_marker(
+    neo4j_endpoint: Neo4jEndpoint, memory: Memory, tmp_path: Path
+) -> None:
+    session = Session(hook_settings(neo4j_endpoint, memory.agent_id), tmp_path, SESSION)
+    writer = TranscriptWriter(tmp_path / "k.jsonl", SESSION)
+    await session.hook("UserPromptSubmit", prompt="push it", transcript_path=str(writer.path))
+    writer.user(f"use the token {GITHUB} to push")
+    writer.assistant(
+        f"We agreed DEPLOY_KEY_ID must stay {AWS_ID} because the role is pinned to it."
+    )
+    await session.hook("Stop", last_assistant_message="ok", transcript_path=str(writer.path))
+
+    said = await TranscriptStore(memory).session_utterances(SESSION)
+    kept = " ".join(u.text for u in said)
+    assert GITHUB not in kept and AWS_ID not in kept
+    assert "[secret: github-token]" in kept and "[secret: aws-access-key]" in kept
+    assert all(GITHUB not in t.text and AWS_ID not in t.text for t in await stored_texts(memory))

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from cognition.decisions.keep import DecisionKeeper, Said, Written
+from cognition.decisions.keep import DecisionKeeper, Said
 from graph.ids import new_id
+from graph.intake import CommitEntry
 from graph.store.memory import Memory
 from graph.store.team_decisions import TeamDecisionStore
 from tests.scheduler.cli.conftest import Nous
@@ -21,7 +22,7 @@ async def test_why_shows_the_rule_in_force_and_what_it_replaced(
     keeper = DecisionKeeper(TeamDecisionStore(memory, project))
     [old] = await keeper.from_commits(
         [
-            Written(
+            commit(
                 "3f2a1c0" + "0" * 33,
                 "MAX_ATTEMPTS is 7, measured to the rate-limit window; do not round it to 10.",
                 "2026-10-02T09:00:00Z",
@@ -52,3 +53,9 @@ async def test_why_shows_the_rule_in_force_and_what_it_replaced(
     assert "stated in commit 3f2a1c0" in result.out and "stated in session sess-9" in result.out
     shown = json.loads((await nous("why", new, "--json")).out)
     assert [d["id"] for d in shown["decisions"]] == [new, old]
+
+
+def commit(sha: str, message: str, authored_at: str, files: tuple[str, ...] = ()) -> CommitEntry:
+    """A commit as the history reader hands it: subject line, body, author's name and date."""
+    subject, _, body = message.partition("\n")
+    return CommitEntry(sha, subject, body.strip(), "A. Developer", authored_at, files)
