@@ -37,6 +37,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "scheduler.cli.init",
     "scheduler.cli.templates",
     "scheduler.cli.hook",
+    "scheduler.cli.tokens",
     "scheduler.claude.mcp_command",
 )
 """The modules whose ``register`` adds a subcommand, in ``nous --help``'s order.

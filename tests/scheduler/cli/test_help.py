@@ -40,17 +40,22 @@ NAMES = [
     "templates check",
     "templates explain",
     "hook",
+    "tokens",
+    "tokens create",
+    "tokens list",
+    "tokens revoke",
     "mcp",
 ]
 DATA = {"status", "why", "escalations", "censors", "goals", "desires", "heuristics"}
 DATA |= {"calibration", "audit", "rsi report", "embeddings", "embeddings status"}
 DATA |= {"templates init", "templates list", "templates check", "templates explain"}
+DATA |= {"tokens", "tokens create", "tokens list", "tokens revoke"}
 
 
 def test_nous_is_a_console_script() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert project["project"]["scripts"]["nous"] == "scheduler.cli:entry_point"
-    assert len(SUBCOMMANDS) == 19  # one module a subcommand
+    assert len(SUBCOMMANDS) == 20  # one module a subcommand
 
 
 @pytest.mark.parametrize("name", NAMES)
