@@ -1,11 +1,14 @@
-"""The settings of Nous's Claude Code side: the hooks (``claude``) and the MCP server (``mcp``).
+"""The settings of Nous's Claude Code side: the hooks (``claude``), the MCP server (``mcp``)
+and its team server over HTTP (``mcp.http``).
 
 Sections of :class:`graph.settings_model.Settings`, kept apart so that module stays small.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 _STRICT = ConfigDict(extra="forbid", validate_default=True)  # as every section's
 
@@ -30,6 +33,45 @@ class ClaudeSettings(BaseModel):
     turn_tool_results: int = Field(200, ge=1, description="tool results a turn keeps, errors first")
 
 
+class McpHttpSettings(BaseModel):
+    """``nous mcp --http``: the team server, the MCP tools over streamable HTTP with tokens."""
+
+    model_config = _STRICT
+
+    host: str = Field(
+        "127.0.0.1", min_length=1, description="the address to listen on (0.0.0.0: every one)"
+    )
+    port: int = Field(8765, ge=1, le=65535, description="the port to listen on")
+    tls_cert: Path | None = Field(None, description="a PEM certificate (chain): serve HTTPS")
+    tls_key: Path | None = Field(None, description="the certificate's PEM private key")
+    max_body_bytes: int = Field(
+        1_048_576, ge=4096, le=67_108_864, description="a larger request is refused (413)"
+    )
+    max_sessions: int = Field(
+        1000, ge=1, le=100_000, description="open MCP sessions at most; then 503 for a new one"
+    )
+    max_connections: int = Field(
+        2000,
+        ge=10,
+        le=100_000,
+        description="open connections (or requests in hand) at most; then 503 (a client holds"
+        " about two)",
+    )
+    session_idle_s: float = Field(
+        1800.0, gt=0, le=86_400, description="a session with no request for this long is closed"
+    )
+
+    @model_validator(mode="after")
+    def _both_or_neither(self) -> McpHttpSettings:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            given = "mcp.http.tls_cert" if self.tls_cert is not None else "mcp.http.tls_key"
+            raise ValueError(
+                f"{given} is set without its pair: give mcp.http.tls_cert and mcp.http.tls_key"
+                " together, or neither"
+            )
+        return self
+
+
 class McpSettings(BaseModel):
     """``nous mcp``: how much one tool answer may carry back into a model's context."""
 
@@ -51,3 +93,4 @@ class McpSettings(BaseModel):
     tool_timeout_s: float = Field(
         20.0, gt=0, le=600, description="a tool's work in Neo4j, at most; then it answers an error"
     )
+    http: McpHttpSettings = Field(default_factory=McpHttpSettings)

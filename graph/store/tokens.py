@@ -39,7 +39,7 @@ class TokenStore:
     async def create(
         self, token_id: str, name: str, agent_id: str, token_hash: str, at: datetime
     ) -> ApiToken | None:
-        """Keep a token's hash under ``name`` for ``agent_id``; None when a live token has the name."""
+        """Keep a token's hash as ``name``, for ``agent_id``; None when a live token has it."""
         rows = await self.driver.write(
             "tokens/create", id=token_id, name=name, agent_id=agent_id, hash=token_hash, at=at
         )
@@ -50,7 +50,7 @@ class TokenStore:
         rows = await self.driver.read("tokens/by_hash", hash=token_hash)
         return _token(rows[0]) if rows else None
 
-    async def list(self, limit: int) -> list[ApiToken]:
+    async def all(self, limit: int) -> list[ApiToken]:
         """Every token, live ones first, by name (at most ``limit``)."""
         return [_token(r) for r in await self.driver.read("tokens/list", limit=limit)]
 

@@ -20,10 +20,10 @@ import argparse
 import logging
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from io import TextIOWrapper
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import anyio
 from mcp.server.fastmcp import FastMCP
@@ -71,26 +71,43 @@ ProcedureName = Annotated[
     str | None, Field(description="the procedure's name (default: its first step)")
 ]
 Domain = Annotated[str, Field(description="the procedure's domain, e.g. testing (optional)")]
+ToolsFor = Callable[[], NousTools]
+"""The tools of the agent whose call this is (asked at each call)."""
 
 
 ALWAYS_LOAD = {"anthropic/alwaysLoad": True}
 """Claude Code (2.1) loads a tool listed with this ``_meta`` in every request, never deferred."""
 
 
-def build_server(settings: Settings, tools: NousTools, closing: AsyncExitStack) -> FastMCP:
-    """The FastMCP server with Nous's ``tools``; ``closing`` is left when the server ends.
+def build_server(
+    settings: Settings,
+    tools: ToolsFor,
+    closing: AsyncExitStack | None,
+    **options: Any,
+) -> FastMCP:
+    """The FastMCP server whose tools are the caller's ``tools()``; ``closing`` is left when the
+    server ends (None: nothing to leave; ``options`` go to FastMCP as they are).
 
     The tools and what they hold are built by the composition root
-    (:func:`scheduler.compose.mcp.build_mcp_tools`), their clean-ups on ``closing``.
+    (:func:`scheduler.compose.mcp.build_mcp_tools`), their clean-ups on ``closing``. On stdio
+    ``tools`` returns the one agent's; over HTTP (:mod:`scheduler.claude.mcp_http`), the
+    calling token's agent's, so no tool argument can name another agent.
     """
 
     @asynccontextmanager
     async def lifespan(_: FastMCP) -> AsyncIterator[None]:
+        if closing is None:
+            yield
+            return
         async with closing:
             yield
 
     server = FastMCP(
-        SERVER_NAME, instructions=INSTRUCTIONS, log_level=settings.log_level, lifespan=lifespan
+        SERVER_NAME,
+        instructions=INSTRUCTIONS,
+        log_level=settings.log_level,
+        lifespan=lifespan,
+        **options,
     )
 
     _add_reading_tools(server, tools)
@@ -98,7 +115,7 @@ def build_server(settings: Settings, tools: NousTools, closing: AsyncExitStack) 
     return server
 
 
-def _add_reading_tools(server: FastMCP, tools: NousTools) -> None:
+def _add_reading_tools(server: FastMCP, tools: ToolsFor) -> None:
     """The read-only tools: recall, why, censors, strategies, escalations, goals."""
 
     # The one tool a model needs from its first turn: never deferred behind tool search.
@@ -108,37 +125,37 @@ def _add_reading_tools(server: FastMCP, tools: NousTools) -> None:
         changes (when, how often, by the agent or a person), and the few most relevant past
         sessions, turns, facts, procedures, lessons, censors and decisions that acted, found
         by words and meaning. Nothing when nothing is relevant."""
-        return await tools.recall(question, path)
+        return await tools().recall(question, path)
 
     @server.tool(annotations=READ_ONLY, structured_output=False)
     async def why(target: Target) -> str:
         """The whole story of one decision (as `nous why`): what it saw, the frame, what recall
         showed, the reasoning steps, executions and retries, outcome, lessons, censors."""
-        return await tools.why(target)
+        return await tools().why(target)
 
     @server.tool(annotations=READ_ONLY, structured_output=False)
     async def censors() -> str:
         """The active censors, block first: actions that failed before and must not be
         repeated (block) or need care (warn), each with its trigger and reason."""
-        return await tools.censors()
+        return await tools().censors()
 
     @server.tool(annotations=READ_ONLY, structured_output=False)
     async def strategies() -> str:
         """The strategies Nous learned and carries in every prompt, by domain."""
-        return await tools.strategies()
+        return await tools().strategies()
 
     @server.tool(annotations=READ_ONLY, structured_output=False)
     async def escalations() -> str:
         """The open escalations: what Nous could not decide or do and left for a person."""
-        return await tools.escalations()
+        return await tools().escalations()
 
     @server.tool(annotations=READ_ONLY, structured_output=False)
     async def goals() -> str:
         """The agent's standing goals, open ones first, most important first."""
-        return await tools.goals()
+        return await tools().goals()
 
 
-def _add_remember_tool(server: FastMCP, tools: NousTools) -> None:
+def _add_remember_tool(server: FastMCP, tools: ToolsFor) -> None:
     """The one tool that writes: remember."""
 
     @server.tool(annotations=WRITES, structured_output=False)
@@ -151,7 +168,7 @@ def _add_remember_tool(server: FastMCP, tools: NousTools) -> None:
     ) -> str:
         """Keep a fact or a procedure in Nous's memory, with where it came from, so that a
         later `recall` (here or in the daemon) finds it."""
-        return await tools.remember(kind, text, source, name, domain)
+        return await tools().remember(kind, text, source, name, domain)
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -163,7 +180,8 @@ def serve(args: argparse.Namespace) -> int:
         # The SDK logs every request at INFO; a client's session would drown the rest.
         logging.getLogger("mcp.server.lowlevel.server").setLevel(logging.WARNING)
     closing = AsyncExitStack()
-    server = build_server(settings, build_mcp_tools(closing, settings), closing)
+    tools = build_mcp_tools(closing, settings)
+    server = build_server(settings, lambda: tools, closing)
     anyio.run(_run_stdio, server, channel)
     return EXIT_OK
 

@@ -76,7 +76,7 @@ async def _create(args: argparse.Namespace, memory: Memory) -> int:
 
 
 async def _list(args: argparse.Namespace, memory: Memory) -> int:
-    tokens = await TokenStore(memory.driver).list(LIST_LIMIT)
+    tokens = await TokenStore(memory.driver).all(LIST_LIMIT)
     rows = [_row(t) for t in tokens]
     columns = ["name", "agent_id", "id", "at", "revoked_at"]
     return show(args, rows, table(rows, columns, empty="no tokens", wrap=True))

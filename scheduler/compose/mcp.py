@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 
-from cognition.embeddings import build_embeddings
+from cognition.embeddings import Embeddings, build_embeddings
 from cognition.recall.background_vectors import BackgroundVectors
 from graph.settings import Settings
 from scheduler.claude.mcp_memory import MemoryGate
@@ -29,7 +29,17 @@ def build_mcp_tools(stack: AsyncExitStack, settings: Settings) -> NousTools:
     """
     gate = MemoryGate(settings)
     stack.push_async_callback(gate.close)
-    embeddings = build_embeddings(settings.embeddings, None)
+    return agent_tools(stack, settings, gate, build_embeddings(settings.embeddings, None))
+
+
+def agent_tools(
+    stack: AsyncExitStack, settings: Settings, gate: MemoryGate, embeddings: Embeddings | None
+) -> NousTools:
+    """The tools over ``gate``'s agent (``gate.agent_id``), with its own background vectors.
+
+    ``nous mcp`` builds one; the team server (:mod:`scheduler.compose.mcp_http`) one per
+    agent its tokens name, all on one connection and one embedding model.
+    """
     vectors = None
     if embeddings is not None:
         root = settings.watch.root.expanduser().resolve()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -14,7 +15,9 @@ from mcp import ClientSession
 
 from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
+from tests.conftest import REPO
 from tests.scheduler.claude.mcp_client import EMPTY, mcp_session, server_command
+from tests.scheduler.claude.mcp_http_client import TeamServer, server_env, team_server
 from tests.support.recall_seed import Seeder, seeding
 
 
@@ -67,3 +70,21 @@ async def seeder(neo4j_endpoint: Neo4jEndpoint, memory: Memory) -> AsyncIterator
     """Fixture writes for the test's agent."""
     async with seeding(neo4j_endpoint, memory) as instance:
         yield instance
+
+
+@pytest.fixture(scope="module")
+def team(
+    neo4j_endpoint: Neo4jEndpoint, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[TeamServer]:
+    """One ``nous mcp --http`` for a test module (each test makes its own agents and tokens)."""
+    folder = tmp_path_factory.mktemp("team")
+    (folder / "project" / "knowledge").mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NOUS_")}
+    env.update(
+        NEO4J_URI=neo4j_endpoint.uri,
+        NEO4J_USER=neo4j_endpoint.user,
+        NEO4J_PASSWORD=neo4j_endpoint.password,
+        PYTHONPATH=str(REPO),
+    )
+    with team_server(server_env(env), folder / "project", folder / "server.err") as server:
+        yield server

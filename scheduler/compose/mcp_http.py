@@ -1,0 +1,31 @@
+"""``nous mcp --http``'s parts: the shared connection, the embedding model, each agent's tools.
+
+Part of the composition root, loaded only by the team server
+(:mod:`scheduler.claude.mcp_http`). One connection to Neo4j and one
+embedding model serve every agent; each agent its tokens name gets its own
+tools and background vectors (:func:`scheduler.compose.mcp.agent_tools`),
+built on its first call, their clean-ups on the server's exit stack.
+"""
+
+from __future__ import annotations
+
+from contextlib import AsyncExitStack
+
+from cognition.embeddings import build_embeddings
+from graph.settings import Settings
+from scheduler.claude.mcp_memory import MemoryGate
+from scheduler.claude.mcp_team import TeamGate, TeamTools
+from scheduler.claude.mcp_tools import NousTools
+from scheduler.compose.mcp import agent_tools
+
+
+def build_team_tools(stack: AsyncExitStack, settings: Settings) -> TeamTools:
+    """Every agent's tools on one connection (opened on first use); nothing runs yet."""
+    team = TeamGate(settings)
+    stack.push_async_callback(team.close)  # pushed first: closed after every agent's vectors
+    embeddings = build_embeddings(settings.embeddings, None)
+
+    def build(stack: AsyncExitStack, settings: Settings, gate: MemoryGate) -> NousTools:
+        return agent_tools(stack, settings, gate, embeddings)
+
+    return TeamTools(settings, team, stack, build)
