@@ -31,6 +31,8 @@ from datetime import timedelta
 
 from cognition.act.action import DRY_RUN_OUTCOME, ActOutcome, PlannedAction
 from cognition.act.actor import Actor
+from cognition.act.burst import widen
+from cognition.act.busy import BusyRuns
 from cognition.act.plan import plan
 from cognition.act.running import RunningActions
 from cognition.act.templates import TemplateRegistry
@@ -45,7 +47,7 @@ from cognition.recall.gather import Recall, recalled_decision_ids
 from cognition.recall.investigate import Investigator
 from cognition.schemas import DecisionContext, Deliberation, RenderedContext
 from cognition.sense.classify import ObservationBatcher
-from cognition.worklist import Work, chains, most_urgent_first, per_file, urgency
+from cognition.worklist import Work, chains, join_bursts, most_urgent_first, per_file, urgency
 from graph.models import (
     Decision,
     DecisionStatus,
@@ -125,6 +127,7 @@ class DecisionLoop:
             templates,
         )
         self.actions = RunningActions(self.settings.budget.max_concurrent)
+        self.busy = BusyRuns(memory.decisions, templates)
         self.decided = 0
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[object] | None = None
@@ -188,6 +191,10 @@ class DecisionLoop:
         # A file nothing can act on, settled before, gets no new decision for its changes.
         await self.follow_ups.settle_quietly(files)
         work.extend(Work(most_urgent_first(group)) for group in files.values())
+        # A burst is one run: what would run one command waits until it settles, then is one;
+        # while that command runs, its template's on_busy says what a new burst does.
+        bursts = join_bursts(work, self.templates, self.settings.schedule.burst_settle_s)
+        work = [*bursts.work, *await self.busy.admit(bursts.runs)]
         await self._decide_all(sorted(work, key=lambda item: urgency(item.batch)), report)
         return report
 
@@ -271,11 +278,12 @@ class DecisionLoop:
             return decision
         try:
             if decision.type is DecisionType.ACT and planned is not None:
-                self.actions.start(
+                task = self.actions.start(
                     self._act(decision, planned, batch[0], report),
                     name=f"action {decision.id}",
                     never_started=lambda: self._defer(decision, "not started before shutdown"),
                 )
+                self.busy.track(planned.template, decision, task)
             else:
                 await self.follow_ups.follow(decision, deliberation, context, round_)
         except Exception:
@@ -309,6 +317,7 @@ class DecisionLoop:
         planned, deliberation = await plan(
             deliberation, context, self.templates, self.memory.censors
         )
+        planned = widen(planned, batch, self.templates)  # a burst's files, all in one run
         opening = self.follow_ups.opening(deliberation.decision_type, deliberation, round_, batch)
         decision = draft_decision(deliberation, context, frame.name, planned, opening)
         return decision, deliberation, context, planned

@@ -5,17 +5,21 @@ file (:func:`per_file`); the open WAIT and INVESTIGATE decisions become one
 chain per file (:func:`chains`); a file's new group takes up its chain
 (:class:`Work`). So a file has at most one open chain, also while a backlog
 is caught up, and a decision considers only what changed since the file's
-last decision.
+last decision. Changes that would run one command template are joined into
+one piece of work once their burst settles (:func:`join_bursts`, see
+:mod:`cognition.act.burst`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from cognition.act.burst import command_template
+from cognition.act.templates import TemplateRegistry
 from cognition.sense.queue import PRIORITY
-from graph.models import Observation, OpenDecision
+from graph.models import Observation, OpenDecision, utc_now
 
 
 @dataclass(frozen=True)
@@ -67,3 +71,55 @@ def most_urgent_first(batch: list[Observation]) -> list[Observation]:
 def urgency(batch: list[Observation]) -> tuple[int, datetime]:
     """The most urgent level in ``batch`` and its oldest time: the order groups are decided in."""
     return min((PRIORITY[o.urgency], o.at) for o in batch)
+
+
+@dataclass(frozen=True)
+class Bursts:
+    """A tick's work with its bursts joined, and what is held back until it settles."""
+
+    work: list[Work]
+    """What runs no command template: decided as it is."""
+    runs: dict[str, Work]
+    """By command template: each settled burst, joined into one piece of work."""
+    held: dict[str, list[Work]]
+    """By template: work whose burst had a change less than ``settle_s`` ago."""
+
+
+def join_bursts(
+    work: list[Work],
+    templates: TemplateRegistry,
+    settle_s: float,
+    *,
+    now: datetime | None = None,
+) -> Bursts:
+    """``work`` with the changes that would run one command template joined into one item.
+
+    A template's burst is held (left out, its observations stay unprocessed for
+    a later tick) while its latest change is younger than ``settle_s``.
+    """
+    now = now if now is not None else utc_now()
+    out: list[Work] = []
+    groups: dict[str, list[Work]] = {}
+    for item in work:
+        name = None if item.chain else command_template(item.batch, templates)
+        if name is None:
+            out.append(item)
+        else:
+            groups.setdefault(name, []).append(item)
+    held: dict[str, list[Work]] = {}
+    runs: dict[str, Work] = {}
+    window = timedelta(seconds=settle_s)
+    for name, items in groups.items():
+        if settle_s > 0 and now - max(o.at for i in items for o in i.batch) < window:
+            held[name] = items
+        else:
+            runs[name] = joined(items)
+    return Bursts(out, runs, held)
+
+
+def joined(items: Sequence[Work]) -> Work:
+    """One piece of work from several files' changes: the most urgent file's first."""
+    if len(items) == 1:
+        return items[0]
+    ordered = sorted(items, key=lambda item: (urgency(item.batch), item.batch[0].path or ""))
+    return Work([o for item in ordered for o in item.batch])

@@ -97,6 +97,9 @@ class WatchSettings(BaseModel):
     debounce_ms: int = Field(500, ge=10, le=60_000)
     step_ms: int = Field(50, ge=1, le=10_000)
     max_hash_bytes: int = Field(10 * 1024 * 1024, ge=0)
+    baseline: bool = Field(
+        True, description="the first look at a root records its files, not changes to act on"
+    )
 
 
 class SenseSettings(BaseModel):
@@ -140,6 +143,9 @@ class ScheduleSettings(BaseModel):
     max_investigation_rounds: int = Field(2, ge=0)
     investigate_delay_s: float = Field(60.0, gt=0)
     max_wait_rounds: int = Field(3, ge=0)
+    burst_settle_s: float = Field(
+        2.0, ge=0, description="changes that would run one command wait this long after the last"
+    )
     deferred_retry_s: float = Field(60.0, gt=0)
     shutdown_grace_s: float = Field(30.0, ge=0)
 

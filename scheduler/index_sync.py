@@ -34,7 +34,11 @@ MAX_IDLE_WAITS = 10  # a rescan waits at most this many IDLE_WAIT_S for a writer
 
 
 class IndexSync:
-    """The periodic index sync: rescan the tree against the ``File`` nodes."""
+    """The periodic index sync: rescan the tree against the ``File`` nodes.
+
+    With ``baseline`` (``watch.baseline``, on in the daemon) the first look at a
+    root records its files as the baseline instead of observing them as created.
+    """
 
     def __init__(
         self,
@@ -46,6 +50,7 @@ class IndexSync:
         max_hash_bytes: int,
         recent: RecentReports | None = None,
         idle_wait_s: float = IDLE_WAIT_S,
+        baseline: bool = False,
     ) -> None:
         self.root = root
         self.memory = memory
@@ -54,6 +59,7 @@ class IndexSync:
         self.max_hash_bytes = max_hash_bytes
         self.idle_wait_s = idle_wait_s  # how long the writer may take to store what is queued
         self.recent = recent  # the watcher's: what it reports, the rescan does not repeat
+        self.baseline = baseline  # the first look at the root is its baseline, not changes
         self.last_result: RescanResult | None = None
         self.last_run: datetime | None = None
         self.last_error: str | None = None
@@ -118,6 +124,7 @@ class IndexSync:
                 max_hash_bytes=self.max_hash_bytes,
                 recent=self.recent,
                 since=since,
+                baseline=self.baseline,
             )
         except (GraphError, OSError) as exc:
             self.last_error = f"index sync: {exc}"
@@ -142,6 +149,8 @@ class IndexSync:
                 ]
             )
         self.last_result, self.last_run = result, utc_now()
+        if result.baseline is not None:
+            log.info("index sync: first look, baseline: %d files (not changes)", result.baseline)
         log.info(
             "index sync: %d files seen, %d hashed, %d changes, %d touched",
             result.files_seen,

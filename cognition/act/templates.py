@@ -96,6 +96,8 @@ class ActionTemplate(BaseModel):
     max_retries: int = Field(2, ge=0)
     repeatable: bool = True
     """False: an attempt interrupted by a crash is escalated, never run again at start."""
+    on_busy: Literal["queue", "restart", "ignore"] = "queue"
+    """Changes while a run of it is in flight: one more run after it, run again now, or none."""
     topology: str | None = Field(None, pattern=_WORD)
     strategy: str | None = Field(None, pattern=_WORD)
     agents: list[AgentSpec] = Field(default_factory=list)

@@ -51,7 +51,8 @@ TRANSITIONS: Mapping[DecisionStatus, frozenset[DecisionStatus]] = {
     # abandoned without a Stop (cypher/chat/open_turn, close_session_turns).
     S.DELIBERATING: frozenset({S.DONE, S.FAILED, S.CLOSED}),
     # A retry is a new execution of the same decision: acting again.
-    S.ACTING: frozenset({S.ACTING, S.DONE, S.FAILED, S.ESCALATED, S.WAITING}),
+    # Closed: its run was stopped and restarted for newer changes (on_busy: restart).
+    S.ACTING: frozenset({S.ACTING, S.DONE, S.FAILED, S.ESCALATED, S.WAITING, S.CLOSED}),
     # A WAIT whose re-check found nothing new is closed (no new decision).
     S.WAITING: frozenset({S.WAITING, S.SUPERSEDED, S.ESCALATED, S.CLOSED}),
     S.INVESTIGATING: frozenset({S.INVESTIGATING, S.SUPERSEDED, S.ESCALATED}),
@@ -255,6 +256,16 @@ class DecisionStore:
             execution_id=execution_id,
             result=changes_as_properties(result),
         )
+
+    async def interrupt_executions(self, decision_id: str, **result: object) -> int:
+        """End the decision's attempts that have not ended with ``result``; how many."""
+        result.setdefault("ended_at", utc_now())
+        rows = await self.graph.write(
+            "decide/interrupt_executions",
+            decision_id=decision_id,
+            result=changes_as_properties(result),
+        )
+        return int(rows[0]["interrupted"]) if rows else 0
 
     async def move(self, decision: Decision, to: DecisionStatus, **changes: object) -> None:
         """Move ``decision`` to status ``to`` (checked), with its outcome or next look."""

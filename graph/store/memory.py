@@ -204,6 +204,26 @@ class Memory(LeanMemory):
         result = await self.write_rows("observe/touch_files", rows)
         return sum(int(r["touched"]) for r in result)
 
+    async def record_baseline(self, observations: Sequence[Observation]) -> int:
+        """Store the files a first look found (``observations`` of their creation) as ``File``
+        nodes only: the baseline, with no ``Observation``; return how many were stored."""
+        rows = [
+            {
+                "path": o.path,
+                "file_id": file_id(o.agent_id, o.path),
+                "at": o.at,
+                "content_hash": o.content_hash,
+                "size": o.size,
+                "mtime": o.mtime,
+            }
+            for o in observations
+            if o.path is not None
+        ]
+        if not rows:
+            return 0
+        result = await self.write_rows("observe/record_baseline", rows)
+        return sum(int(r["recorded"]) for r in result)
+
     async def observation_counts(self) -> tuple[int, int]:
         """(total observations, unprocessed observations) for this agent."""
         rows = await self.read("observe/observation_counts")

@@ -10,6 +10,11 @@ stored so the next rescan does not hash it again.
 
 It is the first half of the periodic index sync job, and runs once when the
 daemon starts, so changes made while it was down are not lost.
+
+The first look at a root (the memory knows no file under it and never took a
+baseline) is the baseline, when the caller asks for one: the files found are
+stored as ``File`` nodes with no observation, since what was there before Nous
+looked is not a change, and a ``baseline_recorded`` event says how many.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from graph.watch.oddnames import odd_name_observation
 from graph.watch.recent import RecentReports
 
 SOURCE = "rescan"
+BASELINE_EVENT = "baseline_recorded"
 
 
 @dataclass
@@ -36,6 +42,8 @@ class RescanResult:
     touched: list[FileRecord] = field(default_factory=list)
     files_seen: int = 0
     files_hashed: int = 0
+    baseline: int | None = None
+    """Files stored as the baseline on a first look; None when this was not one."""
 
 
 async def rescan(
@@ -46,6 +54,7 @@ async def rescan(
     max_hash_bytes: int,
     recent: RecentReports | None = None,
     since: float | None = None,
+    baseline: bool = False,
 ) -> RescanResult:
     """Walk ``root``, compare with the memory, store touches, return the observations.
 
@@ -53,22 +62,41 @@ async def rescan(
     and writes them through the same path as the watcher's. With ``recent``
     (the running watcher's), what the watcher reports meanwhile is left out:
     from ``since``, a mark the caller took (and releases) before it waited for
-    the watcher's earlier reports to reach the graph, else from now.
+    the watcher's earlier reports to reach the graph, else from now. With
+    ``baseline``, a first look stores what it found as the baseline
+    (:func:`_first_look`) and returns no observation of it.
     """
     mark = recent.mark() if recent is not None and since is None else None
     since = since if mark is None else mark
     try:
         known = await memory.file_records()
+        first = baseline and not known and not await memory.events.events(BASELINE_EVENT, 1)
         result = await asyncio.to_thread(
             compare_tree, root, known, path_filter, memory.agent_id, max_hash_bytes
         )
         await memory.touch_files(result.touched)
         if recent is not None and since is not None:
             result.observations = await recent.not_reported(result.observations, since)
+        if first:
+            await _first_look(root, memory, result)
     finally:
         if recent is not None and mark is not None:
             recent.release(mark)
     return result
+
+
+async def _first_look(root: Path, memory: Memory, result: RescanResult) -> None:
+    """Store the files ``result`` found as created as the baseline; keep only other findings.
+
+    What the watcher reported meanwhile is already left out (its own observation
+    records it as a change); an odd name is still observed, as it is a warning.
+    """
+    created = [o for o in result.observations if o.type is ObservationType.FILE_CREATED]
+    result.observations = [
+        o for o in result.observations if o.type is not ObservationType.FILE_CREATED
+    ]
+    result.baseline = await memory.record_baseline(created)
+    await memory.events.emit(BASELINE_EVENT, {"root": str(root), "files": result.baseline})
 
 
 def compare_tree(

@@ -22,6 +22,7 @@ from graph.errors import GraphError
 from graph.settings import Settings, child_environment
 from graph.store.memory import Memory
 from graph.store.rows.audit import EventRow
+from graph.watch.rescan import BASELINE_EVENT
 from rsi.confine import describe as describe_sandbox
 from scheduler.cli.common import (
     EXIT_NOT_FOUND,
@@ -116,8 +117,18 @@ async def _from_graph(memory: Memory, settings: Settings) -> dict[str, Any]:
     audit = memory.audit
     ops = await read_operations(memory)
     counts = await audit.memory_counts()
+    baseline = await memory.events.events(BASELINE_EVENT, 1)
     return {
         "daemon": await daemon_state(memory),
+        "baseline": (
+            {
+                "files": baseline[0].data.get("files"),
+                "root": baseline[0].data.get("root"),
+                "at": baseline[0].at,
+            }
+            if baseline
+            else None
+        ),
         "operations": {
             "started_last_hour": ops.started_last_hour,
             "actions_per_hour": settings.budget.actions_per_hour,
@@ -190,6 +201,7 @@ def render(report: dict[str, Any]) -> str:
         lines.append(f"  graph      {report['graph_error']}")
     if "daemon" in report:
         lines.append(f"  daemon     {_daemon_text(report['daemon'])}")
+        lines.append(f"  baseline   {_baseline_text(report.get('baseline'))}")
         lines.append(f"  acting     {report['operations']['summary']}")
         rsi = report["rsi"]
         lines.append(f"  rsi        {rsi['desires']} desires, {rsi['heuristics']} heuristics")
@@ -209,6 +221,16 @@ def describe_templates(templates: dict[str, Any]) -> str:
         f"{templates['file']}: NOT trusted, runs no command ({templates['why']});"
         f" {templates['trust_command']}"
     )
+
+
+def _baseline_text(baseline: dict[str, Any] | None) -> str:
+    if baseline is None:
+        return "none yet: the first look at the root records its files, not changes"
+    at = baseline["at"]
+    when = at.strftime("%Y-%m-%d %H:%M:%S %Z") if hasattr(at, "strftime") else at
+    files = baseline["files"]
+    count = f"{files:,}" if isinstance(files, int) else "?"
+    return f"{count} files (the first look at {baseline['root']}, {when}; not acted on)"
 
 
 def _llm_text(llm: dict[str, Any]) -> str:

@@ -145,6 +145,7 @@ def build_intake(
         PathFilter(settings.watch.ignore_patterns),
         max_hash_bytes=settings.watch.max_hash_bytes,
         recent=watcher.recent,
+        baseline=settings.watch.baseline,
     )
     return ingestor, watcher, index_sync
 

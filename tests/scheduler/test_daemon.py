@@ -68,7 +68,8 @@ async def test_changes_become_observations_and_sigterm_exits_cleanly(
     (outside / "secret.txt").write_text("outside the root")
 
     daemon = daemon_factory(root)
-    daemon.wait_for("observations 1 ")  # the start rescan saw docs/old.md
+    # The start rescan is the first look: docs/old.md is the baseline, not a change.
+    daemon.wait_for("baseline: 1 files")
 
     def seen(path: str, kind: str) -> Callable[[], Awaitable[bool]]:
         async def check() -> bool:
@@ -102,7 +103,7 @@ async def test_changes_become_observations_and_sigterm_exits_cleanly(
     assert total == recorded  # every observation the daemon counted is in the graph
 
     kinds = {o.type.value for o in await memory.observations_for_path("docs/old.md")}
-    assert kinds == {"file_created", "file_modified", "file_deleted"}
+    assert kinds == {"file_modified", "file_deleted"}
     [moved] = await memory.observations_for_path("docs/note.md")
     assert moved.type.value == "file_moved" and moved.metadata["from_path"] == "_intake/note.md"
     assert await memory.observations_for_path(".git/HEAD") == []
@@ -117,7 +118,7 @@ async def test_restart_finds_what_changed_while_stopped(
     (root / "a.md").write_text("a")
     (root / "b.md").write_text("b")
     first = daemon_factory(root)
-    first.wait_for("observations 2 ")
+    first.wait_for("baseline: 2 files")  # the first look: there before, not changes
     assert first.stop(signal.SIGINT) == 0
 
     (root / "a.md").write_text("a, edited while nobody watched")
@@ -125,11 +126,12 @@ async def test_restart_finds_what_changed_while_stopped(
     (root / "c.md").write_text("c")
 
     second = daemon_factory(root)
-    second.wait_for("observations 3 ")
+    second.wait_for("observations 3 ")  # not a first look again: each change observed
     assert second.stop() == 0
     assert set(await memory.file_records()) == {"a.md", "c.md"}
-    [edit, _] = await memory.observations_for_path("a.md")
+    [edit] = await memory.observations_for_path("a.md")
     assert edit.type.value == "file_modified" and edit.metadata["source"] == "rescan"
+    assert "baseline:" not in second.output()
 
 
 async def test_sigterm_during_a_burst_leaves_no_half_batch(
@@ -201,16 +203,9 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
         FAKE_CLAUDE_SCRIPT=str(script),
     )
     daemon.wait_for(f"templates ({root / '.nous' / 'templates.yaml'})" if pack else "templates (")
-    # The demo's own four files are decided on first (two of them act). The drop is
-    # in no running execution's working set, so it is a person's change even while
-    # one runs; it comes after them so that its lessons are its own.
-
-    async def demo_actions_done() -> bool:
-        rows = await memory.read("audit/recent_decisions", limit=50)
-        acts = [r for r in rows if r["type"] == "act"]
-        return len(acts) >= 2 and all(r["status"] in {"done", "failed", "escalated"} for r in acts)
-
-    await eventually(demo_actions_done, "the demo's actions done", timeout_s=60)
+    # The demo's own four files were there before Nous looked: the baseline, no decision.
+    # The drop is in no running execution's working set, so it is a person's change.
+    daemon.wait_for("baseline: 4 files")
     (root / "_intake" / "dropped.md").write_text("# Dropped in while Nous watched\n")
 
     async def learned_from_the_drop() -> bool:
@@ -240,6 +235,7 @@ async def test_the_demo_intake_goes_from_observation_to_pattern_and_lesson(
     assert own and all(o.caused_by for o in own)
     decided_paths = {r["path"] for r in await memory.read("audit/recent_decisions", limit=100)}
     assert "knowledge/filed.md" not in decided_paths
+    assert "_intake/welcome.md" not in decided_paths  # the baseline started nothing
 
 
 async def test_sigterm_during_an_execution_exits_cleanly_and_leaves_no_child(

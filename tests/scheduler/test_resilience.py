@@ -188,7 +188,7 @@ async def test_an_unreadable_folder_is_skipped_and_the_rest_is_watched(
     (root / "locked").chmod(0)
     try:
         daemon = start_daemon(root, prefix=["setpriv", *DROP_CAPS, "--"])
-        daemon.wait_for("observations 1 ", timeout_s=60)  # the start rescan ran
+        daemon.wait_for("baseline: 1 files", timeout_s=60)  # the start rescan ran: docs/a.md
         (root / "docs" / "b.md").write_text("b")
         await _eventually(lambda: _observed(memory, "docs/b.md"), timeout_s=30)
         (root / "top.md").write_text("top")

@@ -36,6 +36,8 @@ def loop_settings(root: Path, claude_binary: Path, **overrides: Any) -> Settings
         "executors.claude_binary": str(claude_binary),
         "llm.base_url": "http://127.0.0.1:9/v1",  # nothing listens there
         "llm.timeout_s": 2.0,
+        # A test ticks right after its change: no burst to wait for unless it sets one.
+        "schedule.burst_settle_s": 0.0,
     }
     base.update(overrides)
     return load_settings(EMPTY, environ={}, overrides=base)

@@ -58,9 +58,12 @@ async def test_status_follows_a_daemon_run_by_nous_run(
     assert f"sandbox    {describe_sandbox()}" in before.out
     assert "budget 0/20 this hour · running 0 · escalations open 0" in before.out
     assert "last 5 decisions:" in before.out
+    assert "baseline   none yet" in before.out
 
     root, log_file, console = tmp_path / "root", tmp_path / "logs" / "nous.log", tmp_path / "out"
     root.mkdir()
+    for name in ("app.py", "test_app.py", "README.md"):  # there before: the baseline
+        (root / name).write_text(f"# {name}\n")
     port = _free_port()
     env = {
         **neo4j_env,
@@ -102,7 +105,11 @@ async def test_status_follows_a_daemon_run_by_nous_run(
         out = console.read_text()
         assert "escalations open 0" in out and "budget 0/20 this hour" in out
         assert "Running job" not in out and "executed successfully" not in out
-        assert "index sync:" in log_file.read_text()
+        # The rescan waits for the watcher to settle before it compares what it found.
+        _wait(lambda: "index sync:" in log_file.read_text(), "index sync", log_file.read_text)
+        looked = await nous("status")
+        assert f"baseline   3 files (the first look at {root}" in looked.out, looked.out
+        assert "budget 0/20 this hour" in looked.out  # what was there started nothing
     finally:
         process.send_signal(signal.SIGTERM)
         code = process.wait(timeout=60)
