@@ -43,24 +43,34 @@ async def ask_model(
     ``on_retry`` hears of each request that failed and is asked again (a bench
     counts them). :class:`ModelStalled` after ``patience_s`` without an answer.
     """
+    deadline: float | None = None  # from the first failure: an endpoint that answers its
+    # health check but fails every request is not waited for forever either
     while True:
         try:
             return await ask()
         except LLMUnavailableError as exc:
             if on_retry is not None:
                 on_retry(exc)
-            await wait_for_model(llm, patience_s, why=str(exc))
+            now = time.monotonic()
+            deadline = now + patience_s if deadline is None else deadline
+            await wait_for_model(llm, max(0.0, deadline - now), why=str(exc), of=patience_s)
 
 
 async def wait_for_model(
-    llm: LLMClient, patience_s: float, *, why: str = "", poll_s: float = POLL_S
+    llm: LLMClient,
+    patience_s: float,
+    *,
+    why: str = "",
+    poll_s: float = POLL_S,
+    of: float | None = None,
 ) -> None:
-    """Return once the endpoint answers its health check; :class:`ModelStalled` past patience."""
+    """Return once the endpoint answers its health check; :class:`ModelStalled` when
+    ``patience_s`` has passed first (``of``: the whole patience, for the message)."""
     deadline = time.monotonic() + patience_s
-    while not await llm.healthy():
+    while time.monotonic() >= deadline or not await llm.healthy():
         if time.monotonic() >= deadline:
             raise ModelStalled(
-                f"the model endpoint did not answer for {patience_s:.0f} s ({why}); stopped, "
-                "rather than count as failed the tasks the model was never asked"
+                f"the model endpoint did not answer for {of or patience_s:.0f} s ({why}); "
+                "stopped, rather than count as failed the tasks the model was never asked"
             )
         await asyncio.sleep(min(poll_s, max(0.0, deadline - time.monotonic())))

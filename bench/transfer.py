@@ -39,24 +39,23 @@ import random
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 from bench.common import arms_argument, connected, model_overrides
 from bench.common import chosen_arms as common_arms
+from bench.model_wait import PATIENCE_S, ModelStalled
 from bench.stats import mcnemar_exact
+from bench.transfer_arms import Asked, arm_runs, ask_problem, examples_for
 from bench.transfer_practice import (
     Practice,
     bootstrap_strategies,
     format_practice,
     practice_cycles,
 )
-from bench.transfer_prompts import passes, plain_prompt, system_prompt, task_prompt
 from bench.transfer_report import ARMS, TransferResult, client_errors, format_result
 from bench.transfer_strategies import StrategySet, split_strategies, strategies_from_file
-from cognition.cases import CaseBank, worked_examples
-from cognition.code_reply import extract_code
-from cognition.errors import LLMUnavailableError
+from cognition.cases import CaseBank
 from cognition.llm import LLMClient
 from graph.models import Heuristic, new_id
 from graph.settings import Settings, load_settings
@@ -73,97 +72,10 @@ def held_out_tasks(limit: int | None = None, size: int = len(HELD_OUT_IDS)) -> l
     return tasks[:limit] if limit else tasks
 
 
-@dataclass
-class ArmRun:
-    """One arm's setting: its system prompt (None: none at all) and where its cases come from."""
-
-    name: str
-    system: str | None
-    cases: str = ""  # "", "similar" or "random"
-
-
-def arm_runs(
-    settings: Settings, strategies: StrategySet, arms: Sequence[str] = ARMS
-) -> list[ArmRun]:
-    """The arms named in ``arms`` (all five by default), in :data:`ARMS` order."""
-    tokens = settings.rsi.max_strategy_tokens
-    bare = system_prompt([], tokens)
-    every = [
-        ArmRun("plain", None),
-        ArmRun("none", bare),
-        ArmRun("cases", bare, "similar"),
-        ArmRun("random cases", bare, "random"),
-        ArmRun("principles", system_prompt(strategies.learned, tokens)),
-    ]
-    return [arm for arm in every if arm.name in arms]
-
-
 def chosen_arms(text: str) -> tuple[str, ...]:
     """``--arms`` read: names from :data:`ARMS`, comma-separated; ``none`` always runs.
     Raises ValueError naming an unknown arm."""
     return common_arms(text, ARMS, "none")
-
-
-async def _examples(
-    arm: ArmRun, task: Problem, bank: CaseBank | None, rng: random.Random, domain: str
-) -> tuple[str, int]:
-    if bank is None or not arm.cases:
-        return "", 0
-    if arm.cases == "similar":
-        recalled = await bank.recall(task.spec, domain)
-    else:
-        recalled = await bank.random(domain, bank.settings.per_prompt, rng)
-    text, ids = worked_examples(recalled.cases, bank.settings.max_tokens, bank.settings.field_chars)
-    return text, len(ids)
-
-
-Asked = dict[tuple[str | None, str], bool]
-"""Outcomes by request (system prompt, user prompt): asked once per run."""
-
-
-async def _ask(
-    llm: LLMClient,
-    arm: ArmRun,
-    task: Problem,
-    examples: str,
-    result: TransferResult,
-    asked: Asked,
-) -> bool:
-    """One problem in one arm: asked, its code checked; a failed request counts as a failure.
-
-    At temperature 0 the same request gets the same answer, so an arm whose prompt
-    is the very one an earlier arm sent for this problem (``cases`` when nothing was
-    close enough, ``principles`` with none learned) takes that outcome (``reused``).
-    """
-    user = plain_prompt(task) if arm.system is None else task_prompt(task, examples)
-    key = (arm.system, user)
-    if key in asked:
-        result.reused[arm.name] = result.reused.get(arm.name, 0) + 1
-        return asked[key]
-    failed_before = result.errors.get(arm.name, 0)
-    outcome = await _asked(llm, arm, task, user, result)
-    if result.errors.get(arm.name, 0) == failed_before:  # a failed request is asked again
-        asked[key] = outcome
-    return outcome
-
-
-async def _asked(
-    llm: LLMClient, arm: ArmRun, task: Problem, user: str, result: TransferResult
-) -> bool:
-    try:
-        reply = await llm.complete_text(
-            system=arm.system, user=user, step=f"transfer_{arm.name}", temperature=0.0
-        )
-    except LLMUnavailableError:
-        # Counted as a failure, and reported: a figure with errors says so.
-        result.errors[arm.name] = result.errors.get(arm.name, 0) + 1
-        return False
-    result.model = reply.model or result.model
-    result.prompt_tokens[arm.name] = result.prompt_tokens.get(arm.name, 0) + reply.prompt_tokens
-    if not extract_code(reply.text, signature=task.spec, entry_point=task.entry_point):
-        result.unusable[arm.name] = result.unusable.get(arm.name, 0) + 1
-        return False
-    return await passes(task, reply.text)
 
 
 async def run_transfer(
@@ -176,9 +88,11 @@ async def run_transfer(
     seed: int = 3,
     domain: str = "code",
     arms: Sequence[str] = ARMS,
+    patience_s: float = PATIENCE_S,
 ) -> TransferResult:
     """Ask every task in every arm (of ``arms``) and check each answer; the case bank is
-    only read."""
+    only read. A model that stops answering is waited for ``patience_s``, then
+    :class:`~bench.model_wait.ModelStalled` stops the run."""
     result = TransferResult(
         model=settings.llm.model,
         base_url=settings.llm.base_url,
@@ -193,9 +107,9 @@ async def run_transfer(
     for arm in arm_runs(settings, strategies, arms):
         outcomes = []
         for task in tasks:
-            examples, shown = await _examples(arm, task, cases, rng, domain)
+            examples, shown = await examples_for(arm, task, cases, rng, domain)
             result.cases_shown[arm.name] = result.cases_shown.get(arm.name, 0) + shown
-            outcomes.append(await _ask(llm, arm, task, examples, result, asked))
+            outcomes.append(await ask_problem(llm, arm, task, examples, result, asked, patience_s))
         result.passed[arm.name] = outcomes
         result.pass_at_1[arm.name] = round(sum(outcomes) / len(outcomes), 4) if outcomes else 0.0
         # A run with a small local model takes an hour or more: say each arm as it ends.
@@ -224,7 +138,13 @@ async def _measure(
         strategies = strategies_from_file(args.strategies, args.domain, args.seed)
         _print_learned(strategies, None, args.json)
         result = await run_transfer(
-            llm, settings, strategies, tasks, seed=args.seed, arms=args.arms
+            llm,
+            settings,
+            strategies,
+            tasks,
+            seed=args.seed,
+            arms=args.arms,
+            patience_s=args.model_patience,
         )
         return result, None
     async with connected(settings) as (_, driver):
@@ -258,7 +178,15 @@ async def _arms_with_bank(
     """The arms, with ``memory``'s case bank for the case arms."""
     bank = CaseBank(CaseStore(memory), settings.cases)
     return await run_transfer(
-        llm, settings, strategies, tasks, bank, seed=args.seed, domain=args.domain, arms=args.arms
+        llm,
+        settings,
+        strategies,
+        tasks,
+        bank,
+        seed=args.seed,
+        domain=args.domain,
+        arms=args.arms,
+        patience_s=args.model_patience,
     )
 
 
@@ -313,8 +241,12 @@ async def _main(args: argparse.Namespace) -> int:
         print("bench.transfer: practice makes code strategies only", file=sys.stderr)
         return 2
     settings = load_settings(args.config, overrides=overrides)
-    async with LLMClient(settings.llm) as llm:
-        result, practice = await _measure(args, settings, llm)
+    try:
+        async with LLMClient(settings.llm) as llm:
+            result, practice = await _measure(args, settings, llm)
+    except ModelStalled as exc:
+        print(f"bench.transfer: {exc}", file=sys.stderr)
+        return 3
     if args.json:
         document = asdict(result)
         if practice is not None:
@@ -343,6 +275,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--agent-id", help="whose learned strategies (default: agent_id)")
     parser.add_argument("--strategies", type=Path, help="a strategies.json instead of the graph")
     parser.add_argument("--base-url", help="OpenAI-compatible endpoint (default: llm.base_url)")
+    parser.add_argument(
+        "--model-patience",
+        type=float,
+        default=PATIENCE_S,
+        help="seconds to wait for a model that stopped answering before stopping the run "
+        f"(default {PATIENCE_S:.0f}); a task is never counted failed without being asked",
+    )
     parser.add_argument("--model", help="model name (default: llm.model)")
     parser.add_argument("--domain", default="code", help="the learned strategies' domain (code)")
     parser.add_argument("--seed", type=int, default=3, help="seed of the control's draw (3)")

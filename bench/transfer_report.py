@@ -42,7 +42,7 @@ def format_result(result: TransferResult) -> str:
     for arm in (arm for arm in ARMS if arm in result.passed):
         passed = sum(result.passed[arm])
         errors, unusable = result.errors.get(arm, 0), result.unusable.get(arm, 0)
-        note = f"; {errors} requests failed, counted as failures" if errors else ""
+        note = f"; {errors} requests the endpoint failed, asked again" if errors else ""
         note += f"; {unusable} replies held no usable code" if unusable else ""
         note += f"; {result.cases_shown[arm]} cases shown" if result.cases_shown.get(arm) else ""
         note += (

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.model_wait import ModelStalled
 from bench.stats import binomial_two_sided, mcnemar_exact
 from bench.transfer import held_out_tasks, main, run_transfer
 from bench.transfer_prompts import passes
@@ -186,17 +187,38 @@ def test_a_task_without_its_signature_gets_the_prompt_prepended() -> None:
     assert module.startswith(helper.rstrip()) and module.endswith("    return h(a)\n")
 
 
-async def test_an_endpoint_that_fails_is_counted_and_reported() -> None:
+async def test_a_request_the_endpoint_failed_is_asked_again_not_counted_failed() -> None:
+    from bench.transfer_strategies import StrategySet
+
+    tasks = held_out_tasks(2)
+    with LLMStub(default=Reply.json({"answer": "no code here"})) as stub:
+        stub.script(Reply.error(500), Reply.error(500))
+        llm_settings = LLMSettings(base_url=stub.base_url, health_backoff_s=[0.1])
+        settings = Settings(llm=llm_settings)
+        async with LLMClient(settings.llm) as llm:
+            result = await run_transfer(
+                llm, settings, StrategySet([], [], "none", "v0"), tasks, patience_s=30
+            )
+    # The two failures were the first request's, asked again: each task has its answer.
+    assert result.errors == {"plain": 2}
+    assert result.unusable == {"plain": 2, "none": 2}
+    assert len(stub.chat_requests) == 6
+    assert "2 requests the endpoint failed, asked again" in format_result(result)
+
+
+async def test_an_endpoint_that_keeps_failing_stops_the_bench() -> None:
     from bench.transfer_strategies import StrategySet
 
     tasks = held_out_tasks(2)
     with LLMStub(default=Reply.error(500)) as stub:
-        settings = Settings(llm=LLMSettings(base_url=stub.base_url))
+        llm_settings = LLMSettings(base_url=stub.base_url, health_backoff_s=[0.1])
+        settings = Settings(llm=llm_settings)
         async with LLMClient(settings.llm) as llm:
-            result = await run_transfer(llm, settings, StrategySet([], [], "none", "v0"), tasks)
-    assert result.errors == dict.fromkeys(ARMS, 2)
-    assert result.pass_at_1 == dict.fromkeys(ARMS, 0.0)
-    assert "2 requests failed, counted as failures" in format_result(result)
+            with pytest.raises(ModelStalled, match="did not answer for 3 s"):
+                await run_transfer(
+                    llm, settings, StrategySet([], [], "none", "v0"), tasks, patience_s=3
+                )
+    assert len(stub.chat_requests) >= 2, "the failed request was asked again before stopping"
 
 
 async def test_a_reply_without_code_is_counted_and_reported() -> None:
