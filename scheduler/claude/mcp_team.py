@@ -66,6 +66,17 @@ class AgentGate(MemoryGate):
         self.agent_id = agent_id
         self.team = team
 
+    @property
+    def connections(self) -> int:
+        """The shared connection's count: what an agent's tools built over an older one (its
+        recall) is built again over the new one."""
+        return self.team.connections
+
+    @connections.setter
+    def connections(self, _: int) -> None:
+        # MemoryGate counts its own connections; this gate makes none (the team's count).
+        pass
+
     async def memory(self) -> Memory:
         """This agent's memory on the shared connection."""
         return await self.team.memory_for(self.agent_id)

@@ -21,15 +21,19 @@ from typing import TypeVar
 
 from mcp.server.fastmcp.exceptions import ToolError
 
+from cognition.decisions.recall import DecisionRecall
 from cognition.embeddings import Embeddings
 from cognition.recall.background_vectors import BackgroundVectors
 from cognition.recall.hybrid import HybridRecall
 from cognition.recall.question import QuestionRecall
+from cognition.text import estimate_tokens
 from graph.errors import GraphError, PathOutsideRootError
 from graph.models import Fact, new_id
 from graph.settings import Settings
 from graph.store.memory import Memory
+from graph.store.team_decisions import TeamDecisionStore
 from graph.watch.files import check_relative_path
+from graph.watch.project import project_of
 from rsi.strategies import render_strategies
 from scheduler.claude.mcp_answers import (
     answer,
@@ -48,6 +52,7 @@ from scheduler.story import render as render_story
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 MAX_PATH_CHARS = 1024  # what a client passes as an id or a path is echoed in errors: kept short
+DECISION_SHARE = 0.5  # of the recall budget, the decisions in force at most (as the prompt's)
 SETTLE_SHARE = 0.25  # of mcp.tool_timeout_s, what recall waits for the vectors of recent writes
 
 
@@ -67,6 +72,8 @@ class NousTools:
         self.settings = settings
         self.gate = gate
         self.root = settings.watch.root.expanduser().resolve()
+        # Whose shared decisions recall quotes: this project's (every agent's on this Neo4j).
+        self.project = project_of(self.root, settings.project)
         self.limit = settings.mcp.max_answer_chars
         self.embeddings = embeddings
         self.vectors = vectors
@@ -90,11 +97,19 @@ class NousTools:
             # Only after a remember: a backlog being caught up does not slow every recall.
             self._told = False
             await self.vectors.settle(self.settings.mcp.tool_timeout_s * SETTLE_SHARE)
+        budget = self.settings.mcp.recall_tokens
+        # The decisions in force first (the project's, and the agent's own), as the prompt
+        # hook quotes them, within a share of the budget.
+        decided = await self._with_memory(
+            lambda memory: DecisionRecall(TeamDecisionStore(memory, self.project)).for_prompt(
+                question, int(budget * DECISION_SHARE)
+            )
+        )
         found = await self._with_memory(
             lambda memory: self._recall_for(memory).answer(
                 question,
                 paths=[relative] if relative else [],
-                budget_tokens=self.settings.mcp.recall_tokens,
+                budget_tokens=budget - estimate_tokens(decided.text),
             )
         )
         counted = ", ".join(f"{n} {name}" for name, n in found.items.items() if n)
@@ -105,7 +120,8 @@ class NousTools:
             note = "Ids of the past decisions recalled, in order (for `why`): " + ", ".join(
                 found.decision_ids
             )
-        body = found.text or "Nothing in memory is relevant to it."
+        body = "\n\n".join(t for t in (decided.text, found.text) if t)
+        body = body or "Nothing in memory is relevant to it."
         if relative:  # the client's path: inside the fence with what was recalled
             body = f"About the file: {relative}\n\n{body}"
         return self._answer(heading, body, "recalled memory", note)

@@ -13,6 +13,7 @@ from typing import Protocol
 import pytest
 from mcp import ClientSession
 
+from graph.models import new_id
 from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
 from tests.conftest import REPO
@@ -85,6 +86,7 @@ def team(
         NEO4J_USER=neo4j_endpoint.user,
         NEO4J_PASSWORD=neo4j_endpoint.password,
         PYTHONPATH=str(REPO),
+        NOUS_PROJECT=f"team-{new_id()}",  # its shared decisions are this module's alone
     )
     with team_server(server_env(env), folder / "project", folder / "server.err") as server:
         yield server

@@ -35,6 +35,8 @@ class TeamServer:
     port: int
     errlog: Path
     pid: int
+    project: str
+    """Whose shared decisions its tools quote (``NOUS_PROJECT``, or the folder's name)."""
 
 
 def free_port() -> int:
@@ -56,7 +58,9 @@ def team_server(
         process = subprocess.Popen(command, env=dict(env), cwd=cwd, stderr=err, stdout=err)
     try:
         _await_port(process, port, errlog)
-        yield TeamServer(f"http://127.0.0.1:{port}/mcp", "127.0.0.1", port, errlog, process.pid)
+        project = env.get("NOUS_PROJECT", cwd.name)
+        url = f"http://127.0.0.1:{port}/mcp"
+        yield TeamServer(url, "127.0.0.1", port, errlog, process.pid, project)
     finally:
         process.send_signal(signal.SIGTERM)
         try:

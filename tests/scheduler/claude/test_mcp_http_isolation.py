@@ -19,6 +19,7 @@ import pytest
 from graph.models import new_id, utc_now
 from graph.server.finder import Neo4jEndpoint
 from graph.store.memory import Memory
+from graph.store.team_decisions import NewDecision, TeamDecisionStore
 from graph.store.tokens import TokenStore
 from tests.scheduler.claude.mcp_client import call, text_of
 from tests.scheduler.claude.mcp_http_client import TeamServer, make_token, team_session
@@ -57,6 +58,14 @@ async def test_a_token_reads_only_its_own_agents_memory(
         )
     async with seeding(neo4j_endpoint, memory) as seeder:
         await seeder.nodes("facts", {"content": "Alice keeps the quokka notes in plain text"})
+    # Bob states two decisions: one for the whole project (alice sees it), one his own.
+    shared = TeamDecisionStore(bob, team.project)
+    await shared.record([_decision("We pin the wombat parser to v2 because v3 drops")])
+    own = TeamDecisionStore(bob, team.project, shared=False)
+    await own.record(
+        [_decision("We keep the wombat cache in quokkaberry memory because it is bob's")]
+    )
+    await bob.await_text_indexes()
     secrets = [
         story.decision_id,
         story.censor_id,
@@ -65,6 +74,7 @@ async def test_a_token_reads_only_its_own_agents_memory(
         "quokkaberry",
         "analyze_knowledge",
         "first heading",
+        "wombat cache",
         bob.agent_id,
     ]
     tag = memory.agent_id[-8:]
@@ -74,6 +84,9 @@ async def test_a_token_reads_only_its_own_agents_memory(
 
     answers: list[str] = []
     async with team_session(team.url, alice_token) as session:
+        decided = await call(session, "recall", question="which wombat parser and cache?")
+        assert "We pin the wombat parser to v2" in decided, decided  # the project's decision
+        answers.append(decided)
         for question in ("quokkaberry release codename", "analyze_knowledge first heading"):
             answers.append(await call(session, "recall", question=question, path=PATH, **other))
         for target in (story.decision_id, PATH, story.censor_id, f"./{PATH}"):
@@ -100,9 +113,11 @@ async def test_a_token_reads_only_its_own_agents_memory(
         story_text = await call(session, "why", target=story.decision_id)
         strategies = await call(session, "strategies")
         notes = await call(session, "recall", question="zebrafish note")
+        his = await call(session, "recall", question="which wombat parser and cache?")
     assert "Quokkaberry is the bob-only release codename" in found
     assert story.decision_id in story_text and story.heuristic_id in strategies
     assert "Alice" not in notes and "zebrafish" not in notes  # alice's write stayed hers
+    assert "We keep the wombat cache" in his and "We pin the wombat parser" in his
 
 
 async def test_a_session_cannot_be_borrowed_with_another_token(
@@ -157,6 +172,19 @@ async def test_revoked_missing_and_made_up_tokens_are_refused(
             assert answer.status_code == 401, (why, answer.status_code, answer.text)
             assert answer.headers["www-authenticate"].startswith("Bearer"), why
             assert memory.agent_id not in answer.text, why
+
+
+def _decision(text: str) -> NewDecision:
+    return NewDecision(
+        text=text,
+        subjects=("wombat",),
+        files=(),
+        decision_text=text,
+        valid_from=utc_now().isoformat(),
+        source="session",
+        session_id="s-bob",
+        speaker="user",
+    )
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[httpx.HTTPStatusError]:
