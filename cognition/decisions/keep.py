@@ -148,6 +148,7 @@ def _new(
         subjects=statement.subjects,
         files=statement.files,
         decision_text="\n".join(part for part in found_by if part),
+        subject_text=words,
         valid_from=when,
         source=source,
         session_id=session_id,

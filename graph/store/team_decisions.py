@@ -19,6 +19,9 @@ from graph.ids import new_id, utc_now
 from graph.store.agent_graph import AgentGraph
 from graph.store.lucene import lucene_query, scoped_query
 
+SUBJECT_BOOST = 2
+"""How much more a prompt's word weighs when it names what a decision is about."""
+
 
 @dataclass(frozen=True)
 class NewDecision:
@@ -29,6 +32,8 @@ class NewDecision:
     files: tuple[str, ...]
     decision_text: str
     """What words find it by: the text, then its subjects and files as plain words."""
+    subject_text: str
+    """Its subjects and files as plain words (matches there weigh more)."""
     valid_from: str
     """When it was stated (ISO 8601)."""
     source: str
@@ -78,6 +83,7 @@ class TeamDecisionStore:
                 "id": new_id(),
                 "text": d.text,
                 "decision_text": d.decision_text,
+                "subject_text": d.subject_text,
                 "subjects": list(d.subjects),
                 "files": list(d.files),
                 "project": self.project,
@@ -128,7 +134,13 @@ class TeamDecisionStore:
         return [_decision(r["decision"], 0.0) for r in rows]
 
     def _query(self, texts: Sequence[str]) -> str:
-        return scoped_query(lucene_query(texts, max_terms=48), "project", self.project)
+        """Any word of ``texts``; a word the decision is about (``subject_text``) weighs
+        :data:`SUBJECT_BOOST` times more."""
+        words = lucene_query(texts, max_terms=48)
+        if not words:
+            return ""
+        about = f"{words} OR subject_text:({words})^{SUBJECT_BOOST}"
+        return scoped_query(about, "project", self.project)
 
 
 def _decision(row: dict[str, Any], score: float) -> StatedDecision:
