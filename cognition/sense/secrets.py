@@ -132,6 +132,10 @@ DETECTORS: tuple[Detector, ...] = (
     ),
     Detector("google-api-key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}"), hints=("AIza",)),
     Detector("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}\b"), hints=("npm_",)),
+    # A team server's bearer token (scheduler/claude/tokens.py): nous_ and 32 random bytes.
+    Detector(
+        "nous-token", re.compile(r"\bnous_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"), hints=("nous_",)
+    ),
     Detector(
         "basic-auth",
         re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s:/@\"']{1,200}:([^\s/@\"']{1,200})@"),

@@ -42,6 +42,7 @@ CASES = [
     ("openai-key", "OPENAI sk-proj-" + "Ab1" * 10, "sk-proj-Ab1"),
     ("google-api-key", "maps AIza" + "SyD" + "x" * 32, "AIzaSyD"),
     ("npm-token", "//registry/:_authToken npm_" + "a1B2" * 9, "npm_a1B2"),
+    ("nous-token", "Authorization: Bearer nous_" + "Qw-_9" * 8 + "abc", "nous_Qw-_9"),
     ("basic-auth", "clone https://alice:" + "s3cretPw9" + "@git.example.com/r", "s3cretPw9"),
     ("keyword-secret", 'DB_PASSWORD="' + "hunter2" + 'x9"', "hunter2x9"),
     ("keyword-secret", "api_key: " + "k7f9a0b1c2", "k7f9a0b1c2"),
