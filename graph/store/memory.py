@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from graph.store.recall import RecallStore
     from graph.store.recovery import RecoveryStore
     from graph.store.rsi import RSIStore
+    from graph.store.tokens import TokenStore
     from graph.store.transcripts import TranscriptStore
     from graph.store.turns import TurnStore
 
@@ -164,6 +165,13 @@ class Memory(LeanMemory):
         from graph.store.code_notes import CodeNoteStore
 
         return CodeNoteStore(self)
+
+    @cached_property
+    def tokens(self) -> TokenStore:
+        """The team server's bearer tokens, of every agent (not this agent's view: see there)."""
+        from graph.store.tokens import TokenStore
+
+        return TokenStore(self.driver)
 
     async def record_observations(
         self, observations: Sequence[Observation], *, batch_size: int = 1000

@@ -55,7 +55,7 @@ class TeamGate(MemoryGate):
 
     async def tokens(self) -> TokenStore:
         """The token store on the shared connection."""
-        return TokenStore((await self.memory()).driver)
+        return (await self.memory()).tokens
 
 
 class AgentGate(MemoryGate):

@@ -13,7 +13,7 @@ from typing import Any
 
 from graph.models import new_id, utc_now
 from graph.store.memory import Memory
-from graph.store.tokens import ApiToken, TokenStore
+from graph.store.tokens import ApiToken
 from scheduler.claude.tokens import check_name, new_token, token_hash
 from scheduler.cli.common import EXIT_USAGE, CommandError, common_options, show, table, with_memory
 
@@ -57,7 +57,7 @@ async def _create(args: argparse.Namespace, memory: Memory) -> int:
     if problem is not None:
         raise CommandError(f"tokens create: {problem}", EXIT_USAGE)
     token = new_token()
-    made = await TokenStore(memory.driver).create(
+    made = await memory.tokens.create(
         new_id(), args.name, memory.agent_id, token_hash(token), utc_now()
     )
     if made is None:
@@ -76,14 +76,14 @@ async def _create(args: argparse.Namespace, memory: Memory) -> int:
 
 
 async def _list(args: argparse.Namespace, memory: Memory) -> int:
-    tokens = await TokenStore(memory.driver).all(LIST_LIMIT)
+    tokens = await memory.tokens.all(LIST_LIMIT)
     rows = [_row(t) for t in tokens]
     columns = ["name", "agent_id", "id", "at", "revoked_at"]
     return show(args, rows, table(rows, columns, empty="no tokens", wrap=True))
 
 
 async def _revoke(args: argparse.Namespace, memory: Memory) -> int:
-    revoked = await TokenStore(memory.driver).revoke(args.ref, utc_now())
+    revoked = await memory.tokens.revoke(args.ref, utc_now())
     if not revoked:
         raise CommandError(f"tokens revoke: no live token named {args.ref!r} or with that id")
     names = ", ".join(f"{t.name} ({t.id}, agent {t.agent_id})" for t in revoked)

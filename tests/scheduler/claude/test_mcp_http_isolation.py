@@ -180,6 +180,7 @@ def _decision(text: str) -> NewDecision:
         subjects=("wombat",),
         files=(),
         decision_text=text,
+        subject_text="wombat",
         valid_from=utc_now().isoformat(),
         source="session",
         session_id="s-bob",

@@ -6,7 +6,6 @@ import json
 
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
-from graph.store.tokens import TokenStore
 from scheduler.claude.tokens import check_name, plausible, token_hash
 from scheduler.cli import main
 from tests.scheduler.cli.conftest import EMPTY, Nous
@@ -21,7 +20,7 @@ async def test_a_token_is_shown_once_kept_as_a_hash_listed_and_revoked(
     created = json.loads(made.out)
     token = created["token"]
     assert plausible(token) and created["agent_id"] == agent_id and created["name"] == name
-    store = TokenStore(memory.driver)
+    store = memory.tokens
     found = await store.by_hash(token_hash(token))
     assert found is not None and found.id == created["id"] and found.agent_id == agent_id
     assert await store.by_hash(token) is None  # the token itself is no key: only its hash
