@@ -16,7 +16,7 @@ the outcome its last successor eventually had.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from cognition.act.action import DRY_RUN_OUTCOME, ActOutcome
 from cognition.learn.learner import CensorBook, OutcomeLearner, works_here
@@ -113,6 +113,7 @@ async def settle_outcome(
         failure_type=outcome.failure_type,
     )
     if outcome.success:
+        await close_fixed(decisions, decision, outcome, now)
         return
     if outcome.error and not is_transient(outcome.error):
         # The record on this kind of path, this failure counted, says whether a
@@ -126,6 +127,24 @@ async def settle_outcome(
             works_here=works_here(record),
         )
     await memory.record_observations([task_failed(decision, outcome, primary, max_attempts)])
+
+
+async def close_fixed(
+    decisions: DecisionStore, decision: Decision, outcome: ActOutcome, at: datetime
+) -> int:
+    """A passing run resolves the open escalations of its template's earlier failures.
+
+    A run whose command named its files (a test file, a burst's test files) fixes
+    only the failures on those files; a command that named none (the whole suite)
+    fixes every earlier failure of its template.
+    """
+    if decision.template is None or not outcome.results:
+        return 0
+    command = outcome.results[-1].command
+    # The command's words are the files it named (the others match no decision's path).
+    paths = list(command) if decision.path is not None and decision.path in command else None
+    note = f"fixed by the run at {at:%Y-%m-%d %H:%M:%S %Z} (decision {decision.id})"
+    return await decisions.close_fixed_escalations(decision.template, decision.at, paths, note)
 
 
 def task_failed(

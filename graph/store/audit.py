@@ -40,6 +40,7 @@ from graph.store.rows.audit import (
     TrajectoryListed,
     TrialListed,
 )
+from graph.store.rows.runs import DeferredActions, LastRun
 from graph.store.rows.session import HeuristicRow
 
 AREA = "audit"
@@ -73,6 +74,16 @@ class AuditStore:
         """Actions started in the last ``window_s``, executions running, escalations open."""
         rows = await self.graph.read("audit/operations", window_s=window_s)
         return from_stored(Operations, rows[0]) if rows else Operations()
+
+    async def last_runs(self, scan: int = 500) -> list[LastRun]:
+        """Each template's latest execution among the agent's latest ``scan``."""
+        rows = await self.graph.read("audit/last_runs", scan=scan)
+        return [from_stored(LastRun, r) for r in rows]
+
+    async def deferred_actions(self) -> DeferredActions:
+        """How many actions wait behind the budget, and when the first is tried again."""
+        rows = await self.graph.read("audit/deferred_actions")
+        return from_stored(DeferredActions, rows[0]) if rows else DeferredActions()
 
     async def memory_counts(self) -> dict[str, int]:
         """Nodes of each label this agent has."""

@@ -257,6 +257,21 @@ class DecisionStore:
             result=changes_as_properties(result),
         )
 
+    async def close_fixed_escalations(
+        self, template: str, before: datetime, paths: Sequence[str] | None, note: str
+    ) -> int:
+        """Resolve the open escalations of ``template``'s earlier decisions (on ``paths``, or
+        any when None) that a passing run fixed, with ``note``; how many."""
+        rows = await self.graph.write(
+            "decide/close_fixed_escalations",
+            template=template,
+            before=before,
+            paths=None if paths is None else list(paths),
+            note=note,
+            at=utc_now(),
+        )
+        return int(rows[0]["closed"]) if rows else 0
+
     async def interrupt_executions(self, decision_id: str, **result: object) -> int:
         """End the decision's attempts that have not ended with ``result``; how many."""
         result.setdefault("ended_at", utc_now())

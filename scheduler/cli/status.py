@@ -32,6 +32,7 @@ from scheduler.cli.common import (
     settings_from,
     table,
 )
+from scheduler.cli.runs import render_runs, runs_report
 from scheduler.compose.connect import connected
 from scheduler.operations import describe, read_operations
 
@@ -136,6 +137,7 @@ async def _from_graph(memory: Memory, settings: Settings) -> dict[str, Any]:
             "open_escalations": ops.open_escalations,
             "summary": describe(ops, settings.budget.actions_per_hour),
         },
+        "runs": await runs_report(memory),
         "recent_decisions": await audit.recent_decisions(RECENT),
         "rsi": {"desires": counts.get("Desire", 0), "heuristics": counts.get("Heuristic", 0)},
     }
@@ -203,6 +205,8 @@ def render(report: dict[str, Any]) -> str:
         lines.append(f"  daemon     {_daemon_text(report['daemon'])}")
         lines.append(f"  baseline   {_baseline_text(report.get('baseline'))}")
         lines.append(f"  acting     {report['operations']['summary']}")
+        if "runs" in report:
+            lines.extend(render_runs(report["runs"]))
         rsi = report["rsi"]
         lines.append(f"  rsi        {rsi['desires']} desires, {rsi['heuristics']} heuristics")
         lines.append("")

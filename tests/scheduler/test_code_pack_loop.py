@@ -16,6 +16,7 @@ from typing import Any
 
 from graph.store.memory import Memory
 from scheduler.cli import main
+from scheduler.cli.runs import render_runs, runs_report
 from tests.support.loop_rig import loop_rig, loop_settings
 from tests.support.packs import make_tree
 
@@ -64,6 +65,10 @@ async def test_a_failing_test_is_run_escalated_and_after_the_fix_succeeds(
             "audit/escalations_for_decision", decision_id=test_run["id"]
         )
         assert "FAILED tests/test_core.py::test_add" in str(escalation)
+        runs = await runs_report(memory)  # what `nous status` shows of it
+        assert "  last run   run_changed_tests: failed " in "\n".join(render_runs(runs))
+        [last] = [r for r in runs["last"] if r["template"] == "run_changed_tests"]
+        assert last["failing"] == ["tests/test_core.py::test_add"]
         assert all(d["type"] != "act" for d in await _decisions(memory, "CHANGES.md"))
 
         (root / "tests" / "test_core.py").write_text(FAILING.replace("== 4", "== 3"))
@@ -72,3 +77,10 @@ async def test_a_failing_test_is_run_escalated_and_after_the_fix_succeeds(
         latest = (await _decisions(memory, "tests/test_core.py"))[0]
         assert (latest["type"], latest["template"]) == ("act", "run_changed_tests")
         assert latest["status"] == "done" and latest["outcome_success"] is True
+        # The run that passed closed the earlier failure's escalation, saying so.
+        fixed = await memory.audit.escalation(escalation["id"])
+        assert fixed is not None and fixed.escalation.status == "resolved"
+        assert (fixed.escalation.note or "").startswith("fixed by the run at ")
+        assert latest["id"] in (fixed.escalation.note or "")
+        runs = await runs_report(memory)
+        assert "  last run   run_changed_tests: passed " in "\n".join(render_runs(runs))

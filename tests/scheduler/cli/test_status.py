@@ -59,6 +59,8 @@ async def test_status_follows_a_daemon_run_by_nous_run(
     assert "budget 0/20 this hour · running 0 · escalations open 0" in before.out
     assert "last 5 decisions:" in before.out
     assert "baseline   none yet" in before.out
+    assert "last run   none yet" in before.out
+    assert "queued     nothing behind the budget" in before.out
 
     root, log_file, console = tmp_path / "root", tmp_path / "logs" / "nous.log", tmp_path / "out"
     root.mkdir()
