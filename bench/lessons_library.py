@@ -171,16 +171,23 @@ def lesson_problem(task: LessonTask, library: str) -> Problem:
 
 
 def solution_module(library: Library, code: str) -> str:
-    """The module the checks import: the library written beside it first, then ``code``
-    (its ``from __future__`` lines kept first, where Python requires them)."""
+    """The module the checks import: the library written first, then ``code`` (its
+    ``from __future__`` lines kept first, where Python requires them).
+
+    The library goes to a folder of its own under the run's TMPDIR and onto ``sys.path``:
+    the task's folder is read-only to the run (the sandbox's ``/tmp/task``)."""
     lines = code.splitlines()
     future = [line for line in lines if line.startswith("from __future__")]
     rest = [line for line in lines if not line.startswith("from __future__")]
     preamble = (
         "import importlib as _nous_importlib\n"
         "import pathlib as _nous_pathlib\n"
-        f"_nous_pathlib.Path(__file__).with_name({library.name + '.py'!r}).write_text(\n"
+        "import sys as _nous_sys\n"
+        "import tempfile as _nous_tempfile\n"
+        "_nous_home = _nous_pathlib.Path(_nous_tempfile.mkdtemp(prefix='library-'))\n"
+        f"(_nous_home / {library.name + '.py'!r}).write_text(\n"
         f"    {library.source!r}, encoding='utf-8'\n)\n"
+        "_nous_sys.path.insert(0, str(_nous_home))\n"
         "_nous_importlib.invalidate_caches()\n"
     )
     return "\n".join([*future, preamble, *rest]) + "\n"
