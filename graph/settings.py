@@ -35,6 +35,9 @@ from graph.settings_claude import (
     ClaudeSettings as ClaudeSettings,
 )
 from graph.settings_claude import (
+    HistorySettings as HistorySettings,
+)
+from graph.settings_claude import (
     McpSettings as McpSettings,
 )
 from graph.settings_model import (

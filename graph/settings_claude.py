@@ -94,3 +94,24 @@ class McpSettings(BaseModel):
         20.0, gt=0, le=600, description="a tool's work in Neo4j, at most; then it answers an error"
     )
     http: McpHttpSettings = Field(default_factory=McpHttpSettings)
+
+
+class HistorySettings(BaseModel):
+    """The repository's git history as memory (issue 58): how much of it is read, and when."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = Field(True, description="read the watched folder's git history into memory")
+    first_commits: int = Field(
+        200, ge=1, le=100_000, description="commits one read takes at most (the first: the newest)"
+    )
+    max_age_days: float = Field(365.0, gt=0, description="commits older than this are not read")
+    session_start_budget_s: float = Field(
+        0.3,
+        gt=0,
+        le=10,
+        description="what a SessionStart hook working alone may spend reading history",
+    )
+    interval_s: float = Field(
+        30.0, ge=1, description="how often the daemon looks whether HEAD moved"
+    )

@@ -20,6 +20,7 @@ compares the two on the same inputs.
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -195,6 +196,13 @@ SPECS: dict[str, dict[str, Spec]] = {
         "prune_min_age_days": Spec("float", 30.0, ge=0),
         "field_chars": Spec("int", 300, ge=40, le=5000),
     },
+    "history": {
+        "enabled": Spec("bool", True),
+        "first_commits": Spec("int", 200, ge=1, le=100_000),
+        "max_age_days": Spec("float", 365.0, gt=0),
+        "session_start_budget_s": Spec("float", 0.3, gt=0, le=10),
+        "interval_s": Spec("float", 30.0, ge=1),
+    },
     "embeddings": {
         "exact_max": Spec("int", 20_000, ge=0),
         "max_k": Spec("int", 2000, ge=10, le=10_000),
@@ -274,6 +282,17 @@ class HookCodeNotes(Section):
     field_chars: int
 
 
+class HookHistory(Section):
+    """``history``: the repository's git history, read at a session's start without a daemon."""
+
+    NAME = "history"
+    enabled: bool
+    first_commits: int
+    max_age_days: float
+    session_start_budget_s: float
+    interval_s: float
+
+
 class HookEmbeddings(Section):
     """``embeddings``: the vector search's limits (a hook itself embeds nothing)."""
 
@@ -285,7 +304,16 @@ class HookEmbeddings(Section):
 class HookSettings:
     """What a hook reads of the settings (:func:`load_hook_settings`)."""
 
-    __slots__ = ("agent_id", "cases", "claude", "code_notes", "embeddings", "neo4j", "project")
+    __slots__ = (
+        "agent_id",
+        "cases",
+        "claude",
+        "code_notes",
+        "embeddings",
+        "history",
+        "neo4j",
+        "project",
+    )
 
     def __init__(self, sections: Mapping[str, Mapping[str, Any]]) -> None:
         self.agent_id: str = sections[""]["agent_id"]
@@ -295,6 +323,19 @@ class HookSettings:
         self.cases = HookCases(sections["cases"])
         self.code_notes = HookCodeNotes(sections["code_notes"])
         self.embeddings = HookEmbeddings(sections["embeddings"])
+        self.history = HookHistory(sections["history"])
+
+
+_GIT_ENVIRONMENT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR")
+
+
+def git_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """What ``git`` may see of the environment (:mod:`graph.watch.git`): where programs and
+    the user's own git configuration are, and the locale; no credential."""
+    env = os.environ if environ is None else environ
+    kept = {name: env[name] for name in _GIT_ENVIRONMENT if name in env}
+    kept.update(GIT_TERMINAL_PROMPT="0", GIT_CONFIG_NOSYSTEM="1")
+    return kept
 
 
 def load_hook_settings(

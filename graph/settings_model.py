@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
-from graph.settings_claude import ClaudeSettings, McpSettings
+from graph.settings_claude import ClaudeSettings, HistorySettings, McpSettings
 from graph.settings_paths import DEFAULT_CATEGORY_PATTERNS as DEFAULT_CATEGORY_PATTERNS
 from graph.settings_paths import DEFAULT_IGNORE_PATTERNS as DEFAULT_IGNORE_PATTERNS
 from graph.settings_paths import DEFAULT_NOISE_PATTERNS as DEFAULT_NOISE_PATTERNS
@@ -335,6 +335,7 @@ class Settings(BaseModel):
     code_notes: CodeNoteSettings = Field(default_factory=CodeNoteSettings)
     claude: ClaudeSettings = Field(default_factory=ClaudeSettings)
     mcp: McpSettings = Field(default_factory=McpSettings)
+    history: HistorySettings = Field(default_factory=HistorySettings)
 
 
 # Top-level settings that are not sections: NOUS_<NAME> sets them.

@@ -24,11 +24,13 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.cron import CronTrigger
 
 from cognition.recall.vectors import VectorJob
+from cognition.sense.history import HistoryReader
 from cognition.sense.ingest import Ingestor
 from cognition.text import plain_text
 from graph.errors import GraphError
 from graph.models import RSICycle
-from graph.settings import EmbeddingSettings, RSISettings, ScheduleSettings
+from graph.settings import EmbeddingSettings, HistorySettings, RSISettings, ScheduleSettings
+from graph.store.commits import CommitStore
 from graph.watch.watcher import FileWatcher
 from rsi.engine import RSIEngine
 from rsi.prune import Pruner, PruneReport
@@ -267,6 +269,31 @@ def register_vector_job(
         f"vectors ({job.embeddings.model}, every {settings.interval_s:g} s, "
         f"at most {settings.max_per_run} a run)"
     ]
+
+
+HISTORY_BUDGET_S = 30.0
+"""What one of the daemon's reads of the git history may take (git and Neo4j together)."""
+
+
+def register_history_job(
+    scheduler: AsyncIOScheduler,
+    settings: HistorySettings,
+    commits: CommitStore,
+    reader: HistoryReader,
+) -> list[str]:
+    """Add the git history job (none when ``history.enabled`` is off): every
+    ``history.interval_s`` it asks git for HEAD and, when HEAD moved, keeps the new commits;
+    return its banner description."""
+    if not settings.enabled:
+        return []
+    _every(
+        scheduler,
+        OneAtATime("git history", lambda: reader.take(commits)),
+        settings.interval_s,
+        "history",
+    )
+    every, most = settings.interval_s, settings.first_commits
+    return [f"git history (every {every:g} s, at most {most} commits a read)"]
 
 
 def _every(scheduler: AsyncIOScheduler, run: OneAtATime, seconds: float, job_id: str) -> None:

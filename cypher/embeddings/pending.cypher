@@ -4,7 +4,7 @@
 //   (their response), files by updated_at. A decision gets a vector only when it has
 //   reasoning (a WAIT without any is churn, not worth one).
 // params: $agent_id, $label (one of Decision, Lesson, Fact, Procedure, Episode, Heuristic,
-//   Censor, Turn, Case, File), $since (datetime), $limit
+//   Censor, Turn, Commit, Case, File), $since (datetime), $limit
 // returns: eid (element id, for the write), id, path (File), content_hash (File), cursor (the
 //   ordering time), text (what is embedded: the one fragment fragments/recall_text, the text
 //   hybrid recall shows; a File's excerpt is read from disk by the job)
@@ -90,6 +90,16 @@ CALL () {
   WHERE trim(text) <> ""
   WITH n, text ORDER BY n.agent_id, n.ended_at LIMIT $limit
   RETURN n, n.ended_at AS cursor, text
+  UNION ALL
+  WITH 1 AS one WHERE $label = "Commit"
+  MATCH (n:Commit)
+  USING INDEX SEEK n:Commit(agent_id, at)
+  WHERE n.agent_id = $agent_id AND n.at >= $since AND n.embedding_model IS NULL
+  WITH n, "Commit" AS label
+  WITH n, {{ fragments/recall_text }} AS text
+  WHERE trim(text) <> ""
+  WITH n, text ORDER BY n.agent_id, n.at LIMIT $limit
+  RETURN n, n.at AS cursor, text
   UNION ALL
   WITH 1 AS one WHERE $label = "Case"
   MATCH (n:Case)

@@ -88,6 +88,16 @@ CALL () {
          count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
          count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
   UNION ALL
+  MATCH (n:Commit)
+  USING INDEX SEEK n:Commit(agent_id, at)
+  WHERE n.agent_id = $agent_id AND n.at IS NOT NULL
+  WITH n, "Commit" AS label
+  WITH n, {{ fragments/recall_text }} AS text
+  RETURN "Commit" AS label, count(n) AS nodes, count(CASE WHEN trim(text) <> "" THEN 1 END) AS with_text,
+         count(n.embedding_model) AS vectors,
+         count(CASE WHEN n.embedding_model = $model THEN 1 END) AS current,
+         count(CASE WHEN trim(text) <> "" AND n.embedding_model IS NULL THEN 1 END) AS pending
+  UNION ALL
   MATCH (n:File)
   USING INDEX SEEK n:File(agent_id, updated_at)
   WHERE n.agent_id = $agent_id AND n.updated_at IS NOT NULL

@@ -11,5 +11,5 @@ WHERE n.agent_id = $agent_id AND n.embedded_at >= $since AND n.embedding_model =
 WITH n ORDER BY n.agent_id, n.embedded_at LIMIT $limit
 RETURN elementId(n) AS eid,
        [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode",
-                                   "Heuristic", "Censor", "Turn", "File"]][0] AS label,
+                                   "Heuristic", "Censor", "Turn", "Commit", "File"]][0] AS label,
        n.path AS path, n.embedding AS embedding, n.embedded_at AS embedded_at

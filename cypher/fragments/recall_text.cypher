@@ -2,10 +2,11 @@
 //   and searches it, the vector job embeds it. A decision says what it did, with which
 //   template, how it came out, and why: "act on notes/a.md with analyze_knowledge (failed:
 //   rate limited): ..." (a chat turn's bare "success" is not said twice: "act (succeeded)");
-//   a past session, how it ended: "[failed] summary Lessons: ...". "" when a node has nothing
+//   a past session, how it ended: "[failed] summary Lessons: ..."; a commit, its short sha,
+//   date and author's name, then its message: "commit 3f2a1c0, 2026-10-02, Ann: subject body". "" when a node has nothing
 //   to say, so it is neither shown nor embedded.
 // params: none; in scope where it is included: n (the node) and label (its recalled label:
-//   Decision, Lesson, Fact, Procedure, Episode, Heuristic, Censor, Turn or File)
+//   Decision, Lesson, Fact, Procedure, Episode, Heuristic, Censor, Turn, Commit or File)
 // returns: a string (an expression, included by {{ fragments/recall_text }}; never run alone)
 CASE label
   WHEN "Decision" THEN coalesce(n.type, '')
@@ -31,6 +32,11 @@ CASE label
   WHEN "Censor" THEN coalesce(n.trigger_pattern, '') + ': ' + coalesce(n.reason, '')
   WHEN "Turn" THEN coalesce(n.prompt, '')
     + CASE WHEN coalesce(n.response, '') <> '' THEN ' -> ' + n.response ELSE '' END
+  WHEN "Commit" THEN 'commit ' + left(coalesce(n.sha, ''), 7)
+    + CASE WHEN n.authored_at IS NULL THEN '' ELSE ', ' + left(toString(n.authored_at), 10) END
+    + CASE WHEN coalesce(n.author, '') <> '' THEN ', ' + n.author ELSE '' END
+    + ': ' + coalesce(n.subject, '')
+    + CASE WHEN coalesce(n.body, '') <> '' THEN ' ' + n.body ELSE '' END
   WHEN "File" THEN coalesce(n.path, '')
     + CASE WHEN coalesce(n.excerpt, '') <> '' THEN ': ' + n.excerpt ELSE '' END
   ELSE ''

@@ -2,7 +2,8 @@
 //   and turn_words full-text indexes, asked for this agent's hits only), by meaning (the embedded_embedding
 //   vector index, or the agent's own vectors compared one by one) and by graph proximity
 //   (decisions about the same file, then the same path pattern, newest first; the lessons
-//   learned from them; the episodes of the same session). Each list is best first; the caller
+//   learned from them; the commits that touched the file, newest first; the episodes of the
+//   same session). Words also ask commit_words (git history: Commit subject, body, paths). Each list is best first; the caller
 //   fuses them (reciprocal rank fusion). Recall by meaning: a small agent's nearest nodes are
 //   found in memory by the caller (cognition.recall.agent_vectors) and given as $near, so a
 //   small agent beside a big one never reads the big one's hits; otherwise the vector index
@@ -37,11 +38,16 @@ CALL () {
     CALL db.index.fulltext.queryNodes("turn_words", $query, {limit: $words_limit})
       YIELD node AS n, score
     RETURN n, score
+    UNION ALL
+    WITH 1 AS one WHERE $query <> "" AND $words_limit > 0
+    CALL db.index.fulltext.queryNodes("commit_words", $query, {limit: $words_limit})
+      YIELD node AS n, score
+    RETURN n, score
   }
   WITH n, score WHERE n.agent_id = $agent_id
     AND NOT ($useful_only AND n:Decision AND NOT n:Consequential)
   WITH n, score ORDER BY score DESC LIMIT $words_limit
-  WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "File"]][0] AS label
+  WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "Commit", "File"]][0] AS label
   WITH n, score, label, {{ fragments/recall_text }} AS text
   WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,
@@ -72,7 +78,7 @@ CALL () {
   WITH n, score WHERE ($path IS NULL OR $vector IS NOT NULL OR NOT (n:File AND n.path = $path))
     AND NOT ($useful_only AND n:Decision AND NOT n:Consequential)
   WITH n, score ORDER BY score DESC LIMIT $meaning_limit
-  WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "File"]][0] AS label
+  WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "Commit", "File"]][0] AS label
   WITH n, score, label, {{ fragments/recall_text }} AS text
   WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,
@@ -102,6 +108,15 @@ CALL () {
   ORDER BY grp, d.at DESC
   LIMIT $graph_limit
   WITH collect(d) AS decisions
+  CALL () {
+    WITH 1 AS one WHERE $graph_limit > 0 AND $path IS NOT NULL
+    MATCH (f:File)
+    USING INDEX SEEK f:File(agent_id, path)
+    WHERE f.agent_id = $agent_id AND f.path = $path
+    MATCH (c:Commit)-[:TOUCHED]->(f)
+    WITH c ORDER BY c.authored_at DESC LIMIT $graph_limit
+    RETURN collect(c) AS commits
+  }
   CALL (decisions) {
     UNWIND decisions AS d
     MATCH (l:Lesson)-[:LEARNED_FROM]->(d)
@@ -116,10 +131,10 @@ CALL () {
     WITH e ORDER BY e.at DESC LIMIT $graph_limit
     RETURN collect(e) AS episodes
   }
-  WITH decisions + lessons + episodes AS near
+  WITH decisions + lessons + commits + episodes AS near
   UNWIND range(0, size(near) - 1) AS rank
   WITH near[rank] AS n, -rank AS score
-  WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "File"]][0] AS label
+  WITH n, score, [l IN labels(n) WHERE l IN ["Decision", "Lesson", "Fact", "Procedure", "Episode", "Heuristic", "Censor", "Turn", "Commit", "File"]][0] AS label
   WITH n, score, label, {{ fragments/recall_text }} AS text
   WHERE text <> ""
   RETURN collect({label: label, id: n.id, at: toString(n.at), path: n.path, score: score,

@@ -24,6 +24,7 @@ EMBEDDED_LABELS = (
     "Heuristic",
     "Censor",
     "Turn",
+    "Commit",
     "Case",
     "File",
 )

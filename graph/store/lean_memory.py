@@ -21,6 +21,7 @@ from graph.store.agent_graph import AgentGraph
 if TYPE_CHECKING:
     from graph.store.audit import AuditStore
     from graph.store.calls import CallStore
+    from graph.store.commits import CommitStore
     from graph.store.session_start import SessionStartStore
 
 
@@ -47,3 +48,10 @@ class LeanMemory(AgentGraph):
         from graph.store.audit import AuditStore
 
         return AuditStore(self)
+
+    @cached_property
+    def commits(self) -> CommitStore:
+        """The repository's commits (git history as memory) and the sha read last."""
+        from graph.store.commits import CommitStore
+
+        return CommitStore(self)

@@ -86,7 +86,7 @@ async def _answer(
 
     if BY_NAME[event].lean:  # no session, no cognitive layer, no pydantic
         async with asyncio.timeout(limit_s):
-            return await _answer_lean(event, payload, settings)
+            return await _answer_lean(event, payload, settings, root)
     from scheduler.compose.session import open_session
 
     async with asyncio.timeout(limit_s), open_session(settings, root) as session:
@@ -94,14 +94,16 @@ async def _answer(
 
 
 async def _answer_lean(
-    event: str, payload: HookInput, settings: Settings | HookSettings
+    event: str, payload: HookInput, settings: Settings | HookSettings, root: Path
 ) -> HookAnswer:
     """An event the table marks ``lean`` (:class:`scheduler.claude.lean_hooks.LeanHooks`),
-    over the agent's graph alone."""
+    over the agent's graph alone; a session's start also reads ``root``'s git history."""
     from graph.store.lean_memory import LeanMemory
     from scheduler.claude.lean_hooks import LeanHooks, answer_event
     from scheduler.compose.hook_driver import open_driver
 
+    history = (root, settings.history) if settings.history.enabled else None
     async with open_driver(settings, lean=True) as driver:
-        hooks = LeanHooks(LeanMemory(driver, settings.agent_id), settings.claude)
+        memory = LeanMemory(driver, settings.agent_id)
+        hooks = LeanHooks(memory, settings.claude, history=history)
         return await answer_event(hooks, event, payload)

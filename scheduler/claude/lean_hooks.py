@@ -20,7 +20,9 @@ from scheduler.claude.tool_hooks import call_succeeded, gate_call
 
 if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
     from collections.abc import Awaitable, Callable
+    from pathlib import Path
 
+    from cognition.sense.history import HistoryLimits
     from graph.settings import ClaudeSettings
     from graph.settings_lean import HookClaude
     from graph.store.lean_memory import LeanMemory
@@ -30,14 +32,36 @@ if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
 class LeanHooks:
     """The handlers of the lean events, over one agent's lean stores (built once, by ``memory``)."""
 
-    def __init__(self, memory: LeanMemory, settings: ClaudeSettings | HookClaude) -> None:
+    def __init__(
+        self,
+        memory: LeanMemory,
+        settings: ClaudeSettings | HookClaude,
+        *,
+        history: tuple[Path, HistoryLimits] | None = None,
+    ) -> None:
+        """``history``: the repository's root and the ``history`` settings, to read its new
+        commits at a session's start (a hook working alone; the daemon reads them in a job of
+        its own, as HEAD moves)."""
         self.memory = memory
         self.settings = settings
+        self.history = history
 
     async def session_start(self, payload: HookInput) -> HookAnswer:
-        """Start the episode; the answer: :func:`scheduler.claude.session_start.start_session`."""
+        """Start the episode; the answer: :func:`scheduler.claude.session_start.start_session`.
+
+        Then, with ``history``, the commits new since the last read are kept, within its
+        budget (``history.session_start_budget_s``): the next prompt can recall them.
+        """
         memory = self.memory
-        return await start_session(memory.session_start, memory.audit, payload, self.settings)
+        answer = await start_session(memory.session_start, memory.audit, payload, self.settings)
+        if self.history is not None:
+            from cognition.sense.history import HistoryReader  # a session's start only
+            from graph.settings_lean import git_environment
+
+            root, limits = self.history
+            reader = HistoryReader(root, git_environment(), limits, limits.session_start_budget_s)
+            await reader.take(memory.commits)
+        return answer
 
     async def pre_tool(self, payload: HookInput) -> HookAnswer:
         """The censor gate (:func:`scheduler.claude.tool_hooks.gate_call`)."""

@@ -26,11 +26,13 @@ from cognition.act.attribution import ActiveExecutions
 from cognition.act.trust import TemplatesTrust
 from cognition.reconcile import Reconciliation
 from cognition.sense.classify import ObservationClassifier
+from cognition.sense.history import HistoryReader
 from cognition.sense.ingest import Ingestor
 from cognition.sense.spool import open_intake_spool
 from graph.models import new_id
 from graph.server.finder import Neo4jEndpoint
 from graph.settings import Settings
+from graph.settings_lean import git_environment
 from graph.store.memory import Memory
 from graph.watch.files import PathFilter
 from graph.watch.watcher import FileWatcher
@@ -43,9 +45,11 @@ from scheduler.guide.serve import GuideServer
 from scheduler.index_sync import IndexSync
 from scheduler.jobs import (
     DECISION_LOOP,
+    HISTORY_BUDGET_S,
     OneAtATime,
     RSIJob,
     StatusLine,
+    register_history_job,
     register_jobs,
     register_prune_job,
     register_rsi_job,
@@ -194,6 +198,8 @@ def schedule_jobs(scheduler: AsyncIOScheduler, nous: Nous, status: StatusLine) -
     if settings.rsi.enabled:
         jobs.append(register_prune_job(scheduler, settings.rsi, improvement.pruner))
     jobs += register_vector_job(scheduler, settings.embeddings, runtime.vectors)
+    history = HistoryReader(nous.root, git_environment(), settings.history, HISTORY_BUDGET_S)
+    jobs += register_history_job(scheduler, settings.history, nous.memory.commits, history)
     return jobs
 
 
