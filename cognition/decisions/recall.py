@@ -29,10 +29,12 @@ HEADING = "## Decisions in force (quoted as stated, with their source)"
 
 @dataclass(frozen=True)
 class DecisionsAnswer:
-    """The decisions shown as text ("" when none bears on the prompt), and their ids."""
+    """The decisions shown as text ("" when none bears on the prompt), their ids, and the
+    words of the decisions they superseded (what the rest of the context leaves out)."""
 
     text: str
     ids: tuple[str, ...]
+    replaced: tuple[str, ...] = ()
 
 
 class DecisionRecall:
@@ -57,10 +59,11 @@ class DecisionRecall:
                 break
             lines.append(line)
             used += cost
+        replaced = tuple(dict.fromkeys(t for d in found for t in d.replaced))
         if not lines:
-            return DecisionsAnswer("", ())
+            return DecisionsAnswer("", (), replaced)
         ids = tuple(d.id for d in chosen[: len(lines)])
-        return DecisionsAnswer("\n".join([HEADING, *lines]), ids)
+        return DecisionsAnswer("\n".join([HEADING, *lines]), ids, replaced)
 
 
 def choose(found: Sequence[StatedDecision], names: Sequence[str]) -> list[StatedDecision]:

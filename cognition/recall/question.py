@@ -74,8 +74,10 @@ class QuestionRecall:
         paths: Sequence[str] = (),
         session_id: str | None = None,
         budget_tokens: int = 1500,
+        leave_out: Sequence[str] = (),
     ) -> RecallAnswer:
-        """What memory holds about ``question`` and the files at ``paths`` (root-relative)."""
+        """What memory holds about ``question`` and the files at ``paths`` (root-relative);
+        an item quoting any of ``leave_out`` (superseded decisions' words) is not shown."""
         question = question[:MAX_QUESTION_CHARS]
         # One after the other, on one connection: a hook alone opens no second one (its
         # handshake costs more than the round trip), and a prompt naming no file reads once.
@@ -83,6 +85,8 @@ class QuestionRecall:
         ranked = await self.ranked(
             question, path=paths[0] if paths else None, session_id=session_id
         )
+        if leave_out:
+            ranked = [item for item in ranked if not quotes_any(item.text, leave_out)]
         sections: list[str] = []
         if changes:
             sections.append(render_changes(changes))
@@ -114,6 +118,16 @@ class QuestionRecall:
         kept = above_floor(fused, question, meaning)
         kept = prefer_recent(kept, RECENCY)
         return diversify(kept, DIVERSITY, MAX_ITEMS)
+
+
+QUOTE_CHARS = 80
+"""How much of a text an item must hold, word for word (spaces aside), to be quoting it."""
+
+
+def quotes_any(text: str, quoted: Sequence[str]) -> bool:
+    """Whether ``text`` holds the start of any of ``quoted`` (whitespace ignored)."""
+    flat = " ".join(text.split())
+    return any(" ".join(q.split())[:QUOTE_CHARS] in flat for q in quoted if q.strip())
 
 
 def fit(items: Sequence[RecalledItem], budget_tokens: int) -> list[str]:

@@ -6,7 +6,8 @@
 // params: $agent_id, $project, $query (Lucene query from graph.store.lucene.scoped_query),
 //   $limit
 // returns: decision (map: id, text, subjects, files, valid_from, invalid_at, source,
-//   session_id, sha, scope, agent_id, replaces: valid_from of the decision it superseded),
+//   session_id, sha, scope, agent_id, replaces: valid_from of the latest decision it
+//   superseded, replaced: the texts of every decision it superseded),
 //   score (the best score of the decisions that led to it)
 // mode: read
 CALL db.index.fulltext.queryNodes("decision_words", $query, {limit: $limit}) YIELD node AS hit, score
@@ -20,11 +21,11 @@ CALL (hit) {
 }
 WITH f, max(score) AS score
 WHERE f.invalid_at IS NULL
-OPTIONAL MATCH (f)-[:SUPERSEDES]->(old:Fact)
-WITH f, score, max(old.valid_from) AS replaces
+OPTIONAL MATCH (f)-[:SUPERSEDES*1..8]->(old:Fact)
+WITH f, score, max(old.valid_from) AS replaces, collect(old.text) AS replaced
 RETURN {id: f.id, text: f.text, subjects: f.subjects, files: f.files,
         valid_from: toString(f.valid_from), invalid_at: null, source: f.source,
         session_id: f.session_id, sha: f.sha, scope: f.scope, agent_id: f.agent_id,
-        replaces: toString(replaces)} AS decision, score
+        replaces: toString(replaces), replaced: replaced} AS decision, score
 ORDER BY score DESC
 LIMIT $limit

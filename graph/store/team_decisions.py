@@ -61,6 +61,8 @@ class StatedDecision:
     agent_id: str
     replaces: str | None = None
     """When the decision it superseded took effect (recall's rows only)."""
+    replaced: tuple[str, ...] = ()
+    """The texts of the decisions it superseded (recall's rows only)."""
     score: float = 0.0
 
 
@@ -157,5 +159,6 @@ def _decision(row: dict[str, Any], score: float) -> StatedDecision:
         scope=str(row.get("scope") or "project"),
         agent_id=str(row.get("agent_id") or ""),
         replaces=row.get("replaces"),
+        replaced=tuple(row.get("replaced") or ()),
         score=float(score or 0.0),
     )

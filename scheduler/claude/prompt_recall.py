@@ -96,16 +96,20 @@ class PromptRecall:
         """The context recalled for ``user_input`` in ``frame``, fenced; "" if none is relevant.
 
         The decisions in force that bear on the prompt come first, within a share of the
-        frame's budget (:data:`DECISION_SHARE`); the rest of memory gets what they leave."""
+        frame's budget (:data:`DECISION_SHARE`); the rest of memory gets what they leave, and
+        leaves out what quotes a decision they superseded (the old rule is not offered beside
+        the new)."""
         budget = frame.budget.total
         ruled = ""
+        replaced: tuple[str, ...] = ()
         if self.decisions is not None:
             found = await self.decisions.for_prompt(user_input, int(budget * DECISION_SHARE))
-            ruled = found.text
+            ruled, replaced = found.text, found.replaced
         answer = await self.recall.answer(
             user_input,
             paths=mentioned_paths(user_input, self.root),
             budget_tokens=budget - estimate_tokens(ruled) if ruled else budget,
+            leave_out=replaced,
         )
         text = "\n\n".join(part for part in (ruled, answer.text.strip()) if part)
         if not text:

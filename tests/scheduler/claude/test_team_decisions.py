@@ -63,3 +63,36 @@ async def test_a_rule_agreed_by_one_agent_is_quoted_first_to_another(
         assert "MAX_ATTEMPTS" not in " ".join(text for _, text in stranger.fields)
     finally:
         await second.forget()
+
+
+async def test_the_amended_rule_is_current_and_the_old_one_is_left_out(
+    neo4j_endpoint: Neo4jEndpoint, memory: Memory, tmp_path: Path
+) -> None:
+    settings = _settings(neo4j_endpoint, memory.agent_id, f"example.org/{memory.agent_id}")
+    for session, (ask, said) in enumerate(
+        [
+            (
+                "Is the batch right?",
+                "We agreed LEDGER_BATCH_SIZE is 120: batches over 121 rows "
+                "exceed the statement timeout.",
+            ),
+            (
+                "Can we revisit it?",
+                "We're changing LEDGER_BATCH_SIZE to 240 now: the timeout "
+                "grew, batches over 241 rows exceed it. This replaces the old value of 120.",
+            ),
+        ]
+    ):
+        hooks = Session(settings, tmp_path, f"sl-{session}")
+        writer = TranscriptWriter(tmp_path / f"sl-{session}.jsonl", f"sl-{session}")
+        await hooks.hook("UserPromptSubmit", prompt=ask, transcript_path=str(writer.path))
+        writer.user(ask)
+        writer.assistant(said)
+        await hooks.hook("Stop", last_assistant_message=said, transcript_path=str(writer.path))
+        await memory.await_text_indexes()
+
+    fresh = Session(settings, tmp_path, "sl-new")
+    await fresh.hook("UserPromptSubmit", prompt="The ledger batch hits the statement timeout")
+    context = dict(fresh.fields)["UserPromptSubmit additionalContext"]
+    assert "LEDGER_BATCH_SIZE to 240" in context and "current, replaces the rule of" in context
+    assert "LEDGER_BATCH_SIZE is 120" not in context, context
