@@ -9,18 +9,21 @@ distributions (downloaded once into ``--cache``, outside the repository),
 writes the first into an empty watched root, picks the templates as a new
 user would (``nous templates init --root ROOT``; ``--templates FILE`` sets
 ``templates_file`` instead; without either, the shipped templates), starts
-``nous run --dry-run`` on it with the rules reasoner, and writes each later
-version over the root as an upgrade would (files added, rewritten,
-deleted), waiting after each until the daemon has observed and decided
-everything. Then nothing changes for ``--quiet-s`` seconds, and the daemon
+``nous run --dry-run`` on it with the rules reasoner (its first look takes the
+first version as the baseline: nothing observed, nothing run), and writes
+each later version over the root as an upgrade would (files added,
+rewritten, deleted), waiting after each until the daemon has observed and
+decided everything; the actions each release started are counted by template.
+Then nothing changes for ``--quiet-s`` seconds, and the daemon
 is stopped with SIGTERM.
 
 It prints the changes made, the file observations (each change matched to
 them: once, never, more than once), decisions per observation by type and
 template, CONSIDERED edges per observation, re-decisions and decisions made
 while nothing changed, decision lag p50/p95, the daemon's RSS, and its log
-lines by level; then the issue's checks, PASS or MISS. The agent it creates
-is deleted at the end unless ``--keep``.
+lines by level; per release, the runs of each command against the one run per
+changed file it would have taken without bursts; then the issues' checks, PASS
+or MISS. The agent it creates is deleted at the end unless ``--keep``.
 """
 
 from __future__ import annotations
@@ -33,12 +36,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from bench.common import bench_settings, connected
-from bench.replay_report import Replay, report
-from bench.replay_source import Tree, fetch_release, upgrade, version_tree
+from bench.replay_report import Release, Replay, report
+from bench.replay_source import Change, Tree, fetch_release, upgrade, version_tree
 from bench.soak_process import Daemon
 from graph.models import new_id
 from graph.settings import WatchSettings
@@ -104,24 +108,38 @@ async def replay(
     settle_s: float = 900.0,
     quiet_s: float = 60.0,
 ) -> Replay:
-    """Replay ``versions`` (name, tree) into a dry-run daemon for ``memory``'s agent."""
+    """Replay ``versions`` (name, tree) into a dry-run daemon for ``memory``'s agent.
+
+    The first version is there before the daemon starts: its first look records it as the
+    baseline (no observation, no decision). Each later version is one release written; the
+    actions each starts are counted by template.
+    """
     root = workdir / "root"
     root.mkdir()
     first, tree = versions[0]
-    changes = upgrade(root, {}, tree, first)
+    baseline = upgrade(root, {}, tree, first)
     env = {**env, **choose_templates(root, templates, env)}
     daemon = DryRunDaemon(root, env, workdir / "daemon.log", memory.agent_id)
     daemon.start()
     rss: dict[str, int | None] = {}
+    changes: list[Change] = []
+    runs: list[Release] = []
     try:
-        await _caught_up(memory, daemon, len(changes), settle_s, first)
+        await _baseline_taken(daemon, settle_s)
+        print(f"version {first}: {len(baseline)} files written before the start (the baseline)")
         rss["after the first version"] = daemon.rss_kb()
         for (name, new), (_, old) in zip(versions[1:], versions, strict=False):
-            changes += upgrade(root, old, new, name)
+            written = upgrade(root, old, new, name)
+            changes += written
+            runs_before, files_before = await _acts(memory)
             await _caught_up(memory, daemon, len(changes), settle_s, name)
-        before = len(await memory.read("bench/replay_decisions"))
+            runs_after, files_after = await _acts(memory)
+            runs.append(
+                Release(name, written, runs_after - runs_before, files_after - files_before)
+            )
+        before_quiet = len(await memory.read("bench/replay_decisions"))
         await asyncio.sleep(quiet_s)
-        quiet = len(await memory.read("bench/replay_decisions")) - before
+        quiet = len(await memory.read("bench/replay_decisions")) - before_quiet
         rss["end"] = daemon.rss_kb()
     finally:
         daemon.signal(signal.SIGTERM)
@@ -132,7 +150,31 @@ async def replay(
         log=daemon.output(),
         rss_kb=rss,
         quiet_decisions=quiet,
+        baseline=len(baseline),
+        releases=runs,
     )
+
+
+async def _acts(memory: Memory) -> tuple[Counter[str], Counter[str]]:
+    """The ACT decisions so far by template (each one run: a burst is one), and the changes
+    they considered (one run each, were each change its own run)."""
+    rows = [r for r in await memory.read("bench/replay_decisions") if r["type"] == "act"]
+    runs = Counter(str(r["template"]) for r in rows)
+    files: Counter[str] = Counter()
+    for r in rows:
+        files[str(r["template"])] += int(r["considered"])
+    return runs, files
+
+
+async def _baseline_taken(daemon: Daemon, timeout_s: float) -> None:
+    """Wait until the daemon's first look has recorded the baseline."""
+    started = time.monotonic()
+    while "baseline: " not in daemon.output():
+        if daemon.process is not None and daemon.process.poll() is not None:
+            raise RuntimeError(f"the daemon exited {daemon.process.returncode}; see {daemon.log}")
+        if time.monotonic() - started > timeout_s:
+            raise RuntimeError(f"no baseline within {timeout_s:g} s; see {daemon.log}")
+        await asyncio.sleep(0.5)
 
 
 async def _caught_up(

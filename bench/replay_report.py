@@ -21,6 +21,18 @@ OBSERVED_TYPE = {"created": "file_created", "modified": "file_modified", "delete
 _LOG_LINE = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ ([A-Z]+) ")
 
 
+@dataclass(frozen=True)
+class Release:
+    """One release written over the root, and the actions it started."""
+
+    version: str
+    changes: list[Change]
+    runs: Counter[str]
+    """ACT decisions (one run each) by template."""
+    per_file: Counter[str]
+    """The changes those runs considered by template: runs, had each change run alone."""
+
+
 @dataclass
 class Replay:
     """Everything one replay measured."""
@@ -32,6 +44,9 @@ class Replay:
     rss_kb: dict[str, int | None] = field(default_factory=dict)
     quiet_decisions: int = 0
     """Decisions made while nothing changed, after the last version had been decided."""
+    baseline: int = 0
+    """Files of the first version, there before the daemon started."""
+    releases: list[Release] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -103,7 +118,34 @@ def report(replay: Replay) -> bool:
     for name, value in replay.rss_kb.items():
         print(f"daemon RSS {name}: {value} KB")
     print(f"log lines by level: {_counts(log_levels(replay.log))}")
-    return _checks(matched, len(observations), considered, idle, over)
+    most = _runs_per_release(replay)
+    ok = _checks(matched, len(observations), considered, idle, over)
+    print(
+        f"{verdict(most <= 1)}  at most one run of each command per release written (most {most})"
+    )
+    return ok and most <= 1
+
+
+def _runs_per_release(replay: Replay) -> int:
+    """Print each release's runs by template against one run per change; the most of one
+    template in one release."""
+    print(f"baseline: {replay.baseline} files of the first version, acted on by nothing")
+    most = 0
+    total_runs = total_alone = 0
+    for release in replay.releases:
+        parts = [
+            f"{name} {n} (alone {release.per_file[name]})"
+            for name, n in sorted(release.runs.items())
+        ]
+        print(f"  release {release.version}: {len(release.changes)} changes; runs: "
+              + (", ".join(parts) or "none"))  # fmt: skip
+        most = max([most, *release.runs.values()])
+        total_runs += sum(release.runs.values())
+        total_alone += sum(release.per_file.values())
+    ratio = total_runs / total_alone if total_alone else 0.0
+    print(f"runs: {total_runs}; one run per changed file would have been {total_alone}"
+          f" ({ratio:.2f}x)")  # fmt: skip
+    return most
 
 
 def _by_category(

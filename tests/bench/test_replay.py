@@ -81,17 +81,24 @@ async def test_every_change_of_a_generated_history_is_observed_once(
     workdir = tmp_path / "work"
     workdir.mkdir()
     result = await replay(_trees(tmp_path), workdir, memory, env, settle_s=120.0, quiet_s=1.0)
+    # The first version is the baseline: written before the start, observed by nothing.
+    assert result.baseline == 6
     kinds = sorted(c.kind for c in result.changes)
-    assert kinds.count("created") == 8 and kinds.count("deleted") == 1
+    assert kinds.count("created") == 2 and kinds.count("deleted") == 1
     assert kinds.count("modified") == 6
     matched = match(result.changes, result.observations)
-    assert (matched.once, matched.missing, matched.extra) == (15, 0, 0), matched.examples
+    assert (matched.once, matched.missing, matched.extra) == (9, 0, 0), matched.examples
+    # Each release is one burst: at most one run of each command.
+    assert [r.version for r in result.releases] == ["1.1", "1.2"]
+    assert all(n == 1 for r in result.releases for n in r.runs.values()), result.releases
     assert result.decisions, "the daemon decided on nothing"
     out = io.StringIO()
     with redirect_stdout(out):
         report(result)
     printed = out.getvalue()
-    assert "changes made: 15 (8 created, 1 deleted, 6 modified) in 3 versions" in printed
-    assert "changes observed once 15, never 0, more than once 0" in printed
+    assert "changes made: 9 (2 created, 1 deleted, 6 modified) in 2 versions" in printed
+    assert "changes observed once 9, never 0, more than once 0" in printed
+    assert "baseline: 6 files of the first version, acted on by nothing" in printed
+    assert "PASS  at most one run of each command per release written (most 1)" in printed
     assert "PASS  every change observed once" in printed
     assert "log lines by level:" in printed and "INFO" in printed
