@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from cognition.sense.door import admit
+from graph.intake import CommitEntry
 from graph.store.commits import CommitStore
 from graph.watch.git import read_history
 
@@ -42,6 +43,8 @@ class HistoryTaken:
     problem: str | None = None
     secrets: int = 0
     """Commits that held a secret (kept with its marker instead)."""
+    kept: tuple[CommitEntry, ...] = ()
+    """The commits written, as admitted (what the decisions are read from)."""
 
 
 async def take_history(
@@ -74,6 +77,7 @@ async def take_history(
         written=written,
         head=log.head,
         secrets=sum(1 for a in admitted if a.secrets),
+        kept=tuple(a.record for a in admitted),
     )
 
 
@@ -86,6 +90,9 @@ class HistoryReader:
     environ: Mapping[str, str]
     limits: HistoryLimits
     budget_s: float
+    then: Callable[[Sequence[CommitEntry]], Awaitable[object]] | None = None
+    """What is done with the commits a read kept, within the same budget (the decisions their
+    messages state: :meth:`cognition.decisions.keep.DecisionKeeper.from_commits`)."""
 
     async def take(self, store: CommitStore) -> HistoryTaken:
         """:func:`take_history` within ``budget_s`` (git and Neo4j together); never raises.
@@ -98,6 +105,8 @@ class HistoryReader:
                 taken = await take_history(
                     store, self.root, self.environ, self.limits, timeout_s=self.budget_s
                 )
+                if self.then is not None and taken.kept:
+                    await self.then(taken.kept)
         except TimeoutError:
             taken = HistoryTaken(problem=f"git history: over its {self.budget_s:g} s budget")
         except Exception as exc:  # memory's trouble must not break what reads history

@@ -66,6 +66,26 @@ class StatedDecision:
     score: float = 0.0
 
 
+@dataclass(frozen=True)
+class StatedIn:
+    """What a decision is ``STATED_IN``: an ``Utterance`` (its session and turn) or a
+    ``Commit`` (its sha)."""
+
+    label: str
+    id: str
+    sha: str | None
+    session_id: str | None
+    turn_id: str | None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """A decision's links: where it was stated, the files it concerns."""
+
+    stated_in: tuple[StatedIn, ...]
+    concerns: tuple[str, ...]
+
+
 class TeamDecisionStore:
     """The decisions of one project as one agent sees them (its own and the project's)."""
 
@@ -134,6 +154,19 @@ class TeamDecisionStore:
         """``decision_id``'s chain of supersession, newest first ([] if no such decision)."""
         rows = await self.graph.read("decisions/chain", decision_id=decision_id)
         return [_decision(r["decision"], 0.0) for r in rows]
+
+    async def provenance(self, decision_id: str) -> Provenance | None:
+        """Where ``decision_id`` was stated and the files it concerns; None if not a decision."""
+        rows = await self.graph.read("decisions/provenance", decision_id=decision_id)
+        if not rows:
+            return None
+        stated = tuple(
+            StatedIn(
+                str(s["label"]), str(s["id"]), s.get("sha"), s.get("session_id"), s.get("turn_id")
+            )
+            for s in rows[0]["stated_in"]
+        )
+        return Provenance(stated, tuple(str(p) for p in rows[0]["concerns"]))
 
     def _query(self, texts: Sequence[str]) -> str:
         """Any word of ``texts``; a word the decision is about (``subject_text``) weighs

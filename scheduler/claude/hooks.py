@@ -99,11 +99,13 @@ async def _answer_lean(
     """An event the table marks ``lean`` (:class:`scheduler.claude.lean_hooks.LeanHooks`),
     over the agent's graph alone; a session's start also reads ``root``'s git history."""
     from graph.store.lean_memory import LeanMemory
+    from graph.watch.project import project_of
     from scheduler.claude.lean_hooks import LeanHooks, answer_event
     from scheduler.compose.hook_driver import open_driver
 
     history = (root, settings.history) if settings.history.enabled else None
     async with open_driver(settings, lean=True) as driver:
         memory = LeanMemory(driver, settings.agent_id)
-        hooks = LeanHooks(memory, settings.claude, history=history)
+        project = project_of(root, settings.project) if history is not None else None
+        hooks = LeanHooks(memory, settings.claude, history=history, project=project)
         return await answer_event(hooks, event, payload)

@@ -38,19 +38,23 @@ class LeanHooks:
         settings: ClaudeSettings | HookClaude,
         *,
         history: tuple[Path, HistoryLimits] | None = None,
+        project: str | None = None,
     ) -> None:
         """``history``: the repository's root and the ``history`` settings, to read its new
         commits at a session's start (a hook working alone; the daemon reads them in a job of
-        its own, as HEAD moves)."""
+        its own, as HEAD moves). ``project``: whose decisions the commits' messages state (none
+        are read from them when None)."""
         self.memory = memory
+        self.project = project
         self.settings = settings
         self.history = history
 
     async def session_start(self, payload: HookInput) -> HookAnswer:
         """Start the episode; the answer: :func:`scheduler.claude.session_start.start_session`.
 
-        Then, with ``history``, the commits new since the last read are kept, within its
-        budget (``history.session_start_budget_s``): the next prompt can recall them.
+        Then, with ``history``, the commits new since the last read are kept, and the
+        decisions their messages state, within its budget (``history.session_start_budget_s``):
+        the next prompt can recall them.
         """
         memory = self.memory
         answer = await start_session(memory.session_start, memory.audit, payload, self.settings)
@@ -59,7 +63,14 @@ class LeanHooks:
             from graph.settings_lean import git_environment
 
             root, limits = self.history
-            reader = HistoryReader(root, git_environment(), limits, limits.session_start_budget_s)
+            then = None
+            if self.project is not None:
+                from cognition.decisions.keep import DecisionKeeper
+                from graph.store.team_decisions import TeamDecisionStore
+
+                then = DecisionKeeper(TeamDecisionStore(memory, self.project)).from_commits
+            budget = limits.session_start_budget_s
+            reader = HistoryReader(root, git_environment(), limits, budget, then=then)
             await reader.take(memory.commits)
         return answer
 

@@ -24,6 +24,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from cognition.act.attribution import ActiveExecutions
 from cognition.act.trust import TemplatesTrust
+from cognition.decisions.keep import DecisionKeeper
 from cognition.reconcile import Reconciliation
 from cognition.sense.classify import ObservationClassifier
 from cognition.sense.history import HistoryReader
@@ -34,7 +35,9 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import Settings
 from graph.settings_lean import git_environment
 from graph.store.memory import Memory
+from graph.store.team_decisions import TeamDecisionStore
 from graph.watch.files import PathFilter
+from graph.watch.project import project_of
 from graph.watch.watcher import FileWatcher
 from scheduler.claude.hook_server import HookServer
 from scheduler.compose.connect import open_graph
@@ -198,7 +201,14 @@ def schedule_jobs(scheduler: AsyncIOScheduler, nous: Nous, status: StatusLine) -
     if settings.rsi.enabled:
         jobs.append(register_prune_job(scheduler, settings.rsi, improvement.pruner))
     jobs += register_vector_job(scheduler, settings.embeddings, runtime.vectors)
-    history = HistoryReader(nous.root, git_environment(), settings.history, HISTORY_BUDGET_S)
+    decisions = TeamDecisionStore(nous.memory, project_of(nous.root, settings.project))
+    history = HistoryReader(
+        nous.root,
+        git_environment(),
+        settings.history,
+        HISTORY_BUDGET_S,
+        then=DecisionKeeper(decisions).from_commits,
+    )
     jobs += register_history_job(scheduler, settings.history, nous.memory.commits, history)
     return jobs
 

@@ -9,6 +9,7 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import Settings, load_settings
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
+from graph.store.team_decisions import TeamDecisionStore
 from tests.support.hook_session import EMPTY, Session
 from tests.support.transcripts import TranscriptWriter
 
@@ -56,6 +57,13 @@ async def test_a_rule_agreed_by_one_agent_is_quoted_first_to_another(
         assert "agreed in a session on " in context
         assert context.index("Decisions in force") < context.index("MAX_ATTEMPTS")
         assert "leaving retries on the table" not in answer  # the other agent's prompt: its own
+        store = TeamDecisionStore(second, project)
+        [decision] = await store.in_force_about(["MAX_ATTEMPTS"])
+        links = await store.provenance(decision.id)
+        assert links is not None and [(s.label, s.session_id) for s in links.stated_in] == [
+            ("Utterance", "sa-1")
+        ]
+        assert links.stated_in[0].turn_id is not None  # the utterance is IN_TURN its turn
         stranger = Session(
             _settings(neo4j_endpoint, second.agent_id, project + "-other"), tmp_path, "sc-1"
         )
