@@ -9,8 +9,9 @@ memory the way Claude Code feeds it: each past session through ``nous hook``
 (the in-process entry the command runs) as Claude Code sends it:
 ``SessionStart``, then per turn ``UserPromptSubmit``, the person's and the
 assistant's lines appended to the session's transcript as the CLI writes
-them, ``Stop``; and ``SessionEnd``. The commits are handed to the decision
-keeper as the history reader hands them (sha, message, author date, files).
+them, ``Stop``; and ``SessionEnd``. The commits are a real git repository in
+the project's folder, which the first session's ``SessionStart`` reads (a
+hook working alone keeps the new commits and the decisions they state).
 Then, in a fresh session, each rule's prompt (a bug report whose fix needs
 that one rule) goes to ``UserPromptSubmit``, and what it injects is judged:
 the rule is there when every number of its statement and at least
@@ -39,14 +40,11 @@ from pathlib import Path
 
 from bench.common import bench_settings, connected, report_checks
 from bench.decisions_data import Project, Rule, generate
-from cognition.decisions.keep import DecisionKeeper
-from graph.intake import CommitEntry
 from graph.models import new_id
 from graph.settings import Settings, load_settings
 from graph.store.memory import Memory
-from graph.store.team_decisions import TeamDecisionStore
-from graph.watch.project import project_of
 from scheduler.claude.hook_client import run_hook
+from tests.support.git_repo import git, new_repo
 from tests.support.transcripts import TranscriptWriter
 
 WORDS_NEEDED = 0.6
@@ -140,12 +138,25 @@ def replay_session(
     hook(settings, root, "SessionEnd", session, reason="other", **where)
 
 
+def write_history(root: Path, data: Project) -> None:
+    """``data``'s commits as a real git repository at ``root`` (author dates as generated, each
+    touching its files)."""
+    new_repo(root)
+    for i, (_, message, at, files) in enumerate(data.commits):
+        for name in files:
+            path = root / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as out:
+                out.write(f"# change {i}\n")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "--allow-empty", "--date", at, "-F", "-", stdin=message.encode())
+
+
 async def feed(settings: Settings, root: Path, memory: Memory, data: Project) -> None:
-    """The history to the decision keeper, then every past session through the hooks."""
-    store = TeamDecisionStore(memory, project_of(root, settings.project))
-    commits = [commit(sha, message, at, files) for sha, message, at, files in data.commits]
-    await DecisionKeeper(store).from_commits(commits)
-    await memory.await_text_indexes()
+    """The repository's history, read by the first session's ``SessionStart`` (a hook working
+    alone keeps the new commits and the decisions they state), then every past session
+    through the hooks."""
+    await asyncio.to_thread(write_history, root, data)
     with tempfile.TemporaryDirectory(prefix="bd-t-") as folder:
         for turns, day in zip(data.sessions, data.session_days, strict=True):
             await asyncio.to_thread(replay_session, settings, root, turns, day, Path(folder))
@@ -243,12 +254,6 @@ def report(results: list[tuple[str, bool, bool, int]]) -> bool:
             ),
         ]
     )
-
-
-def commit(sha: str, message: str, authored_at: str, files: tuple[str, ...] = ()) -> CommitEntry:
-    """A commit as the history reader hands it: subject line, body, author's name and date."""
-    subject, _, body = message.partition("\n")
-    return CommitEntry(sha, subject, body.strip(), "A. Developer", authored_at, files)
 
 
 def main() -> None:
