@@ -6,7 +6,7 @@ bearer gate (:mod:`scheduler.claude.mcp_auth`); every tool call answers
 from the memory of the agent its token names (:mod:`scheduler.claude.mcp_team`).
 Bounds keep one client from holding up the rest: a body over
 ``mcp.http.max_body_bytes`` is refused (413) before it is read whole, a
-header block over 64 KiB closes the connection, connections past
+header block over 64 KiB is refused (400), connections past
 ``mcp.http.max_connections`` get 503, and each request is served in its
 own task, so a client that sends slowly holds only its own connection.
 Bound to 127.0.0.1 unless told otherwise; HTTPS when ``mcp.http.tls_cert``
@@ -40,7 +40,7 @@ from scheduler.logs import configure_logging
 log = logging.getLogger(__name__)
 PATH = "/mcp"
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
-MAX_HEADER_BYTES = 65_536  # an unfinished request head larger than this closes the connection
+MAX_HEADER_BYTES = 65_536  # a request head larger than this is refused (400)
 MAX_PEM_BYTES = 1_048_576  # a certificate chain or key larger than this is not one
 # An idle kept-alive connection is closed after this long: longer than clients keep theirs
 # (httpx, which the MCP SDK's client uses: 5 s), so that it is the client that closes it, never
