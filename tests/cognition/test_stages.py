@@ -30,7 +30,9 @@ SHARED |= {
     "code_notes",
     "call_facts",
 }
-RUNNERS = {"loop", "decision_draft", "worklist", "follow_up", "reconcile", "chat"}
+# decisions: what a team said and committed, kept and recalled beside the loop (like chat),
+# taking its text in through sense's door.
+RUNNERS = {"loop", "decision_draft", "worklist", "follow_up", "reconcile", "chat", "decisions"}
 OUTSIDE = ("scheduler", "rsi", "bench", "tests")  # cognition sits below these
 
 

@@ -55,6 +55,7 @@ def test_the_banner_says_the_llm_once() -> None:
         endpoint=SimpleNamespace(browser_url=None, describe=lambda: "Neo4j"),
         root=Path("/root"),
         runtime=runtime,
+        trust=None,  # the shipped templates: nothing to trust
     )
     out = io.StringIO()
     print_banner(nous, ["decision loop (every 2 s)"], out=out, llm=True)  # type: ignore[arg-type]
