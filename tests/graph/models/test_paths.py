@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from graph.models.paths import _FILE_NAMESPACE, file_id
+from graph.ids import _FILE_NAMESPACE, file_id
 
 NAMES = [
     ("agent", "notes/kant.md"),

@@ -6,8 +6,8 @@ import json
 import uuid
 from datetime import UTC, datetime
 
+from graph.ids import _FILE_NAMESPACE
 from graph.models import Category, Observation, ObservationType
-from graph.models.paths import _FILE_NAMESPACE
 from graph.store.memory import observation_row
 
 
