@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from graph.store.memory import Memory
+from graph.watch.rescan import BASELINE_EVENT
 from tests.scheduler.claude.mcp_client import call, mcp_session
 from tests.support.eventually import eventually
 
@@ -162,7 +163,7 @@ async def test_the_daemon_records_observations_then_rsi_report_runs(
 ) -> None:
     root, console = tmp_path / "root", tmp_path / "console.log"
     (root / "docs").mkdir(parents=True)
-    (root / "docs" / "before.md").write_text("seen by the start rescan")
+    (root / "docs" / "before.md").write_text("recorded by the start baseline")
     config = tmp_path / "nous.yaml"
     config.write_text("reasoner: rules\n")
     env = {
@@ -184,7 +185,13 @@ async def test_the_daemon_records_observations_then_rsi_report_runs(
             assert daemon.poll() is None, console.read_text()
             return bool(await memory.observations_for_path(path))
 
-        await eventually(lambda: observed("docs/before.md"), "the start rescan", timeout_s=90)
+        async def baseline_recorded() -> bool:
+            assert daemon.poll() is None, console.read_text()
+            return bool(await memory.events.events(BASELINE_EVENT, 1))
+
+        # The first start records what is there as the baseline; it acts on none of it.
+        await eventually(baseline_recorded, "the start baseline", timeout_s=90)
+        assert not await memory.observations_for_path("docs/before.md")
         (root / "docs" / "during.md").write_text("seen by the watcher")
         await eventually(lambda: observed("docs/during.md"), "a change while running", 60)
         time.sleep(1)  # a few seconds of running, status lines included
