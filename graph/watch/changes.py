@@ -76,7 +76,8 @@ def prime(
 ) -> dict[str, Seen]:
     """Stat every file below ``root`` (no reading), so later events can be matched.
 
-    Names that are not valid UTF-8 are skipped, their escaped paths put in ``odd_names``.
+    Names that are not valid UTF-8 or hold a control character are skipped, their escaped
+    paths put in ``odd_names``.
     """
     return {rel: Seen.of(st) for rel, st in walk_files(root, path_filter, odd_names=odd_names)}
 

@@ -280,8 +280,9 @@ def walk_files(
     appeared. A directory that vanishes or cannot be listed below the start is
     skipped (the latter with one warning per process); the start itself failing
     raises :class:`OSError`, so a rescan cannot mistake a missing root for an
-    empty one. A name that is not valid UTF-8 (file or directory) is skipped:
-    its escaped path (:func:`escape_path`) goes to ``odd_names`` when given.
+    empty one. A name that is not valid UTF-8 or holds a control character (file or
+    directory) is skipped: its escaped path (:func:`escape_path`) goes to ``odd_names``
+    when given.
     """
     start = root / under if under else root
     prefix = PurePosixPath(under).as_posix() + "/" if under else ""
@@ -298,7 +299,7 @@ def _walk_entries(
 ) -> Iterator[tuple[str, os.stat_result]]:
     for entry in sorted(entries, key=lambda e: e.name):
         rel = prefix + entry.name
-        if not is_decodable(entry.name):
+        if not is_plain_name(entry.name):
             if odd_names is not None:
                 odd_names.append(escape_path(rel))
             continue
@@ -331,19 +332,23 @@ def warn_once(key: str, message: str) -> None:
         logger.warning("%s", message)
 
 
-def is_decodable(name: str) -> bool:
-    """Whether a name from the file system is valid UTF-8 (no surrogate escapes)."""
+def is_plain_name(name: str) -> bool:
+    """Whether a name from the file system is valid UTF-8 (no surrogate escapes) without a
+    control character (a newline or tab in a name is legal on POSIX, but no path Nous keeps
+    may hold one: :func:`check_relative_path` refuses it)."""
     try:
         name.encode("utf-8")
     except UnicodeEncodeError:
         return False
-    return True
+    return not any(ord(ch) < 32 or ord(ch) == 127 for ch in name)
 
 
 def escape_path(path: str | bytes) -> str:
-    """A path as printable text: valid UTF-8 kept, every other byte as ``\\xNN``.
+    """A path as printable text: valid UTF-8 kept, every other byte and every control
+    character as ``\\xNN``.
 
-    Never raises and never holds a surrogate, so it can go into a node and a log.
+    Never raises and never holds a surrogate or a line break, so it can go into a node and a
+    log line without forging another.
     """
-    raw = os.fsencode(path)
-    return raw.decode("utf-8", "backslashreplace")
+    text = os.fsencode(path).decode("utf-8", "backslashreplace")
+    return "".join(f"\\x{ord(ch):02x}" if ord(ch) < 32 or ord(ch) == 127 else ch for ch in text)

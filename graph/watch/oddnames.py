@@ -1,4 +1,4 @@
-"""File names that are not valid UTF-8: recorded once, then skipped.
+"""File names that are not valid UTF-8 or hold a control character: recorded once, then skipped.
 
 Such a name cannot be a node's path (a Python ``str`` holds it only with
 surrogate escapes, which neither Neo4j nor ``uuid5`` accepts), and watchfiles
@@ -20,7 +20,9 @@ from pathlib import Path
 from graph.models.observe import Observation, ObservationType
 from graph.watch.files import escape_path
 
-UNDECODABLE = "the file name is not valid UTF-8; Nous skips this file"
+UNDECODABLE = (
+    "the file name is not valid UTF-8 or holds a control character; Nous skips this file"
+)
 _NAMESPACE = uuid.UUID("0b9e7e7c-4d0e-4c52-a7a5-5b8a3f9f4c1d")
 # watchfiles' message for such a name: the path as Rust's Debug formatting writes it.
 _RUST_MESSAGE = re.compile(r'Unable to decode path "((?:[^"\\]|\\.)*)" to string')

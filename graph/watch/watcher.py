@@ -20,7 +20,7 @@ from watchfiles import Change, awatch
 from graph.models.observe import Observation
 from graph.settings import WatchSettings
 from graph.watch.changes import SOURCE, Seen, prime, translate_changes
-from graph.watch.files import PathFilter, is_decodable, warn_once
+from graph.watch.files import PathFilter, is_plain_name, warn_once
 from graph.watch.oddnames import odd_name_observation, undecodable_paths
 from graph.watch.recent import RecentReports
 
@@ -236,7 +236,7 @@ def readable_folders(root: Path, path_filter: PathFilter) -> list[Path]:
         found.append(folder)
         for child in children:
             rel = Path(child.path).relative_to(root).as_posix()
-            if is_decodable(rel) and not path_filter.is_ignored(rel):
+            if is_plain_name(rel) and not path_filter.is_ignored(rel):
                 pending.append(Path(child.path))
     return sorted(found)
 

@@ -64,6 +64,22 @@ async def test_an_odd_name_is_still_reported_on_the_first_look(
     assert set(await memory.file_records()) == {"plain.md"}
 
 
+async def test_a_name_with_a_line_break_is_odd_and_the_rest_is_still_recorded(
+    tmp_path: Path, memory: Memory
+) -> None:
+    # Legal on POSIX, refused by every path Nous keeps: one such name once aborted the sync.
+    (tmp_path / "plain.md").write_text("text")
+    (tmp_path / "two\nlines.md").write_text("text")
+    (tmp_path / "tab\there").mkdir()
+    (tmp_path / "tab\there" / "inner.md").write_text("text")
+    result = await rescan(tmp_path, memory, FILTER, max_hash_bytes=1 << 20, baseline=True)
+    assert result.baseline == 1
+    assert set(await memory.file_records()) == {"plain.md"}
+    odd = [o for o in result.observations if o.type is ObservationType.EXTERNAL_EVENT]
+    names = {o.metadata["name"] for o in odd}
+    assert names == {"two\\x0alines.md", "tab\\x09here"}
+
+
 async def test_without_a_baseline_the_first_look_observes_every_file(
     tmp_path: Path, memory: Memory
 ) -> None:
