@@ -2,7 +2,7 @@
 
     python -m bench.replay [--project sqlite-utils] [--versions 3.33,3.34,...,3.39]
                            [--cache ~/.cache/nous-bench/replay] [--templates FILE]
-                           [--settle-s 900] [--quiet-s 60] [--keep]
+                           [--settle-s 900] [--quiet-s 60] [--keep] [--execute]
 
 Takes successive released versions of ``--project`` from PyPI source
 distributions (downloaded once into ``--cache``, outside the repository),
@@ -22,8 +22,9 @@ them: once, never, more than once), decisions per observation by type and
 template, CONSIDERED edges per observation, re-decisions and decisions made
 while nothing changed, decision lag p50/p95, the daemon's RSS, and its log
 lines by level; per release, the runs of each command against the one run per
-changed file it would have taken without bursts; then the issues' checks, PASS
-or MISS. The agent it creates is deleted at the end unless ``--keep``.
+changed file it would have taken without bursts (with ``--execute``, the runs'
+total time against one run per changed file: :mod:`bench.replay_execute`); then
+the issues' checks, PASS or MISS. The agent it creates is deleted at the end unless ``--keep``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench.common import bench_settings, connected
+from bench.replay_execute import RunTimes, runner_environment, runs_settled
 from bench.replay_report import Release, Replay, report
 from bench.replay_source import Change, Tree, fetch_release, upgrade, version_tree
 from bench.soak_process import Daemon
@@ -56,15 +58,19 @@ DEFAULT_VERSIONS = "3.33,3.34,3.35,3.35.1,3.35.2,3.36,3.37,3.38,3.39"
 
 
 class DryRunDaemon(Daemon):
-    """``nous run --dry-run`` on the root, as a child process."""
+    """``nous run --dry-run`` on the root, as a child process (``execute``: without it)."""
 
-    def __init__(self, root: Path, env: dict[str, str], log: Path, agent_id: str) -> None:
+    def __init__(
+        self, root: Path, env: dict[str, str], log: Path, agent_id: str, *, execute: bool = False
+    ) -> None:
         super().__init__(root, env, log)
         self.agent_id = agent_id
+        self.execute = execute
 
     def start(self) -> None:
-        """Start ``python -m scheduler.cli run --dry-run`` (the ``nous`` command)."""
-        argv = [sys.executable, "-m", "scheduler.cli", "run", "--dry-run"]
+        """Start ``python -m scheduler.cli run [--dry-run]`` (the ``nous`` command)."""
+        argv = [sys.executable, "-m", "scheduler.cli", "run"]
+        argv += [] if self.execute else ["--dry-run"]
         argv += ["--root", str(self.root), "--agent-id", self.agent_id]
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen(
@@ -107,19 +113,21 @@ async def replay(
     templates: Path | None = None,
     settle_s: float = 900.0,
     quiet_s: float = 60.0,
+    execute: bool = False,
 ) -> Replay:
     """Replay ``versions`` (name, tree) into a dry-run daemon for ``memory``'s agent.
 
     The first version is there before the daemon starts: its first look records it as the
     baseline (no observation, no decision). Each later version is one release written; the
-    actions each starts are counted by template.
+    actions each starts are counted by template. With ``execute`` the commands run for
+    real (``env`` must be able to run them) and each release waits for its runs to end.
     """
     root = workdir / "root"
     root.mkdir()
     first, tree = versions[0]
     baseline = upgrade(root, {}, tree, first)
     env = {**env, **choose_templates(root, templates, env)}
-    daemon = DryRunDaemon(root, env, workdir / "daemon.log", memory.agent_id)
+    daemon = DryRunDaemon(root, env, workdir / "daemon.log", memory.agent_id, execute=execute)
     daemon.start()
     rss: dict[str, int | None] = {}
     changes: list[Change] = []
@@ -133,6 +141,8 @@ async def replay(
             changes += written
             runs_before, files_before = await _acts(memory)
             await _caught_up(memory, daemon, len(changes), settle_s, name)
+            if execute:
+                await runs_settled(memory, settle_s, name)
             runs_after, files_after = await _acts(memory)
             runs.append(
                 Release(name, written, runs_after - runs_before, files_after - files_before)
@@ -152,6 +162,7 @@ async def replay(
         quiet_decisions=quiet,
         baseline=len(baseline),
         releases=runs,
+        run_times=RunTimes.of(await memory.read("bench/replay_runs")) if execute else None,
     )
 
 
@@ -217,6 +228,11 @@ async def run(args: argparse.Namespace) -> bool:
         print(f"replaying {args.project} {', '.join(versions)}", flush=True)
         memory = Memory(driver, f"bench-replay-{new_id().lower()}")
         env = daemon_environment(endpoint.uri, endpoint.user, endpoint.password)
+        if args.execute:
+            # The baseline (one run per changed file) has no hourly budget either.
+            top = fetch_release(args.project, versions[-1], args.cache.expanduser())
+            env = runner_environment(args.project, top, args.cache.expanduser(), env)
+            env["NOUS_BUDGET__ACTIONS_PER_HOUR"] = "100000"
         with tempfile.TemporaryDirectory(prefix="nous-replay-") as tmp:
             try:
                 result = await replay(
@@ -227,6 +243,7 @@ async def run(args: argparse.Namespace) -> bool:
                     templates=args.templates,
                     settle_s=args.settle_s,
                     quiet_s=args.quiet_s,
+                    execute=args.execute,
                 )
             finally:
                 if not args.keep:
@@ -243,6 +260,9 @@ def main() -> None:
     parser.add_argument("--settle-s", type=float, default=900.0)
     parser.add_argument("--quiet-s", type=float, default=60.0)
     parser.add_argument("--keep", action="store_true", help="keep the agent's nodes")
+    parser.add_argument(
+        "--execute", action="store_true", help="run the commands for real and time them"
+    )
     args = parser.parse_args()
     sys.exit(0 if asyncio.run(run(args)) else 1)
 

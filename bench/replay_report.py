@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench.common import percentile, verdict
+from bench.replay_execute import RunTimes
 from bench.replay_source import Change
 
 OBSERVED_TYPE = {"created": "file_created", "modified": "file_modified", "deleted": "file_deleted"}
@@ -47,6 +48,8 @@ class Replay:
     baseline: int = 0
     """Files of the first version, there before the daemon started."""
     releases: list[Release] = field(default_factory=list)
+    run_times: RunTimes | None = None
+    """With ``--execute``: the runs' times; None in a dry run (runs counted, not timed)."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,8 @@ def report(replay: Replay) -> bool:
         print(f"daemon RSS {name}: {value} KB")
     print(f"log lines by level: {_counts(log_levels(replay.log))}")
     most = _runs_per_release(replay)
+    if replay.run_times is not None:
+        replay.run_times.print()
     ok = _checks(matched, len(observations), considered, idle, over)
     print(
         f"{verdict(most <= 1)}  at most one run of each command per release written (most {most})"
