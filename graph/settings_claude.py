@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 _STRICT = ConfigDict(extra="forbid", validate_default=True)  # as every section's
+TEAM_URL_PATTERN = r"^https?://[^\s/?#@]+(/[^\s?#]*)?$"
+"""A team server's address: http(s), a host (no user or password in it), perhaps a path."""
 
 
 class ClaudeSettings(BaseModel):
@@ -31,6 +33,22 @@ class ClaudeSettings(BaseModel):
     tool_output_chars: int = Field(2000, ge=100, description="a tool's output kept on its turn")
     tool_input_chars: int = Field(500, ge=40, description="each tool input value kept on its turn")
     turn_tool_results: int = Field(200, ge=1, description="tool results a turn keeps, errors first")
+    team_url: str | None = Field(
+        None,
+        max_length=2000,
+        pattern=TEAM_URL_PATTERN,
+        description="a team server (`nous mcp --http`, http(s)://HOST:PORT) that answers every"
+        " hook for the token's agent: the hook then needs no Neo4j",
+    )
+    team_token: SecretStr | None = Field(
+        None, description="the team server's bearer token (`nous tokens create`); better: a file"
+    )
+    team_token_file: str | None = Field(
+        None, min_length=1, description="a file holding the team server's token (outside the repo)"
+    )
+    team_ca_file: str | None = Field(
+        None, min_length=1, description="a PEM CA bundle to check the team server's certificate by"
+    )
 
 
 class McpHttpSettings(BaseModel):

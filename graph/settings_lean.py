@@ -173,6 +173,16 @@ SPECS: dict[str, dict[str, Spec]] = {
         "tool_output_chars": Spec("int", 2000, ge=100),
         "tool_input_chars": Spec("int", 500, ge=40),
         "turn_tool_results": Spec("int", 200, ge=1),
+        "team_url": Spec(
+            "str",
+            None,
+            nullable=True,
+            max_length=2000,
+            pattern=r"^https?://[^\s/?#@]+(/[^\s?#]*)?$",
+        ),
+        "team_token": Spec("secret", None, nullable=True),
+        "team_token_file": Spec("str", None, nullable=True, min_length=1),
+        "team_ca_file": Spec("str", None, nullable=True, min_length=1),
     },
     "cases": {
         "enabled": Spec("bool", True),
@@ -250,6 +260,10 @@ class HookClaude(Section):
     tool_output_chars: int
     tool_input_chars: int
     turn_tool_results: int
+    team_url: str | None
+    team_token: Secret | None
+    team_token_file: str | None
+    team_ca_file: str | None
 
 
 class HookCases(Section):

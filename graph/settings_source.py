@@ -34,7 +34,19 @@ Key = tuple[str, ...]
 _PLAIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 _YAML_WORDS = frozenset({"yes", "no", "true", "false", "on", "off", "null"})
 # Values taken as they are, never parsed: a password may look like YAML.
-_PLAIN_KEYS = frozenset({"password", "uri", "user", "api_key", "templates_file"})
+_PLAIN_KEYS = frozenset(
+    {
+        "password",
+        "uri",
+        "user",
+        "api_key",
+        "templates_file",
+        "team_url",
+        "team_token",
+        "team_token_file",
+        "team_ca_file",
+    }
+)
 
 # Environment variables that do not follow the NOUS_ prefix convention.
 PLAIN_ENV: dict[str, Key] = {

@@ -18,7 +18,9 @@ answers within a shorter limit of its own
 (:func:`scheduler.claude.hook_server.answer_limit`), so its refusal arrives
 before this process gives up. With no daemon to take it, or when asked for
 another settings file or agent (the daemon answers for its own agent only),
-the hook works alone: :func:`scheduler.claude.hooks.answer_alone`.
+the hook works alone: :func:`scheduler.claude.hooks.answer_alone`; or, when
+``claude.team_url`` names a team server, the server answers it
+(:mod:`scheduler.claude.hook_team`) and this process never opens Neo4j.
 
 Seed 004's rule holds for every hook: whatever goes wrong (bad arguments, a
 bad payload, bad settings, Neo4j down, a timeout) the process exits 0 having
@@ -35,6 +37,7 @@ from collections.abc import Sequence
 
 from scheduler.claude.events import BY_NAME, EVENTS, MAX_PAYLOAD_BYTES
 from scheduler.claude.hook_socket import DaemonUnavailable, ask_daemon
+from scheduler.claude.hook_team import TeamUnavailable, ask_team, team_server
 from scheduler.claude.hook_watchdog import Watchdog
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO, NoReturn, TextIO
 
     from graph.settings import Settings
+    from graph.settings_lean import HookSettings
 
 FALLBACK_TIMEOUT_S = 15.0
 """The hard limit until the settings are read (they may be what hangs).
@@ -175,7 +179,7 @@ def run_hook(
     settings: Settings | None = None,
     watchdog: Watchdog | None = None,
 ) -> int:
-    """Answer one hook, through the daemon or alone; always returns 0.
+    """Answer one hook, through the daemon, the team server or alone; always returns 0.
 
     It works alone only when no daemon took the hook; one the daemon took
     and did not answer is not redone (it adds nothing, and says so).
@@ -195,8 +199,9 @@ def run_hook(
             except DaemonUnavailable:  # AnswerLost is not: what the daemon took is not redone
                 absent = True
         if text is None:
-            text = _answer_alone(event, raw, root, absent, config, agent_id, settings, watchdog)
-            alone = True
+            text, alone = _answer_here(
+                event, raw, root, absent, config, agent_id, settings, watchdog
+            )
         if text:
             stdout.write(text + "\n")
             stdout.flush()
@@ -209,14 +214,40 @@ def run_hook(
     return 0
 
 
-def _answer_alone(
+def _answer_here(
     event: str,
     raw: bytes,
     root: str | Path,
     absent: bool,
     config: str | Path | None,
     agent_id: str | None,
-    settings: Settings | None,
+    settings: Settings | HookSettings | None,
+    watchdog: Watchdog | None,
+) -> tuple[str, bool]:
+    """No daemon took the hook: the team server answers it when ``claude.team_url`` names one
+    (:mod:`scheduler.claude.hook_team`), else the hook works alone; the answer, and whether it
+    worked alone."""
+    if settings is None:
+        from pathlib import Path  # the daemon's path never needs it
+
+        from graph.settings_lean import load_hook_settings
+
+        overrides = {"agent_id": agent_id} if agent_id else {}
+        settings = load_hook_settings(Path(config) if config else None, overrides=overrides)
+    team = team_server(settings.claude)
+    if team is None:
+        return _answer_alone(event, raw, root, absent, settings, watchdog), True
+    limit_s = settings.claude.hook_timeout_s
+    left = watchdog.limit(limit_s) if watchdog is not None else limit_s
+    return ask_team(team, event, raw, left - EXIT_MARGIN_S), False
+
+
+def _answer_alone(
+    event: str,
+    raw: bytes,
+    root: str | Path,
+    absent: bool,
+    settings: Settings | HookSettings,
     watchdog: Watchdog | None,
 ) -> str:
     """The hook answered over the agent's graph alone (no daemon took it)."""
@@ -229,8 +260,6 @@ def _answer_alone(
         event,
         raw,
         os.fspath(root),
-        config=config,
-        agent_id=agent_id,
         settings=settings,
         watchdog=watchdog,
         daemon_absent=absent,
@@ -268,15 +297,18 @@ MEMORY_OFF = (
     "to fix (Neo4j not running: `nous neo4j start`)."
 )
 """The one line a session's first hook adds when it failed (Neo4j down, bad settings)."""
+TEAM_OFF = "Nous's memory is off for this session: {why}."
+"""The same line when the team server gave no answer (its reason says what to fix)."""
 
 
 def say_memory_off(event: str, exc: Exception, stdout: TextIO) -> None:
     """The session's first answer, when its hook failed: one line saying how to fix it."""
     from scheduler.claude.payload import HookAnswer  # only on failure: off the hook's path
 
-    why = " ".join(str(exc).split())[:200] or type(exc).__name__
+    line = TEAM_OFF if isinstance(exc, TeamUnavailable) else MEMORY_OFF
+    why = " ".join(str(exc).split())[:400] or type(exc).__name__
     try:
-        stdout.write(HookAnswer(context=MEMORY_OFF.format(why=why)).render(event) + "\n")
+        stdout.write(HookAnswer(context=line.format(why=why)).render(event) + "\n")
         stdout.flush()
     except (OSError, ValueError):
         pass  # no one reads the answer any more

@@ -3,7 +3,10 @@
 The same tools as ``nous mcp`` (:func:`scheduler.claude.mcp_server.build_server`),
 served by uvicorn at ``http(s)://HOST:PORT/mcp``. Every request passes the
 bearer gate (:mod:`scheduler.claude.mcp_auth`); every tool call answers
-from the memory of the agent its token names (:mod:`scheduler.claude.mcp_team`).
+from the memory of the agent its token names (:mod:`scheduler.claude.mcp_team`),
+and so does every Claude Code hook posted to ``/hooks/EVENT``
+(:mod:`scheduler.claude.team_hooks`), by a developer's ``nous hook`` that
+has ``claude.team_url`` and no Neo4j of its own.
 Bounds keep one client from holding up the rest: a body over
 ``mcp.http.max_body_bytes`` is refused (413) before it is read whole, a
 header block over 64 KiB is refused (400), connections past
@@ -33,8 +36,9 @@ from scheduler.claude.mcp_auth import BearerGate
 from scheduler.claude.mcp_memory import MemoryUnavailable
 from scheduler.claude.mcp_server import build_server
 from scheduler.claude.mcp_team import TeamGate
+from scheduler.claude.team_hooks import TeamHooks, with_hooks
 from scheduler.cli.common import EXIT_OK, EXIT_USAGE, CommandError, settings_from
-from scheduler.compose.mcp_http import build_team_tools
+from scheduler.compose.mcp_http import build_team_tools, team_sessions
 from scheduler.logs import configure_logging
 
 log = logging.getLogger(__name__)
@@ -117,7 +121,8 @@ async def _serve(settings: Settings, host: str, port: int, tls: tuple[Path, Path
             session_idle_timeout=http.session_idle_s,
             transport_security=_transport_security(host),
         )
-        app = BearerGate(server.streamable_http_app(), team.team)
+        hooks = TeamHooks(team, team_sessions(settings), settings.claude.hook_timeout_s)
+        app = BearerGate(with_hooks(server.streamable_http_app(), hooks), team.team)
         await _connect(team.team)
         config = uvicorn.Config(
             app,

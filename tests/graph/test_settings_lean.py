@@ -30,6 +30,7 @@ KINDS: dict[object, str] = {
     str: "str",
     SecretStr: "secret",
     str | None: "str",
+    SecretStr | None: "secret",
 }
 CLASSES: tuple[type[Section], ...] = (
     HookNeo4j,
@@ -62,7 +63,8 @@ def model_spec(model: type[BaseModel], name: str) -> tuple[str, Any, bool, dict[
     default = field.default
     if isinstance(default, SecretStr):
         default = default.get_secret_value()
-    return KINDS[field.annotation], default, field.annotation == str | None, bounds
+    nullable = field.annotation in (str | None, SecretStr | None)
+    return KINDS[field.annotation], default, nullable, bounds
 
 
 def lean_spec(spec: Spec) -> tuple[str, Any, bool, dict[str, Any]]:
