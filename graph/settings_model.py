@@ -100,6 +100,9 @@ class WatchSettings(BaseModel):
     baseline: bool = Field(
         True, description="the first look at a root records its files, not changes to act on"
     )
+    gitignore: bool = Field(
+        True, description="also leave out what the root's .gitignore leaves out (read at start)"
+    )
 
 
 class SenseSettings(BaseModel):

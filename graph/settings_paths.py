@@ -29,6 +29,20 @@ DEFAULT_IGNORE_PATTERNS: list[str] = [
     "node_modules/**",
     STATE_DIR,
     f"{STATE_DIR}/**",
+    # What a test, lint or build run writes into the tree (pytest, hypothesis, mypy, ruff,
+    # coverage, tox/nox, setuptools): a replayed release's own suite runs wrote 30 files of
+    # .hypothesis/ that were then observed as changes, one more run each (issue 55).
+    ".pytest_cache",
+    ".hypothesis",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "*.egg-info",
+    "htmlcov",
+    ".coverage",
+    ".coverage.*",
 ]
 
 # A pattern with "*" is a glob on the file name: "*.py" is a suffix, not a substring.

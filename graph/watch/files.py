@@ -21,6 +21,7 @@ from typing import BinaryIO
 
 from graph.errors import PathOutsideRootError
 from graph.models.observe import Observation, ObservationType
+from graph.watch.gitignore import GitIgnore, match_components
 
 logger = logging.getLogger(__name__)
 
@@ -53,11 +54,13 @@ class PathFilter:
 
     A path is ignored if it, or any of its parent directories, matches.
     Matching is case-sensitive. Blank patterns (also ``/`` alone) are skipped:
-    taken literally they would name the root and ignore everything.
+    taken literally they would name the root and ignore everything. With
+    ``gitignore`` (the root's ``.gitignore``), what it leaves out is ignored too.
     """
 
-    def __init__(self, patterns: Sequence[str]) -> None:
+    def __init__(self, patterns: Sequence[str], gitignore: GitIgnore | None = None) -> None:
         """Compile ``patterns`` once; :meth:`is_ignored` is called for every event."""
+        self.gitignore = gitignore
         names: list[str] = []
         self._anchored: list[tuple[str, ...]] = []
         for raw in patterns:
@@ -90,20 +93,13 @@ class PathFilter:
         parts = tuple(p for p in rel_path.split("/") if p and p != ".")
         if self._names is not None and any(self._names.match(p) for p in parts):
             return True
+        if self.gitignore is not None and self.gitignore.is_ignored(rel_path):
+            return True
         return any(
-            _match_parts(pattern, parts[:depth])
+            match_components(pattern, parts[:depth])
             for pattern in self._anchored
             for depth in range(1, len(parts) + 1)
         )
-
-
-def _match_parts(pattern: tuple[str, ...], parts: tuple[str, ...]) -> bool:
-    if not pattern:
-        return not parts
-    head, rest = pattern[0], pattern[1:]
-    if head == "**":
-        return any(_match_parts(rest, parts[i:]) for i in range(len(parts) + 1))
-    return bool(parts) and fnmatch.fnmatchcase(parts[0], head) and _match_parts(rest, parts[1:])
 
 
 def check_relative_path(path: str) -> PurePosixPath:

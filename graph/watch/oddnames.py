@@ -20,9 +20,7 @@ from pathlib import Path
 from graph.models.observe import Observation, ObservationType
 from graph.watch.files import escape_path
 
-UNDECODABLE = (
-    "the file name is not valid UTF-8 or holds a control character; Nous skips this file"
-)
+UNDECODABLE = "the file name is not valid UTF-8 or holds a control character; Nous skips this file"
 _NAMESPACE = uuid.UUID("0b9e7e7c-4d0e-4c52-a7a5-5b8a3f9f4c1d")
 # watchfiles' message for such a name: the path as Rust's Debug formatting writes it.
 _RUST_MESSAGE = re.compile(r'Unable to decode path "((?:[^"\\]|\\.)*)" to string')

@@ -55,15 +55,23 @@ class FileWatcher:
     symlink, and what ``settings.ignore_patterns`` ignores produce nothing.
     """
 
-    def __init__(self, root: Path, settings: WatchSettings, agent_id: str) -> None:
-        """Remember what to watch; nothing is read until :meth:`watch` runs."""
+    def __init__(
+        self,
+        root: Path,
+        settings: WatchSettings,
+        agent_id: str,
+        path_filter: PathFilter | None = None,
+    ) -> None:
+        """Remember what to watch; nothing is read until :meth:`watch` runs. ``path_filter``
+        (the daemon's, with the root's ``.gitignore``) defaults to ``settings.ignore_patterns``.
+        """
         self._root = root
         self._on_gap: Callable[[], None] | None = None
         self.gaps = 0
         """How many times the watch was re-armed after watchfiles gave up on a name."""
         self._settings = settings
         self._agent_id = agent_id
-        self._filter = PathFilter(settings.ignore_patterns)
+        self._filter = path_filter or PathFilter(settings.ignore_patterns)
         self._known: dict[str, Seen] = {}
         self._ready = asyncio.Event()
         self._running = False

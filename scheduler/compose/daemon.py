@@ -37,6 +37,7 @@ from graph.settings_lean import git_environment
 from graph.store.memory import Memory
 from graph.store.team_decisions import TeamDecisionStore
 from graph.watch.files import PathFilter
+from graph.watch.gitignore import GitIgnore
 from graph.watch.project import project_of
 from graph.watch.watcher import FileWatcher
 from scheduler.claude.hook_server import HookServer
@@ -144,12 +145,17 @@ def build_intake(
         spool=open_intake_spool(root, settings.intake, settings.agent_id),
         in_memory=settings.intake.in_memory,
     )
-    watcher = FileWatcher(root, settings.watch, settings.agent_id)
+    # One filter for the watcher and the index sync, so both leave out the same files.
+    gitignore = GitIgnore.read(root) if settings.watch.gitignore else None
+    if gitignore is not None:
+        log.info("leaving out what %s/.gitignore leaves out (%d patterns)", root, len(gitignore))
+    path_filter = PathFilter(settings.watch.ignore_patterns, gitignore)
+    watcher = FileWatcher(root, settings.watch, settings.agent_id, path_filter)
     index_sync = IndexSync(
         root,
         memory,
         ingestor,
-        PathFilter(settings.watch.ignore_patterns),
+        path_filter,
         max_hash_bytes=settings.watch.max_hash_bytes,
         recent=watcher.recent,
         baseline=settings.watch.baseline,

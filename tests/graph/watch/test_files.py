@@ -109,6 +109,30 @@ def test_default_patterns_cover_nous_state() -> None:
     assert not path_filter.is_ignored("nous/notes.md")
 
 
+@pytest.mark.parametrize(
+    ("path", "ignored"),
+    [
+        # What a suite, lint or build run writes: never a change of its own (issue 55).
+        (".hypothesis/constants/0fb3f742b440b1eb", True),
+        (".pytest_cache/v/cache/lastfailed", True),
+        ("pkg/.mypy_cache/3.11/x.json", True),
+        (".ruff_cache/0.6.0/123", True),
+        (".tox/py311/log/x.log", True),
+        ("sqlite_utils.egg-info/PKG-INFO", True),
+        ("htmlcov/index.html", True),
+        (".coverage", True),
+        (".coverage.host.123.456", True),
+        # ... and nothing a person writes that merely looks alike.
+        ("docs/coverage.md", False),
+        ("hypothesis/notes.md", False),
+        ("src/egg_info.py", False),
+        (".coveragerc", False),
+    ],
+)
+def test_default_patterns_leave_out_tool_caches(path: str, ignored: bool) -> None:
+    assert PathFilter(DEFAULT_IGNORE_PATTERNS).is_ignored(path) is ignored
+
+
 def test_inspect_text_file(tmp_path: Path) -> None:
     content = b"hello, world\n"
     (tmp_path / "notes").mkdir()
