@@ -24,10 +24,13 @@ import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar, Self
 
 from graph.errors import SettingsError
 from graph.settings_source import Key, SettingsData, gather_settings
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a hook's path)
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Self
 
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})

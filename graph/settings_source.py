@@ -20,9 +20,12 @@ import os
 import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
 
 from graph.errors import SettingsError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (a hook's path)
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_CONFIG_FILE = Path("nous.yaml")
 EMBEDDING_DIMENSIONS = 384
