@@ -8,7 +8,9 @@
 // mode: read
 MATCH (d:Decision)
 WHERE d.agent_id = $agent_id AND d.status IN $statuses
-  AND d.wait_until IS NOT NULL
+  // A range on wait_until (every datetime is after 1970), not IS NOT NULL: with it the
+  // composite index is sought on all three keys; with IS NOT NULL the planner may scan it whole.
+  AND d.wait_until > datetime("1970-01-01T00:00:00Z")
   AND (d.wait_until <= $now OR d.path IN $paths)
 OPTIONAL MATCH (d)-[:CONSIDERED]->(o:Observation)
 WITH d, collect(o.id) AS observation_ids
