@@ -11,9 +11,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+from graph.ids import new_id
 from graph.server.finder import Neo4jEndpoint, find_or_start
 from graph.settings import Settings, load_settings
 from graph.store.driver import GraphDriver
+from graph.store.memory import Memory
 from graph.store.migrate import apply_migrations
 
 
@@ -33,6 +35,29 @@ async def connected(settings: Settings) -> AsyncIterator[tuple[Neo4jEndpoint, Gr
         yield endpoint, driver
     finally:
         await driver.close()
+
+
+@asynccontextmanager
+async def scratch_agent(driver: GraphDriver, name: str) -> AsyncIterator[Memory]:
+    """A new agent ``bench-<name>-…`` on ``driver``, forgotten afterwards (whole, even when
+    the bench failed half-way)."""
+    memory = Memory(driver, f"bench-{name}-{new_id().lower()}")
+    try:
+        yield memory
+    finally:
+        await memory.forget()
+
+
+def hook_environment(endpoint: Neo4jEndpoint, agent_id: str) -> dict[str, str]:
+    """The environment a ``nous hook`` process is started with by a bench: ``PATH``, the
+    agent and the Neo4j it finds (nothing else of the caller's)."""
+    return {
+        "PATH": os.environ.get("PATH", ""),
+        "NOUS_AGENT_ID": agent_id,
+        "NEO4J_URI": endpoint.uri,
+        "NEO4J_USER": endpoint.user,
+        "NEO4J_PASSWORD": endpoint.password,
+    }
 
 
 def model_overrides(args: argparse.Namespace) -> dict[str, Any]:

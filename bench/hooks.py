@@ -37,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import bench_settings, connected, percentile, verdict
+from bench.common import bench_settings, connected, hook_environment, percentile, verdict
 from bench.hooks_team import team_server
 from bench.recall import count_nodes, fill, observations
 from bench.recall_data import History
@@ -119,13 +119,7 @@ async def run(size: int, count: int, batch: int) -> bool:
                 root = Path(tmp)
                 files = observations(memory.agent_id, history, root, count)
                 prompts = [f"Please fix {o.path} and keep its index current" for o in files]
-                env = {
-                    "PATH": os.environ.get("PATH", ""),
-                    "NOUS_AGENT_ID": memory.agent_id,
-                    "NEO4J_URI": endpoint.uri,
-                    "NEO4J_USER": endpoint.user,
-                    "NEO4J_PASSWORD": endpoint.password,
-                }
+                env = hook_environment(endpoint, memory.agent_id)
                 await measure_baseline(3, env, root)  # warm the page cache
                 base = await measure_baseline(len(prompts), env, root)
                 alone, alone_ok = await measure_hooks(root, prompts, env)

@@ -22,7 +22,7 @@ from pathlib import Path
 from graph.models import new_id, utc_now
 from graph.server.finder import Neo4jEndpoint
 from graph.store.driver import GraphDriver
-from graph.store.tokens import TokenStore
+from graph.store.memory import Memory
 from scheduler.claude.tokens import new_token, token_hash
 
 START_S = 60.0
@@ -49,7 +49,7 @@ async def team_server(
     }
     token = new_token()
     name = f"bench-{new_id().lower()}"
-    store = TokenStore(driver)
+    store = Memory(driver, agent_id).tokens  # the team's tokens: every agent's
     await store.create(new_id(), name, agent_id, token_hash(token), utc_now())
     token_file = root / f".{name}.token"  # gone with the bench's folder
     token_file.write_text(token + "\n")

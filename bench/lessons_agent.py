@@ -34,7 +34,6 @@ from cognition.llm import LLMClient
 from cognition.text import fence
 from graph.models import new_id
 from graph.settings import Settings
-from graph.store.cases import CaseStore
 from graph.store.driver import GraphDriver
 from graph.store.memory import Memory
 from rsi.sandbox import run_problem
@@ -171,7 +170,7 @@ class LessonAgent:
 
     async def case_count(self, memory: Memory) -> int:
         """Active cases the agent holds."""
-        return len(await CaseStore(memory).active())
+        return len(await memory.cases.active())
 
     def _layer(
         self,

@@ -36,7 +36,6 @@ import statistics
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
-from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,13 +43,12 @@ from typing import Any
 from bench.common import bench_settings, connected, verdict
 from bench.llm_server import llama_server, wait_until_idle
 from bench.loop import KINDS
-from bench.rig import open_loop
+from bench.rig import scratch_loop
 from cognition.deliberate.single_call import WholeReply
 from cognition.llm import LLMReply
 from cognition.schemas import Deliberation
-from cognition.sense.classify import ObservationClassifier
-from graph.models import Observation, ReasonerKind, new_id
-from graph.settings import Settings, child_environment
+from graph.models import Observation, ReasonerKind
+from graph.settings import Settings
 from graph.store.memory import Memory
 
 MODES = {
@@ -111,42 +109,31 @@ async def run_mode(settings: Settings, mode: str, count: int, *, baseline: bool)
     settings.executors.dry_run = True
     settings.budget.actions_per_hour = 1_000_000
     result = ModeResult(mode)
-    async with connected(settings) as (_endpoint, driver):
-        memory = Memory(driver, f"bench-llm-{new_id().lower()}")
-        classifier = ObservationClassifier(settings.sense)
-        with tempfile.TemporaryDirectory(prefix="nous-llm-") as tmp:
-            root = Path(tmp)
-            settings.watch.root = root
-            stack = AsyncExitStack()  # the LLM client's close and the episode's end
-            runtime = (
-                await open_loop(
-                    stack, settings, memory, root, child_environment(), classifier=classifier
-                )
-            ).runtime
-            llm = runtime.llm
-            calls: dict[str, LLMReply[Any]] = {}
-            deliberations: list[Deliberation] = []
-            _record_calls(llm, calls, result.prompts, result.by_step)
-            _record_deliberations(runtime.loop.reasoner, deliberations)
-            try:
-                await llm.probe()  # format negotiation, outside the measurement
-                result.reply_format = llm.state.reply_format
-                batches = [
-                    [classifier.classify(_observation(root, memory, i))] for i in range(count)
-                ]
-                await memory.record_observations([b[0] for b in batches])
-                for batch in batches:
-                    sent = llm.state.requests_sent
-                    t0 = time.perf_counter()
-                    await runtime.loop.decide(batch)
-                    result.wall_s.append(time.perf_counter() - t0)
-                    result.requests += llm.state.requests_sent - sent
-                _tally(result, calls, deliberations)
-                if baseline:
-                    result.baseline_s = await _baseline(llm, result.prompts)
-            finally:
-                await stack.aclose()
-                await memory.forget()
+    async with (
+        connected(settings) as (_endpoint, driver),
+        scratch_loop(settings, driver, "llm") as scratch,
+    ):
+        memory, root, runtime = scratch.memory, scratch.root, scratch.runtime
+        llm = runtime.llm
+        calls: dict[str, LLMReply[Any]] = {}
+        deliberations: list[Deliberation] = []
+        _record_calls(llm, calls, result.prompts, result.by_step)
+        _record_deliberations(runtime.loop.reasoner, deliberations)
+        await llm.probe()  # format negotiation, outside the measurement
+        result.reply_format = llm.state.reply_format
+        batches = [
+            [scratch.classifier.classify(_observation(root, memory, i))] for i in range(count)
+        ]
+        await memory.record_observations([b[0] for b in batches])
+        for batch in batches:
+            sent = llm.state.requests_sent
+            t0 = time.perf_counter()
+            await runtime.loop.decide(batch)
+            result.wall_s.append(time.perf_counter() - t0)
+            result.requests += llm.state.requests_sent - sent
+        _tally(result, calls, deliberations)
+        if baseline:
+            result.baseline_s = await _baseline(llm, result.prompts)
     return result
 
 

@@ -29,19 +29,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
-from contextlib import AsyncExitStack
 from pathlib import Path
 
 from bench.common import bench_settings, connected, percentile, verdict
-from bench.rig import open_loop
+from bench.rig import scratch_loop
 from cognition.loop import DecisionLoop, TickReport
-from cognition.sense.classify import ObservationClassifier
-from graph.models import Decision, Observation, ObservationType, OpenDecision, new_id
-from graph.settings import child_environment
+from graph.models import Decision, Observation, ObservationType, OpenDecision
 from graph.store.memory import Memory
 
 WARM_UP = 5000
@@ -72,41 +68,27 @@ async def run(count: int, concurrency: int | None = None, warmup: int = WARM_UP)
     settings.budget.actions_per_hour = 1_000_000
     async with connected(settings) as (endpoint, driver):
         print(f"neo4j: {endpoint.describe()}")
-        memory = Memory(driver, f"bench-loop-{new_id().lower()}")
-        classifier = ObservationClassifier(settings.sense)
-        with tempfile.TemporaryDirectory(prefix="nous-loop-") as tmp:
-            root = Path(tmp)
-            settings.watch.root = root
-            stack = AsyncExitStack()  # the LLM client's close and the episode's end
-            runtime = (
-                await open_loop(
-                    stack, settings, memory, root, child_environment(), classifier=classifier
-                )
-            ).runtime
-            try:
-                observations = [
-                    classifier.classify(_observation(memory.agent_id, i)) for i in range(count)
-                ]
-                _write_files(root, observations)
-                await memory.record_observations(observations[:warmup])
-                started = time.perf_counter()
-                await _ticks(runtime.loop)  # warm-up: query plans, JIT
-                warm_s = time.perf_counter() - started
-                print(f"warm-up: {warmup} decisions untimed, {warmup / warm_s:.0f}/s")
-                floor = await _round_trips(memory, 200)
-                await memory.record_observations(observations[warmup:])
-                timings: list[float] = []
-                kinds: Counter[str] = Counter()
-                _time_each_decision(runtime.loop, timings, kinds)
-                statements = driver.statements
-                started = time.perf_counter()
-                await _ticks(runtime.loop)
-                elapsed = time.perf_counter() - started
-                statements = driver.statements - statements
-            finally:
-                await runtime.loop.stop(0.0)
-                await stack.aclose()
-                await memory.forget()
+        async with scratch_loop(settings, driver, "loop") as scratch:
+            memory, loop = scratch.memory, scratch.runtime.loop
+            observations = [
+                scratch.classifier.classify(_observation(memory.agent_id, i)) for i in range(count)
+            ]
+            _write_files(scratch.root, observations)
+            await memory.record_observations(observations[:warmup])
+            started = time.perf_counter()
+            await _ticks(loop)  # warm-up: query plans, JIT
+            warm_s = time.perf_counter() - started
+            print(f"warm-up: {warmup} decisions untimed, {warmup / warm_s:.0f}/s")
+            floor = await _round_trips(memory, 200)
+            await memory.record_observations(observations[warmup:])
+            timings: list[float] = []
+            kinds: Counter[str] = Counter()
+            _time_each_decision(loop, timings, kinds)
+            statements = driver.statements
+            started = time.perf_counter()
+            await _ticks(loop)
+            elapsed = time.perf_counter() - started
+            statements = driver.statements - statements
 
     return _report(
         timings, kinds, statements, elapsed, floor, settings.schedule.decision_concurrency

@@ -29,7 +29,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from bench.common import bench_settings, connected, report_checks
+from bench.common import bench_settings, connected, report_checks, scratch_agent
 from bench.recall_stages import rank_of, report_stages, stage_rankings
 from cognition.embeddings import EmbeddedE5, Embeddings
 from cognition.recall.hybrid import HybridRecall
@@ -110,18 +110,33 @@ async def run_conversations(files: list[Path], threads: int) -> bool:
     async with connected(settings) as (endpoint, driver):
         print(f"neo4j: {endpoint.describe()}")
         for path in files:
-            memory = Memory(driver, f"bench-conversation-{new_id().lower()}")
-            try:
+            async with scratch_agent(driver, "conversation") as memory:
                 await _measure(memory, path, embeddings, ranks, door)
-            finally:
-                await memory.forget()
     report_stages(ranks)
+    return report_door(door, "the door (nous mcp recall)", files)
+
+
+def report_door(door: Counter[str], what: str, files: list[Path]) -> bool:
+    """Print how often ``what`` showed a question's evidence against plain BM25 showing as
+    many turns; True when at 1.3x or more. No question with evidence: exit saying so."""
     hit, base, n = door["hit"], door["bm25"], door["questions"]
+    if not n:
+        names = ", ".join(path.name for path in files)
+        raise SystemExit(f"bench.recall_quality: no question with evidence in {names}")
     shown = door["shown"] / n
-    print(f"the door (nous mcp recall): evidence shown for {hit / n:.3f} of {n} questions, "
-          f"{shown:.2f} turns on average; plain BM25 as many turns: {base / n:.3f}")  # fmt: skip
+    print(
+        f"{what}: evidence shown for {hit / n:.3f} of {n} questions, {shown:.2f} turns on"
+        f" average; plain BM25 as many turns: {base / n:.3f}"
+    )
     ratio = hit / base if base else float("inf")
     return report_checks([(ratio >= 1.3, f"recall {ratio:.2f}x plain BM25 at equal size (>= 1.3)")])
+
+
+async def read_conversation(path: Path) -> dict[str, Any]:
+    """A LoCoMo conversation file: its sessions and its questions (``qa``) in one mapping."""
+    raw: dict[str, Any] = json.loads(await asyncio.to_thread(path.read_text, encoding="utf-8"))
+    sessions: dict[str, Any] = raw.get("conversation", raw)
+    return sessions | {"qa": raw["qa"]}
 
 
 async def _measure(
@@ -131,8 +146,7 @@ async def _measure(
     ranks: dict[str, list[int]],
     door: Counter[str],
 ) -> None:
-    conversation = json.loads(await asyncio.to_thread(path.read_text, encoding="utf-8"))
-    conversation = conversation.get("conversation", conversation) | {"qa": conversation["qa"]}
+    conversation = await read_conversation(path)
     turns = turns_of(conversation)
     ids = await remember(memory, turns)
     with tempfile.TemporaryDirectory() as root:

@@ -14,18 +14,16 @@ as many turns. Target (issue 27): at least 1.3x.
 from __future__ import annotations
 
 import asyncio
-import json
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.common import bench_settings, connected, report_checks
-from bench.recall_conversation import BM25, turns_of
+from bench.common import bench_settings, connected, scratch_agent
+from bench.recall_conversation import BM25, read_conversation, report_door, turns_of
 from bench.recall_quality_mcp import WAIT_LIMIT_S, nous_mcp, pending, tool
 from cognition.text import plain_text
-from graph.models import new_id
 from graph.store.memory import Memory
 
 
@@ -36,26 +34,14 @@ async def run_conversations_through_mcp(files: list[Path], threads: int) -> bool
     async with connected(settings) as (endpoint, driver):
         print(f"neo4j: {endpoint.describe()}; through nous mcp alone (no daemon)")
         for path in files:
-            memory = Memory(driver, f"bench-conversation-mcp-{new_id().lower()}")
-            try:
+            async with scratch_agent(driver, "conversation-mcp") as memory:
                 with tempfile.TemporaryDirectory() as tmp:
                     door.update(await _measure(memory, path, Path(tmp), threads))
-            finally:
-                await memory.forget()
-    hit, base, n = door["hit"], door["bm25"], door["questions"]
-    if not n:
-        names = ", ".join(path.name for path in files)
-        raise SystemExit(f"bench.recall_quality: no question with evidence in {names}")
-    shown = door["shown"] / n
-    print(f"nous mcp recall: evidence shown for {hit / n:.3f} of {n} questions, "
-          f"{shown:.2f} turns on average; plain BM25 as many turns: {base / n:.3f}")  # fmt: skip
-    ratio = hit / base if base else float("inf")
-    return report_checks([(ratio >= 1.3, f"recall {ratio:.2f}x plain BM25 at equal size (>= 1.3)")])
+    return report_door(door, "nous mcp recall", files)
 
 
 async def _measure(memory: Memory, path: Path, folder: Path, threads: int) -> Counter[str]:
-    conversation = json.loads(await asyncio.to_thread(path.read_text, encoding="utf-8"))
-    conversation = conversation.get("conversation", conversation) | {"qa": conversation["qa"]}
+    conversation = await read_conversation(path)
     turns = turns_of(conversation)
     start = time.perf_counter()
     async with nous_mcp(memory.agent_id, folder, threads) as session:

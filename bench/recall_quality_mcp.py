@@ -42,7 +42,6 @@ from cognition.recall.hybrid import HybridRecall
 from cognition.recall.vectors import VectorJob
 from graph.models import new_id, utc_now
 from graph.settings import EmbeddingSettings
-from graph.store.embeddings import EmbeddingStore
 from graph.store.memory import Memory
 
 METHODS = ("words", "meaning", PRODUCT)  # each method alone, and the question's ranking
@@ -89,7 +88,7 @@ async def tool(session: ClientSession, name: str, **arguments: object) -> str:
 
 async def pending(memory: Memory) -> int:
     """Nodes of the agent that still wait for a vector."""
-    rows = await EmbeddingStore(memory).status(EMBEDDED_MODEL)
+    rows = await memory.embeddings.status(EMBEDDED_MODEL)
     return sum(r.pending for r in rows)
 
 

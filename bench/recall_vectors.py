@@ -21,7 +21,7 @@ from cognition.embeddings import EmbeddedE5, Embeddings, Vector
 from cognition.recall.hybrid import HybridRecall, fuse
 from graph.models.paths import path_pattern
 from graph.settings import EmbeddingSettings
-from graph.store.embeddings import EMBEDDED_LABELS, EPOCH, EmbeddingStore, VectorRow
+from graph.store.embeddings import EMBEDDED_LABELS, EPOCH, VectorRow
 from graph.store.lucene import agent_query, lucene_query
 from graph.store.memory import Memory
 
@@ -56,7 +56,7 @@ class SyntheticVectors:
 
 async def fill_vectors(memory: Memory, provider: SyntheticVectors, batch: int = 2000) -> int:
     """Give every node of the agent that needs a vector a synthetic one; return how many."""
-    store = EmbeddingStore(memory)
+    store = memory.embeddings
     written = 0
     for label in EMBEDDED_LABELS:
         cursor = EPOCH

@@ -25,10 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.common import bench_settings, connected, percentile, report_checks
+from bench.common import bench_settings, connected, hook_environment, percentile, report_checks
 from graph.models import new_id
 from graph.store.memory import Memory
-from graph.store.transcripts import TranscriptStore
 from tests.support.transcripts import TranscriptWriter
 
 NOUS = Path(sys.executable).parent / "nous"
@@ -89,13 +88,7 @@ async def run(megabytes: float, runs: int, all_text: bool) -> bool:
     settings = bench_settings()
     async with connected(settings) as (endpoint, driver):
         memory = Memory(driver, f"bench-stop-{new_id().lower()}")
-        env = {
-            "PATH": os.environ.get("PATH", ""),
-            "NOUS_AGENT_ID": memory.agent_id,
-            "NEO4J_URI": endpoint.uri,
-            "NEO4J_USER": endpoint.user,
-            "NEO4J_PASSWORD": endpoint.password,
-        }
+        env = hook_environment(endpoint, memory.agent_id)
         with tempfile.TemporaryDirectory(prefix="bst-", dir="/tmp") as tmp:
             root = Path(tmp)
             big, small = root / "big.jsonl", root / "small.jsonl"
@@ -110,7 +103,7 @@ async def run(megabytes: float, runs: int, all_text: bool) -> bool:
                 seconds, peak = stop_once(big, session, env, root)
                 timed.append(seconds)
                 peaks.append(peak)
-                kept = len(await TranscriptStore(memory).session_utterances(session, 100_000))
+                kept = len(await memory.transcripts.session_utterances(session, 100_000))
         b50, t50 = percentile(base, 50), percentile(timed, 50)
         print(f"neo4j: {endpoint.describe()}; transcript {size / 1e6:.2f} MB, {kept} utterances")
         for label, times in (("one-prompt", base), (f"{megabytes:g} MB", timed)):

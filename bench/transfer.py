@@ -59,8 +59,6 @@ from cognition.cases import CaseBank
 from cognition.llm import LLMClient
 from graph.models import Heuristic, new_id
 from graph.settings import Settings, load_settings
-from graph.store.cases import CaseStore
-from graph.store.heuristics import HeuristicStore
 from graph.store.memory import Memory
 from rsi.problems import HELD_OUT_IDS, Problem, held_out, human_eval
 
@@ -150,7 +148,7 @@ async def _measure(
     async with connected(settings) as (_, driver):
         if not (args.practice_cycles or args.bootstrap_practice):
             memory = Memory(driver, settings.agent_id)
-            active = await HeuristicStore(memory).active()
+            active = await memory.heuristics.active()
             listed = _file_version(settings, active)
             strategies = split_strategies(active, args.domain, args.seed, version=listed)
             _print_learned(strategies, None, args.json)
@@ -176,7 +174,7 @@ async def _arms_with_bank(
     memory: Memory,
 ) -> TransferResult:
     """The arms, with ``memory``'s case bank for the case arms."""
-    bank = CaseBank(CaseStore(memory), settings.cases)
+    bank = CaseBank(memory.cases, settings.cases)
     return await run_transfer(
         llm,
         settings,

@@ -21,7 +21,6 @@ from pathlib import Path
 from cognition.llm import LLMClient
 from graph.models import Heuristic, HeuristicStatus, RSICycle, Trajectory, new_id
 from graph.settings import Settings
-from graph.store.heuristics import HeuristicStore
 from graph.store.mapping import to_properties
 from graph.store.memory import Memory
 from graph.store.rows.rsi import HeuristicWithTrials
@@ -94,7 +93,7 @@ async def practice_cycles(
         print(f"cycle {n + 1}/{count}: {cycle_line(cycle)}", file=sys.stderr, flush=True)
     # Pruning as the daemon's nightly job runs it (on so young a set, it rarely retires one).
     await parts.pruner.run()
-    store = HeuristicStore(memory)
+    store = memory.heuristics
     done.heuristics = await store.with_trials()
     done.active = await store.active()
     return done

@@ -8,12 +8,14 @@ contents, LLM replies, tool output, recalled memory) passes through here:
 - :func:`plain_text` drops control characters and escape sequences, folds it
   onto one line if asked, and clips it;
 - :func:`clip` cuts text to a length, marking the cut;
-- :func:`estimate_tokens` is seed 004's rough count (characters over four).
+- :func:`estimate_tokens` is seed 004's rough count (characters over four);
+- :func:`fit_lines` keeps the lines, in order, that fit a token budget.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 CHARS_PER_TOKEN = 4
 """Seed 004's estimate: about four characters to a token."""
@@ -28,6 +30,22 @@ _SPACES = re.compile(r"\s+")
 def estimate_tokens(text: str) -> int:
     """Tokens in ``text`` by seed 004's estimate, rounded up (0 for no text)."""
     return (len(text) + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def fit_lines(
+    lines: Iterable[str], budget_tokens: int, *, used: int = 0, each: int = 0
+) -> list[str]:
+    """The first of ``lines`` that fit ``budget_tokens`` together, stopping at the first that
+    does not (best first: a later, shorter line does not jump the queue). ``used``: tokens
+    already spent (a heading); ``each``: tokens a line costs beyond its text (a separator)."""
+    kept: list[str] = []
+    for line in lines:
+        cost = estimate_tokens(line) + each
+        if used + cost > budget_tokens:
+            break
+        kept.append(line)
+        used += cost
+    return kept
 
 
 def fence_marker(text: str) -> str:

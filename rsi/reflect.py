@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cognition.llm import LLMClient
-from cognition.text import clip, estimate_tokens, plain_text
+from cognition.text import clip, fit_lines, plain_text
 from graph.models import Desire, Reflection
 from graph.store.rsi import ExperienceItem
 from rsi.prompts import ReflectionReply, reflect_prompt
@@ -51,19 +51,14 @@ class ReflectionOutcome:
 
 def show(items: list[ExperienceItem], budget_tokens: int) -> Shown:
     """One line per item, newest first, until the token budget is spent."""
-    lines: list[str] = []
-    shown: list[ExperienceItem] = []
-    used = 0
-    for item in items:
-        facts = ", ".join(f"{k}={plain_text(str(v), 80)}" for k, v in sorted(item.facts.items()))
-        line = clip(f"[{item.id}] {item.kind} ({item.label}, {item.at}): {facts}", _LINE_LIMIT)
-        cost = estimate_tokens(line) + 1
-        if used + cost > budget_tokens:
-            break
-        lines.append(line)
-        shown.append(item)
-        used += cost
+    lines = fit_lines((_line(item) for item in items), budget_tokens, each=1)
+    shown = items[: len(lines)]
     return Shown("\n".join(lines), {i.id: i.label for i in shown}, shown)
+
+
+def _line(item: ExperienceItem) -> str:
+    facts = ", ".join(f"{k}={plain_text(str(v), 80)}" for k, v in sorted(item.facts.items()))
+    return clip(f"[{item.id}] {item.kind} ({item.label}, {item.at}): {facts}", _LINE_LIMIT)
 
 
 def normalise(raw: str | dict[str, Any]) -> tuple[str, float, list[str]]:

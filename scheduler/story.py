@@ -127,9 +127,9 @@ def _turns(turns: Sequence[Turn]) -> list[str]:
                 " (errors kept first)"
             )
         for r in tool_results(t):
-            failed = f" → error: {_short(r['error'])}" if r.get("error") else " → ok"
-            out.append(f"│       {r.get('tool_name')}{failed}")
-            out.append(f"│         input {_short(r.get('arguments'))}")
+            failed = f" → error: {_short(r.error)}" if r.error else " → ok"
+            out.append(f"│       {r.tool_name}{failed}")
+            out.append(f"│         input {_short(r.arguments)}")
     return out
 
 

@@ -1,7 +1,8 @@
 """The shape of the product code: no import circles, no function over 60 lines, and more.
 
-Also: the stores take and return typed rows, no private name is reached from
-another package, and the size limits hold once ``fmt: skip`` is taken away.
+Also: the stores take and return typed rows and are built in one place, no
+private name is reached from another package, and the size limits hold once
+``fmt: skip`` is taken away.
 
 A circle between two modules means one holds what the other needs; a function
 of 60 lines or more is a room with two jobs. Both are found by reading the
@@ -233,11 +234,75 @@ def _untyped_store_methods(base: Path = REPO) -> set[str]:
     return found
 
 
+def _untyped_store_functions(modules: dict[str, Path], base: Path = REPO) -> set[str]:
+    """Public functions of ``graph/store`` that code outside it imports and whose
+    annotations say ``Any`` (a helper that hands rows out is a store's method by another name)."""
+    untyped: dict[str, str] = {}
+    for path in sorted((base / STORE_DIR).rglob("*.py")):
+        module = ".".join(path.relative_to(base).with_suffix("").parts).removesuffix(".__init__")
+        for fn in ast.parse(path.read_text(), str(path)).body:
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) and _says_any(fn):
+                untyped[f"{module}.{fn.name}"] = f"{path.relative_to(base).as_posix()}:{fn.name}"
+    found = set()
+    for path in modules.values():
+        if path.relative_to(base).as_posix().startswith(STORE_DIR + "/"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found |= {
+                    untyped[n] for a in node.names if (n := f"{node.module}.{a.name}") in untyped
+                }
+    return found
+
+
+def _says_any(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    if fn.name.startswith("_"):
+        return False
+    args = [*fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg]
+    annotations = [fn.returns, *(a.annotation for a in args if a is not None)]
+    return any(a is not None and UNTYPED.search(ast.unparse(a)) for a in annotations)
+
+
 def test_store_methods_take_and_return_typed_rows() -> None:
-    untyped = sorted(_untyped_store_methods())
+    untyped = sorted(_untyped_store_methods() | _untyped_store_functions(_modules()))
     assert not untyped, (
-        "store methods that take or return untyped rows (return a frozen dataclass of "
-        f"graph/store/rows/, take typed arguments): {untyped}"
+        "store methods (and graph/store functions used outside it) that take or return "
+        f"untyped rows (return a frozen dataclass of graph/store/rows/, take typed arguments): "
+        f"{untyped}"
+    )
+
+
+# Where a store is built: Memory and LeanMemory build the graph's (once each, on first use);
+# cognition/act/trust.py the one file store, from the settings (its trust_store()).
+STORE_BUILDERS = frozenset(
+    ["graph/store/memory.py", "graph/store/lean_memory.py", "cognition/act/trust.py"]
+)
+PRODUCT = (*PACKAGES, "bench")
+
+
+def _stores_built(base: Path = REPO, packages: tuple[str, ...] = PRODUCT) -> set[str]:
+    """Where product code calls ``SomethingStore(...)`` outside :data:`STORE_BUILDERS`."""
+    found = set()
+    for package in packages:
+        for path in sorted((base / package).rglob("*.py")):
+            where = path.relative_to(base).as_posix()
+            if where in STORE_BUILDERS:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if not isinstance(node, ast.Call):
+                    continue
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if re.fullmatch(r"[A-Z]\w*Store", name):
+                    found.add(f"{where}:{node.lineno}:{name}")
+    return found
+
+
+def test_stores_are_built_in_one_place() -> None:
+    built = sorted(_stores_built())
+    assert not built, (
+        f"a store built outside {sorted(STORE_BUILDERS)} (use memory.<store>, "
+        f"memory.team_decisions(project) or trust_store(settings, root)): {built}"
     )
 
 
@@ -342,6 +407,23 @@ def test_the_walks_find_untyped_rows_private_names_and_squeezed_sizes(tmp_path: 
     assert _untyped_store_methods(tmp_path) == {
         f"{STORE_DIR}/a.py:AStore.rows",
         f"{STORE_DIR}/a.py:AStore.put",
+    }
+    (store / "b.py").write_text(
+        "def rows(t: Turn) -> list[dict[str, Any]]: ...\n"
+        "def inside(t: Turn) -> Any: ...\n"
+        "def typed(t: Turn) -> list[Hit]: ...\n"
+    )
+    (store / "c.py").write_text("from graph.store.b import inside\n")
+    (tmp_path / "user.py").write_text("from graph.store.b import rows, typed\n")
+    modules = {"graph.store.c": store / "c.py", "user": tmp_path / "user.py"}
+    assert _untyped_store_functions(modules, base=tmp_path) == {f"{STORE_DIR}/b.py:rows"}
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "m.py").write_text(
+        "class TrustStore: ...\nx = TrustStore(1)\ny = store.TeamDecisionStore(m, 'p')\n"
+    )
+    assert _stores_built(tmp_path, ("pkg",)) == {
+        "pkg/m.py:2:TrustStore",
+        "pkg/m.py:3:TeamDecisionStore",
     }
     (tmp_path / "p").mkdir()
     (tmp_path / "q").mkdir()

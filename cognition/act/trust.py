@@ -24,9 +24,13 @@ import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cognition.errors import CognitionError
 from graph.yamlfile import YamlFileError, read_text
+
+if TYPE_CHECKING:
+    from graph.settings import Settings
 
 TRUST_FILE = "trusted-templates.json"
 
@@ -149,6 +153,20 @@ class TrustStore:
             os.replace(fresh, where)  # whole or not at all
         except OSError as exc:
             raise TrustError(f"{where}: the trust record cannot be written ({exc})") from None
+
+
+def trust_store(settings: Settings, root: Path) -> TrustStore:
+    """The user's trust record for ``root`` where ``settings`` keep it: the one place a
+    :class:`TrustStore` is built (the daemon's start and the ``nous`` commands alike)."""
+    return TrustStore(settings.trust_dir, root)
+
+
+def templates_verdict(settings: Settings, root: Path) -> TemplatesTrust:
+    """Whether the templates file in force for ``root`` may run commands now (its ``path``
+    None: the templates shipped with Nous)."""
+    from cognition.act.locate import templates_source
+
+    return trust_store(settings, root).verdict(templates_source(settings.templates_file, root).path)
 
 
 def _key(path: Path) -> str:

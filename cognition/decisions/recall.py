@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cognition.decisions.subjects import code_names, files_in, subject_words
-from cognition.text import estimate_tokens
+from cognition.text import estimate_tokens, fit_lines
 from graph.store.team_decisions import StatedDecision, TeamDecisionStore
 
 MAX_SHOWN = 3
@@ -50,15 +50,7 @@ class DecisionRecall:
             [" ".join(names), subject_words(names), prompt], limit=CANDIDATES
         )
         chosen = choose(found, names)
-        lines: list[str] = []
-        used = estimate_tokens(HEADING)
-        for decision in chosen:
-            line = render(decision)
-            cost = estimate_tokens(line)
-            if used + cost > budget_tokens:
-                break
-            lines.append(line)
-            used += cost
+        lines = fit_lines((render(d) for d in chosen), budget_tokens, used=estimate_tokens(HEADING))
         replaced = tuple(dict.fromkeys(t for d in found for t in d.replaced))
         if not lines:
             return DecisionsAnswer("", (), replaced)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from cognition.recall.hybrid import ITEM_CHARS, HybridRecall, RecalledItem
 from cognition.recall.rank import above_floor, combine, diversify, prefer_recent
-from cognition.text import estimate_tokens, plain_text
+from cognition.text import estimate_tokens, fit_lines, plain_text
 from graph.store.recall import FileChanges
 
 MAX_QUESTION_CHARS = 2000  # the search needs the words, not a whole document
@@ -132,16 +132,7 @@ def quotes_any(text: str, quoted: Sequence[str]) -> bool:
 
 def fit(items: Sequence[RecalledItem], budget_tokens: int) -> list[str]:
     """One line per item, best first, as many as fit ``budget_tokens``."""
-    lines: list[str] = []
-    used = 0
-    for item in items:
-        line = render_item(item)
-        cost = estimate_tokens(line)
-        if used + cost > budget_tokens:
-            break
-        lines.append(line)
-        used += cost
-    return lines
+    return fit_lines((render_item(item) for item in items), budget_tokens)
 
 
 def render_item(item: RecalledItem) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 from graph.ids import new_id, utc_now
 from graph.store.agent_graph import AgentGraph
 from graph.store.rows import from_stored
+from graph.store.rows.calls import ToolResultRow
 from graph.store.rows.session import CensorRow, PatternRow
 
 GATE_LIMIT = 5
@@ -57,7 +58,7 @@ class CallStore:
         return [from_stored(CensorRow, r["censor"]) for r in rows]
 
     async def record_tool_result(
-        self, session_id: str, result: Mapping[str, object], *, keep: int
+        self, session_id: str, result: ToolResultRow, *, keep: int
     ) -> str | None:
         """Append one tool result to the session's open turn; the turn's id, None without one.
 
@@ -68,8 +69,8 @@ class CallStore:
         rows = await self.graph.write(
             "chat/record_tool_result",
             session_id=session_id,
-            result=json.dumps(dict(result), sort_keys=True, default=str),
-            failed=result.get("error") is not None,
+            result=result.to_json(),
+            failed=result.failed,
             keep=max(1, int(keep)),
         )
         return str(rows[0]["id"]) if rows else None

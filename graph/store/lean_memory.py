@@ -2,10 +2,13 @@
 
 A hook working alone is a process per event (issue 27), so what it builds and
 imports is paid every time. :class:`LeanMemory` is the agent's graph with the
-three stores that hook needs: the session's start
+stores that hook needs: the session's start
 (:class:`~graph.store.session_start.SessionStartStore`), a tool call's
-(:class:`~graph.store.calls.CallStore`) and the views people look at
-(:class:`~graph.store.audit.AuditStore`). :class:`graph.store.memory.Memory`
+(:class:`~graph.store.calls.CallStore`), the views people look at
+(:class:`~graph.store.audit.AuditStore`), the repository's commits
+(:class:`~graph.store.commits.CommitStore`) and a project's stated decisions
+(:meth:`LeanMemory.team_decisions`, one store per project), which a session's
+start reads from the commits. :class:`graph.store.memory.Memory`
 is one, so the daemon and a hook reach the same instances the same way, and
 the stores that hand out models (episodes, censors, heuristics, turns, events)
 run these statements through them instead of building their own.
@@ -23,6 +26,7 @@ if TYPE_CHECKING:
     from graph.store.calls import CallStore
     from graph.store.commits import CommitStore
     from graph.store.session_start import SessionStartStore
+    from graph.store.team_decisions import TeamDecisionStore
 
 
 class LeanMemory(AgentGraph):
@@ -55,3 +59,17 @@ class LeanMemory(AgentGraph):
         from graph.store.commits import CommitStore
 
         return CommitStore(self)
+
+    @cached_property
+    def _team_decisions(self) -> dict[str, TeamDecisionStore]:
+        return {}
+
+    def team_decisions(self, project: str) -> TeamDecisionStore:
+        """The decisions of ``project`` as this agent sees them (its own are the project's):
+        one store per project, built on first use and kept."""
+        kept = self._team_decisions
+        if project not in kept:
+            from graph.store.team_decisions import TeamDecisionStore
+
+            kept[project] = TeamDecisionStore(self, project)
+        return kept[project]

@@ -8,7 +8,6 @@ censors learned from the very call about to run).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +15,7 @@ from graph.models import Censor, Turn, utc_now
 from graph.store.calls import GATE_LIMIT, event_properties
 from graph.store.lean_memory import LeanMemory
 from graph.store.mapping import from_properties, from_row, to_properties
+from graph.store.rows.calls import ToolResultRow
 from graph.store.rows.events import NewEvent
 
 
@@ -57,7 +57,7 @@ class TurnStore:
         return self._turn(rows[0]["turn"]) if rows else None
 
     async def record_tool_result(
-        self, session_id: str, result: Mapping[str, object], *, keep: int
+        self, session_id: str, result: ToolResultRow, *, keep: int
     ) -> str | None:
         """:meth:`graph.store.calls.CallStore.record_tool_result`."""
         return await self.graph.calls.record_tool_result(session_id, result, keep=keep)
@@ -102,14 +102,7 @@ class TurnStore:
         return from_properties(Turn, dict(properties), agent_id=self.graph.agent_id)
 
 
-def tool_results(turn: Turn) -> list[dict[str, Any]]:
+def tool_results(turn: Turn) -> list[ToolResultRow]:
     """The turn's tool results, decoded (a result that does not decode is skipped)."""
-    out: list[dict[str, Any]] = []
-    for raw in turn.tool_results:
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            out.append(value)
-    return out
+    decoded = (ToolResultRow.from_json(raw) for raw in turn.tool_results)
+    return [r for r in decoded if r is not None]

@@ -34,9 +34,9 @@ async def keep_before_compaction(
     # The decision is open while its turn is; a closed turn's is settled.
     decision_id = turn.decision_id if turn is not None and turn.status == "open" else None
     learned = [
-        str(r["censor_trigger"])
+        r.censor_trigger
         for r in (tool_results(turn) if turn is not None else [])
-        if r.get("censor_trigger")
+        if r.censor_trigger
     ]
     lessons = await layer.memory.episodes.save_compaction(
         episode.id, working, decision_id=decision_id, lessons=learned

@@ -66,9 +66,8 @@ class LeanHooks:
             then = None
             if self.project is not None:
                 from cognition.decisions.keep import DecisionKeeper
-                from graph.store.team_decisions import TeamDecisionStore
 
-                then = DecisionKeeper(TeamDecisionStore(memory, self.project)).from_commits
+                then = DecisionKeeper(memory.team_decisions(self.project)).from_commits
             budget = limits.session_start_budget_s
             reader = HistoryReader(root, git_environment(), limits, budget, then=then)
             await reader.take(memory.commits)

@@ -31,7 +31,6 @@ from graph.errors import GraphError, PathOutsideRootError
 from graph.models import Fact, new_id
 from graph.settings import Settings
 from graph.store.memory import Memory
-from graph.store.team_decisions import TeamDecisionStore
 from graph.watch.files import check_relative_path
 from graph.watch.project import project_of
 from rsi.strategies import render_strategies
@@ -101,7 +100,7 @@ class NousTools:
         # The decisions in force first (the project's, and the agent's own), as the prompt
         # hook quotes them, within a share of the budget.
         decided = await self._with_memory(
-            lambda memory: DecisionRecall(TeamDecisionStore(memory, self.project)).for_prompt(
+            lambda memory: DecisionRecall(memory.team_decisions(self.project)).for_prompt(
                 question, int(budget * DECISION_SHARE)
             )
         )

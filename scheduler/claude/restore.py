@@ -67,9 +67,9 @@ async def restore_after_compaction(
     if turn is not None and turn.status == "open" and turn.decision_id:
         lines.append(f"Open decision: {turn.decision_id} (`why` tells its story)")
     triggers = [
-        str(r["censor_trigger"])
+        r.censor_trigger
         for r in (tool_results(turn) if turn is not None else [])
-        if r.get("censor_trigger")
+        if r.censor_trigger
     ]
     learned = list(dict.fromkeys([*episode.lessons, *triggers]))  # in order, once each
     lines += [f"- Learned this session: {plain_text(t, _LINE_CHARS)}" for t in learned]

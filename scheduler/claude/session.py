@@ -12,6 +12,7 @@ censors learned from a call described like the one about to run.
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -127,7 +128,7 @@ class ClaudeSession(LeanHooks):
             episode_id=turn.episode_id if turn is not None else None,
         )
         if censor is not None:
-            result.update(censor_id=censor.id, censor_trigger=censor.trigger_pattern)
+            result = replace(result, censor_id=censor.id, censor_trigger=censor.trigger_pattern)
         await self.memory.calls.record_tool_result(
             payload.session_id, result, keep=self.settings.turn_tool_results
         )
@@ -153,7 +154,7 @@ class ClaudeSession(LeanHooks):
         )
         result = TurnResult(
             response_text=payload.last_assistant_message,
-            tool_results=[ToolResult.model_validate(r) for r in tool_results(turn)],
+            tool_results=[ToolResult.model_validate(asdict(r)) for r in tool_results(turn)],
         )
         assessment = await self.layer.post_turn(payload.session_id, result, context)
         await self.turns.close_turn(

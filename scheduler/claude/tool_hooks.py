@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from cognition.monitor.calls import CALL_CONFIDENCE, call_key, call_record_key
 from cognition.text import clip, fence, plain_text
 from graph.store.calls import CallStore
+from graph.store.rows.calls import ToolResultRow
 from graph.store.rows.session import CensorRow
 from scheduler.claude.payload import NOTHING, HookAnswer, HookInput
 
@@ -67,23 +68,21 @@ async def call_succeeded(
 
 def tool_result(
     payload: HookInput, settings: ClaudeSettings | HookClaude, *, failed: bool
-) -> dict[str, Any]:
-    """The tool call as the turn keeps it: :class:`cognition.chat.turns.ToolResult`'s fields
-    (a test compares them), clipped as ``claude.tool_input_chars`` and ``tool_output_chars`` say."""
+) -> ToolResultRow:
+    """The tool call as the turn keeps it (:class:`cognition.chat.turns.ToolResult`'s fields;
+    a test compares them), clipped as ``claude.tool_input_chars`` and ``tool_output_chars`` say."""
     output = None
     if not failed:
         text = response_text(payload.tool_response)
         output = clip(text, settings.tool_output_chars, keep_tail=True)
     error = clip(payload.error or "tool failed", settings.tool_output_chars) if failed else None
-    return {
-        "tool_name": payload.tool_name or "unknown",
-        "arguments": clipped_input(payload.tool_input, settings.tool_input_chars),
-        "result": output,
-        "error": error,
-        "duration_ms": payload.duration_ms,
-        "censor_id": None,
-        "censor_trigger": None,
-    }
+    return ToolResultRow(
+        tool_name=payload.tool_name or "unknown",
+        arguments=clipped_input(payload.tool_input, settings.tool_input_chars),
+        result=output,
+        error=error,
+        duration_ms=payload.duration_ms,
+    )
 
 
 def clipped_input(tool_input: dict[str, Any], limit: int) -> dict[str, Any]:

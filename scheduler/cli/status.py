@@ -83,12 +83,11 @@ async def gather(settings: Settings) -> dict[str, Any]:
 
 def templates_trust_state(settings: Settings) -> dict[str, Any]:
     """The templates file in force and whether it may run commands (no Neo4j needed)."""
-    from cognition.act.locate import templates_source
-    from cognition.act.trust import TrustStore
+    from cognition.act.trust import templates_verdict
 
     root = settings.watch.root.expanduser()
-    path = templates_source(settings.templates_file, root).path
-    trust = TrustStore(settings.trust_dir, root).verdict(path)
+    trust = templates_verdict(settings, root)
+    path = trust.path
     return {
         "file": str(path) if path is not None else "shipped with Nous",
         "trusted": trust.trusted,

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scheduler.cli.common import EXIT_USAGE, CommandError, common_options, settings_from, show
 from scheduler.cli.templates_explain import loaded, register_explain
+
+if TYPE_CHECKING:
+    from graph.settings import Settings
 
 PACK_NAMES = ("knowledge_base", "notes_vault", "code_repository")
 
@@ -86,7 +89,7 @@ def _init(args: argparse.Namespace) -> int:
         lines.append(f"the file it replaced is kept as {backup}")
     if settings.templates_file is not None:
         lines.append(f"note: templates_file in the settings ({settings.templates_file}) still wins")
-    lines.append(_trusted_line(settings.trust_dir, root, target))
+    lines.append(_trusted_line(settings, root, target))
     data = {"file": str(target), "pack": choice.pack, "reason": choice.reason, "off": off}
     return show(args, data, "\n".join(lines))
 
@@ -116,34 +119,31 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _verdict(args: argparse.Namespace) -> Any:
-    from cognition.act.locate import templates_source
-    from cognition.act.trust import TrustStore
+    from cognition.act.trust import templates_verdict
 
     settings = args.settings
-    root = settings.watch.root.expanduser()
-    source = templates_source(settings.templates_file, root)
-    return TrustStore(settings.trust_dir, root).verdict(source.path)
+    return templates_verdict(settings, settings.watch.root.expanduser())
 
 
-def _trusted_line(trust_dir: Path | None, root: Path, target: Path) -> str:
+def _trusted_line(settings: Settings, root: Path, target: Path) -> str:
     """``init`` trusts the file it wrote: the line that says so (or why it could not)."""
-    from cognition.act.trust import TrustError, TrustStore
+    from cognition.act.trust import TrustError, trust_store
 
     try:
-        TrustStore(trust_dir, root).trust(target)
+        trust_store(settings, root).trust(target)
     except TrustError as exc:
         return f"not trusted ({exc}): its commands will not run until `nous templates trust`"
-    return f"trusted: its commands may run (recorded in {trust_dir})"
+    return f"trusted: its commands may run (recorded in {settings.trust_dir})"
 
 
 def _trust(args: argparse.Namespace) -> int:
     from cognition.act.locate import templates_source
-    from cognition.act.trust import TrustError, TrustStore, needs_trust
+    from cognition.act.trust import TrustError, needs_trust, trust_store
 
     _, where, root = loaded(args)  # a file that does not load is not trusted
     settings = args.settings
     path = templates_source(settings.templates_file, root).path
-    store = TrustStore(settings.trust_dir, root)
+    store = trust_store(settings, root)
     if path is None or not needs_trust(path, root):
         why = store.verdict(path).why
         return show(args, {"file": where, "trusted": True}, f"{where}: nothing to trust ({why})")

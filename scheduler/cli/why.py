@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from graph.store.memory import Memory
-from graph.store.team_decisions import TeamDecisionStore
 from graph.store.turns import tool_results
 from graph.watch.project import project_of
 from scheduler.cli.common import CommandError, common_options, show, with_memory
@@ -43,7 +42,7 @@ def register(commands: Any) -> None:
 
 async def _why(args: argparse.Namespace, memory: Memory) -> int:
     root = args.settings.watch.root.expanduser().resolve()  # --root, when given
-    stated = TeamDecisionStore(memory, project_of(root, args.settings.project))
+    stated = memory.team_decisions(project_of(root, args.settings.project))
     chain = await stated.chain(args.target)
     if chain:  # a team's decision, stated in a session or a commit (issue 58)
         return show(args, chain_data(chain), render_chain(chain, args.target))
@@ -62,7 +61,7 @@ async def _why(args: argparse.Namespace, memory: Memory) -> int:
     shown = [
         {
             **turn.model_dump(exclude={"tool_results", "tool_failed"}),
-            "tool_results": tool_results(turn),
+            "tool_results": [asdict(r) for r in tool_results(turn)],
         }
         for turn in turns
     ]

@@ -35,7 +35,6 @@ from graph.server.finder import Neo4jEndpoint
 from graph.settings import Settings
 from graph.settings_lean import git_environment
 from graph.store.memory import Memory
-from graph.store.team_decisions import TeamDecisionStore
 from graph.watch.files import PathFilter
 from graph.watch.gitignore import GitIgnore
 from graph.watch.project import project_of
@@ -207,7 +206,7 @@ def schedule_jobs(scheduler: AsyncIOScheduler, nous: Nous, status: StatusLine) -
     if settings.rsi.enabled:
         jobs.append(register_prune_job(scheduler, settings.rsi, improvement.pruner))
     jobs += register_vector_job(scheduler, settings.embeddings, runtime.vectors)
-    decisions = TeamDecisionStore(nous.memory, project_of(nous.root, settings.project))
+    decisions = nous.memory.team_decisions(project_of(nous.root, settings.project))
     history = HistoryReader(
         nous.root,
         git_environment(),

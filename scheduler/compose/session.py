@@ -19,7 +19,6 @@ from cognition.chat.layer import CognitiveLayer
 from cognition.decisions.recall import DecisionRecall
 from cognition.frames.engine import FrameEngine
 from graph.store.memory import Memory
-from graph.store.team_decisions import TeamDecisionStore
 from graph.watch.project import project_of
 from scheduler.claude.prompt_recall import PromptRecall
 from scheduler.claude.session import ClaudeSession
@@ -81,7 +80,7 @@ def hook_vector_job(
 
 def build_session(memory: Memory, settings: Settings | HookSettings, root: Path) -> ClaudeSession:
     """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
-    decisions = TeamDecisionStore(memory, project_of(root, settings.project))
+    decisions = memory.team_decisions(project_of(root, settings.project))
     recall = PromptRecall(memory, root, settings.embeddings, decisions=DecisionRecall(decisions))
     layer = CognitiveLayer(
         memory,

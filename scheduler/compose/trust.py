@@ -16,7 +16,7 @@ from pathlib import Path
 from cognition.act.escalate import escalate
 from cognition.act.locate import templates_source
 from cognition.act.templates import TemplateRegistry, parse_templates
-from cognition.act.trust import TemplatesTrust, TrustStore, needs_trust
+from cognition.act.trust import TemplatesTrust, needs_trust, trust_store
 from cognition.errors import TemplateError
 from graph.errors import SettingsError
 from graph.models import Decision, DecisionType
@@ -39,7 +39,7 @@ def load_trusted_templates(
     file swapped between the two is never run. A bad file is a settings error (exit 2).
     """
     source = templates_source(settings.templates_file, root)
-    store = TrustStore(settings.trust_dir, root)
+    store = trust_store(settings, root)
     if source.path is None or not needs_trust(source.path, root):
         return load_action_templates(settings), store.verdict(source.path)
     try:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from cognition.text import clip, estimate_tokens, fence, fence_marker, plain_text
+from cognition.text import clip, estimate_tokens, fence, fence_marker, fit_lines, plain_text
 
 
 def _blocks(text: str) -> list[tuple[str, str]]:
@@ -84,3 +84,13 @@ def test_one_token_estimate_rounds_up() -> None:
     assert estimate_tokens("abc") == 1
     assert estimate_tokens("abcd") == 1
     assert estimate_tokens("abcde") == 2
+
+
+def test_fit_lines_keeps_the_first_that_fit_and_stops_at_the_first_that_does_not() -> None:
+    lines = ["a" * 8, "b" * 40, "c" * 4]  # 2, 10 and 1 tokens
+    assert fit_lines(lines, 12) == ["a" * 8, "b" * 40]
+    assert fit_lines(lines, 11) == ["a" * 8], "the short third line does not jump the queue"
+    assert fit_lines(lines, 12, used=1) == ["a" * 8]
+    assert fit_lines(lines, 14, each=1) == ["a" * 8, "b" * 40]
+    assert fit_lines(lines, 13, each=1) == ["a" * 8]
+    assert fit_lines(iter(lines), 0) == []

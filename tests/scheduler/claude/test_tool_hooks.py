@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from graph.settings import Settings, load_settings
 from graph.store.calls import event_properties
 from graph.store.mapping import to_properties
 from graph.store.memory import Memory
+from graph.store.rows.calls import ToolResultRow
 from graph.store.session_start import new_episode_properties
 from graph.store.turns import tool_results
 from scheduler.claude.hook_client import run_hook
@@ -50,7 +52,7 @@ def test_a_tool_result_is_the_models_key_for_key_and_type_for_type(
     fields: dict[str, Any], failed: bool
 ) -> None:
     claude = load_settings(EMPTY, environ={}).claude
-    result = tool_result(HookInput(session_id="s", **fields), claude, failed=failed)
+    result = asdict(tool_result(HookInput(session_id="s", **fields), claude, failed=failed))
     assert set(result) == set(ToolResult.model_fields)
     assert _typed(ToolResult.model_validate(result).model_dump()) == _typed(result)
 
@@ -85,12 +87,15 @@ async def test_a_turn_recorded_alone_reads_as_the_daemons_path_records_it(
         assert err == ""
         # The models': a ToolResult dumped, as the daemon's session recorded it before.
         payload = HookInput(session_id="models", **fields)
-        model = ToolResult(**tool_result(payload, settings.claude, failed=False))
-        await memory.turns.record_tool_result("models", model.model_dump(), keep=200)
+        model = ToolResult(**asdict(tool_result(payload, settings.claude, failed=False)))
+        await memory.turns.record_tool_result(
+            "models", ToolResultRow(**model.model_dump()), keep=200
+        )
     alone = await memory.turns.open_turn_of("alone")
     models = await memory.turns.open_turn_of("models")
     assert alone is not None and models is not None
-    assert [_typed(r) for r in tool_results(alone)] == [_typed(r) for r in tool_results(models)]
+    kept = [_typed(asdict(r)) for r in tool_results(alone)]
+    assert kept == [_typed(asdict(r)) for r in tool_results(models)]
     assert len(tool_results(alone)) == 3
     assert (alone.tool_calls, alone.tool_failed) == (models.tool_calls, models.tool_failed)
 

@@ -53,11 +53,11 @@ async def test_a_long_turn_keeps_its_error_and_stop_learns_from_it(
     kept = tool_results(turn)
     assert len(kept) == 5
     assert (turn.tool_calls, turn.tool_results_dropped) == (32, 27)
-    assert kept[0]["error"] == failing.error, "the error outlives 30 newer successes"
+    assert kept[0].error == failing.error, "the error outlives 30 newer successes"
     assert turn.tool_failed == [True, False, False, False, False]
     last = kept[-1]
-    assert len(last["result"]) <= claude.tool_output_chars + 60, "the hostile output stays clipped"
-    assert len(last["arguments"]["command"]) <= claude.tool_input_chars
+    assert len(last.result or "") <= claude.tool_output_chars + 60, "the hostile output is clipped"
+    assert len(str(last.arguments["command"])) <= claude.tool_input_chars
     decision = Decision(agent_id="a", type=DecisionType.ACT, confidence=0.5)
     shown = render(DecisionStory(decision), [turn])
     assert "32 tool calls, 27 not kept" in shown, "nous why says what was dropped"

@@ -52,9 +52,9 @@ async def test_the_session_is_in_the_graph_and_nous_why_tells_it(
     ]
     assert {u.turn_id for u in said} == {turn.id}
     results = tool_results(turn)
-    assert [r["tool_name"] for r in results] == ["Write", "Bash"]
-    assert results[0]["error"] is None
-    assert "No such file" in results[1]["error"]
+    assert [r.tool_name for r in results] == ["Write", "Bash"]
+    assert results[0].error is None
+    assert "No such file" in (results[1].error or "")
     decision = await memory.learning.decision(turn.decision_id)
     assert decision is not None and decision.outcome == "partial"
     censors = await memory.censors.active_censors()
