@@ -7,7 +7,7 @@ import asyncio
 import os
 import statistics
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -60,17 +60,20 @@ def hook_environment(endpoint: Neo4jEndpoint, agent_id: str) -> dict[str, str]:
     }
 
 
+MODEL_OPTIONS = {"base_url": "llm.base_url", "model": "llm.model", "llm_timeout": "llm.timeout_s"}
+"""A model bench's ``--base-url``, ``--model`` and ``--llm-timeout``, and the settings each sets."""
+
+
+def given_options(args: argparse.Namespace, options: Mapping[str, str]) -> dict[str, Any]:
+    """Settings overrides from those of ``options`` (``args``' attribute: the setting's
+    dotted key) that were given (a value that is not empty or zero)."""
+    return {key: getattr(args, name) for name, key in options.items() if getattr(args, name)}
+
+
 def model_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """Settings overrides from a model bench's ``--base-url``, ``--model`` and
     ``--llm-timeout`` (each only when given)."""
-    overrides: dict[str, Any] = {}
-    if args.base_url:
-        overrides["llm.base_url"] = args.base_url
-    if args.model:
-        overrides["llm.model"] = args.model
-    if args.llm_timeout:
-        overrides["llm.timeout_s"] = args.llm_timeout
-    return overrides
+    return given_options(args, MODEL_OPTIONS)
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from bench.common import arms_argument, connected, model_overrides
+from bench.common import arms_argument, connected, given_options, model_overrides
 from bench.common import chosen_arms as common_arms
 from bench.model_wait import PATIENCE_S, ModelStalled
 from bench.stats import mcnemar_exact
@@ -223,14 +223,16 @@ def _file_version(settings: Settings, active: Sequence[Heuristic]) -> str | None
     return f"v{document.get('version', '?')}" if listed == {h.id for h in active} else None
 
 
+RSI_OPTIONS = {
+    "agent_id": "agent_id",
+    "crystallize_after": "rsi.crystallize_after",
+    "trial_problems": "rsi.trial_problems",
+}
+"""``--agent-id``, ``--crystallize-after``, ``--trial-problems``: the settings each sets."""
+
+
 async def _main(args: argparse.Namespace) -> int:
-    overrides = model_overrides(args)
-    if args.agent_id:
-        overrides["agent_id"] = args.agent_id
-    if args.crystallize_after:
-        overrides["rsi.crystallize_after"] = args.crystallize_after
-    if args.trial_problems:
-        overrides["rsi.trial_problems"] = args.trial_problems
+    overrides = model_overrides(args) | given_options(args, RSI_OPTIONS)
     overrides["rsi.held_out_problems"] = args.held_out
     if args.practice_cycles:
         # The transfer arms measure code: the bench's practice is code practice.

@@ -13,6 +13,7 @@ from cognition.monitor import Assessment, EpisodeOutcome
 from cognition.text import plain_text
 from graph.models import Decision, DecisionStatus, DecisionType, ReasonerKind, utc_now
 from graph.models.learn import pattern_key
+from graph.store.rows.learning import TurnDecision
 
 if TYPE_CHECKING:
     from cognition.chat.turns import TurnResult
@@ -55,13 +56,9 @@ async def open_decision(
         pattern_key=chat_pattern_key(frame),
         status=DecisionStatus.DELIBERATING,
     )
-    extra = {
-        "session_id": session_id,
-        "stakes": frame.default_stakes or "low",
-        "tags": [frame.name],
-    }
+    turn = TurnDecision(session_id, frame.default_stakes or "low", (frame.name,))
     return await memory.learning.start_deliberation(
-        decision, description=plan, episode_id=episode_id, extra=extra
+        decision, description=plan, episode_id=episode_id, turn=turn
     )
 
 

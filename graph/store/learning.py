@@ -11,14 +11,14 @@ stores of their own. Models go in, models come out; the Cypher lives in
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from pydantic import BaseModel
 
 from graph.models import Decision, Lesson, Pattern, new_id, utc_now
 from graph.store.lean_memory import LeanMemory
 from graph.store.mapping import from_properties, from_row, to_properties
-from graph.store.rows.learning import SupersededDecision
+from graph.store.rows.learning import SupersededDecision, TurnDecision
 
 
 class CalibrationBucket(BaseModel):
@@ -124,10 +124,14 @@ class LearningStore:
         *,
         description: str,
         episode_id: str | None = None,
-        extra: Mapping[str, object] | None = None,
+        turn: TurnDecision | None = None,
     ) -> str:
-        """Record a deliberating decision with its description, pattern and episode."""
-        properties = {**to_properties(decision), **dict(extra or {}), "description": description}
+        """Record a deliberating decision with its description, pattern and episode (and, for a
+        Claude Code turn's, its session, stakes and tags)."""
+        properties = {**to_properties(decision), "description": description}
+        if turn is not None:
+            properties |= {"session_id": turn.session_id, "stakes": turn.stakes}
+            properties["tags"] = list(turn.tags)
         key = decision.pattern_key
         rows = await self.graph.write(
             "learn/start_deliberation",

@@ -1,11 +1,13 @@
-"""What the benchmarks share: waiting for a quiet machine before timing."""
+"""What the benchmarks share: waiting for a quiet machine before timing, the options given."""
 
 from __future__ import annotations
+
+import argparse
 
 import pytest
 
 import bench.common as common
-from bench.common import machine_quiet
+from bench.common import given_options, machine_quiet, model_overrides
 
 
 async def test_a_quiet_machine_is_waited_for_and_the_wait_is_said() -> None:
@@ -22,3 +24,9 @@ async def test_no_cpu_times_no_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(common, "_cpu_times", lambda: None)
     said = await machine_quiet(window_s=0.01)
     assert said == "did not wait for a quiet machine (no CPU times to read)"
+
+
+def test_only_the_options_given_become_overrides() -> None:
+    args = argparse.Namespace(base_url="http://h:1/v1", model="", llm_timeout=0, agent_id="a")
+    assert model_overrides(args) == {"llm.base_url": "http://h:1/v1"}
+    assert given_options(args, {"agent_id": "agent_id"}) == {"agent_id": "a"}

@@ -1,4 +1,4 @@
-"""Rows of ``learn/superseded_chain``."""
+"""Rows of ``learn/superseded_chain``; what a chat turn's deliberating decision carries."""
 
 from __future__ import annotations
 
@@ -12,3 +12,13 @@ class SupersededDecision:
     id: str
     pattern_key: str | None
     confidence: float
+
+
+@dataclass(frozen=True)
+class TurnDecision:
+    """What a Claude Code turn's deliberating decision carries beyond the ``Decision`` model:
+    the session it was opened in, its stakes and tags (the frame's)."""
+
+    session_id: str
+    stakes: str
+    tags: tuple[str, ...]

@@ -25,6 +25,7 @@ from graph.models import utc_now
 from graph.settings import Settings, load_settings
 from graph.store.memory import Memory
 from graph.store.tokens import TokenStore
+from graph.store.turns import tool_results
 from scheduler.claude.hook_client import run_hook
 from scheduler.claude.hook_team import TeamUnavailable, read_token
 from tests.scheduler.claude.mcp_http_client import TeamServer, free_port, make_token
@@ -93,19 +94,13 @@ async def test_a_hook_through_the_server_writes_the_turn_under_the_tokens_agent(
     )
     turn = await memory.turns.open_turn_of("team-turn-session")
     assert turn is not None and "wombat" in turn.prompt
-    assert [r["tool_name"] for r in _results(turn)] == ["Bash"]
+    assert [r.tool_name for r in tool_results(turn)] == ["Bash"]
     assert await bob.turns.open_turn_of("team-turn-session") is None
     await session.hook("Stop", last_assistant_message="Tidied.")
     assert await memory.turns.open_turn_of("team-turn-session") is None, "Stop closed it"
     assert [t.response for t in await memory.turns.session_turns("team-turn-session")] == [
         "Tidied."
     ]
-
-
-def _results(turn: object) -> list[dict[str, object]]:
-    from graph.store.turns import tool_results
-
-    return tool_results(turn)  # type: ignore[arg-type]
 
 
 async def test_the_censor_gate_works_through_the_server_and_only_for_its_agent(
