@@ -36,6 +36,7 @@ from cognition.text import clip
 from graph.models import Desire, DesireStatus, RSICycle
 from graph.settings import RSISettings
 from graph.store.memory import Memory
+from graph.store.rows.rsi import DesireChanges
 from graph.store.rsi import NewDesire
 from rsi.bootstrap import bootstrap_desire
 from rsi.crystallize import Crystallizer
@@ -277,7 +278,7 @@ class RSIEngine:
             return True
         routing = classify(desire.description)
         result.domain = routing.domain
-        changes: dict[str, Any] = {
+        changes: DesireChanges = {
             "domain": routing.domain,
             "secondary_domain": routing.secondary,
             "route_confidence": routing.confidence,

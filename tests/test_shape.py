@@ -229,7 +229,12 @@ def _untyped_store_methods(base: Path = REPO) -> set[str]:
                     continue
                 args = [*fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg]
                 annotations = [fn.returns, *(a.annotation for a in args if a is not None)]
-                if any(a is not None and UNTYPED.search(ast.unparse(a)) for a in annotations):
+                # ``**changes: object`` is a dict of properties by another name: ``Unpack`` a
+                # TypedDict instead, so each keyword is checked where it is passed.
+                bag = fn.args.kwarg is not None and not _unpacked(fn.args.kwarg.annotation)
+                if bag or any(
+                    a is not None and UNTYPED.search(ast.unparse(a)) for a in annotations
+                ):
                     found.add(f"{path.relative_to(base).as_posix()}:{cls.name}.{fn.name}")
     return found
 
@@ -261,6 +266,10 @@ def _says_any(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     args = [*fn.args.args, *fn.args.kwonlyargs, fn.args.vararg, fn.args.kwarg]
     annotations = [fn.returns, *(a.annotation for a in args if a is not None)]
     return any(a is not None and UNTYPED.search(ast.unparse(a)) for a in annotations)
+
+
+def _unpacked(annotation: ast.expr | None) -> bool:
+    return annotation is not None and ast.unparse(annotation).startswith("Unpack[")
 
 
 def test_store_methods_take_and_return_typed_rows() -> None:
@@ -403,10 +412,13 @@ def test_the_walks_find_untyped_rows_private_names_and_squeezed_sizes(tmp_path: 
         "    async def put(self, x: Mapping[str, Any]) -> None: ...\n"
         "    async def _own(self) -> Any: ...\n"
         "    async def fine(self) -> list[Hit]: ...\n"
+        "    async def move(self, d: str, **changes: object) -> None: ...\n"
+        "    async def settle(self, d: str, **changes: Unpack[Changes]) -> None: ...\n"
     )
     assert _untyped_store_methods(tmp_path) == {
         f"{STORE_DIR}/a.py:AStore.rows",
         f"{STORE_DIR}/a.py:AStore.put",
+        f"{STORE_DIR}/a.py:AStore.move",
     }
     (store / "b.py").write_text(
         "def rows(t: Turn) -> list[dict[str, Any]]: ...\n"

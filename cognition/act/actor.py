@@ -16,7 +16,6 @@ import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from cognition.act.action import DRY_RUN_OUTCOME, ActOutcome, AttemptJudge, PlannedAction
 from cognition.act.attribution import ActiveExecutions
@@ -32,6 +31,7 @@ from cognition.act.executors import (
 from graph.models import ActionTarget, Decision, Execution, utc_now
 from graph.models.outcome import FailureAnalysis, FailureType, Verdict
 from graph.store.decisions import DecisionStore
+from graph.store.rows.decide import ExecutionEnd
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +125,7 @@ class Actor:
             result.success, validated, attempt - 1, action.max_retries, run.failure
         )
         checked = bool(action.success_criteria) and not run.dry_run
-        ended = {
+        ended: ExecutionEnd = {
             "failure_type": run.failure.failure_type.value if run.failure else None,
             "verdict": verdict.verdict.value,
             "validation_passed": validated if checked else None,
@@ -164,7 +164,11 @@ class Actor:
         verdict = self.judge.verdict(result.success, result.success, 0, action.max_retries, failure)
         if verdict.verdict is not Verdict.COMPLETE:
             return None  # never for the shipped dry-run executor, which always succeeds
-        ended = {"verdict": verdict.verdict.value, "failure_type": None, "ended_at": utc_now()}
+        ended: ExecutionEnd = {
+            "verdict": verdict.verdict.value,
+            "failure_type": None,
+            "ended_at": utc_now(),
+        }
         done = execution.model_copy(update={**_result_changes(result), **ended})
         decision.outcome_success = None
         outcome = ActOutcome(True, 1, execution.id, results=[result], dry_run=True, settled=True)
@@ -233,7 +237,7 @@ class Actor:
         execution: Execution,
         decision: Decision,
         result: ExecutionResult,
-        ended: dict[str, Any],
+        ended: ExecutionEnd,
     ) -> None:
         """Finish the attempt's Execution node with what came of it.
 
@@ -243,7 +247,7 @@ class Actor:
         settles its decision too (:data:`DRY_RUN_OUTCOME`), which
         :func:`cognition.learn.settle.settle_outcome` then leaves alone.
         """
-        changes = {**_result_changes(result), **ended}
+        changes: ExecutionEnd = {**_result_changes(result), **ended}
         if execution.dry_run:
             ended_at = utc_now()
             done = execution.model_copy(update={**changes, "ended_at": ended_at})
@@ -308,7 +312,7 @@ class Actor:
         )
 
 
-def _result_changes(result: ExecutionResult) -> dict[str, Any]:
+def _result_changes(result: ExecutionResult) -> ExecutionEnd:
     """An attempt's Execution properties from its executor's result."""
     return {
         "command": result.command,

@@ -35,6 +35,7 @@ from graph.models.observe import Category, Urgency
 from graph.store.censors import censor_trigger
 from graph.store.decisions import DecisionStore
 from graph.store.memory import Memory
+from graph.store.rows.decide import DecisionChanges
 
 log = logging.getLogger(__name__)
 
@@ -184,10 +185,10 @@ async def _finish(
     text: str,
     *,
     success: bool | None,
-    at: object,
+    at: datetime,
 ) -> None:
     decision.outcome_success = success
-    changes = {"outcome": text, "outcome_success": success, "outcome_at": at}
+    changes: DecisionChanges = {"outcome": text, "outcome_success": success, "outcome_at": at}
     if decision.status is DecisionStatus.ESCALATED:  # the actor escalated it already
         await decisions.settle(decision.id, **changes)
         return

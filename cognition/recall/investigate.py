@@ -31,6 +31,7 @@ from graph.models.paths import path_pattern
 from graph.store.lucene import lucene_query
 from graph.store.memory import Memory
 from graph.store.recall import Hit
+from graph.store.rows.decide import DecisionChanges
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ class Findings:
     answers: list[str] = field(default_factory=list)
     model: str | None = None
 
-    def as_properties(self) -> dict[str, Any]:
+    def as_properties(self) -> DecisionChanges:
         """Stored on the investigating decision until its re-decision takes them up."""
         return {
             "investigation_findings": self.lines,

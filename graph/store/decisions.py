@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from graph.errors import GraphError
 from graph.models import (
@@ -28,7 +28,7 @@ from graph.models import (
 )
 from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
-from graph.store.rows.decide import Settlement, TemplateUse
+from graph.store.rows.decide import DecisionChanges, ExecutionEnd, Settlement, TemplateUse
 
 if TYPE_CHECKING:
     from graph.settings import GoalSettings
@@ -226,7 +226,7 @@ class DecisionStore:
         return str(rows[0]["id"])
 
     async def record_dry_run(
-        self, execution: Execution, decision: Decision, **changes: object
+        self, execution: Execution, decision: Decision, **changes: Unpack[DecisionChanges]
     ) -> str:
         """A dry run's ended attempt and its decision's settlement, in one write.
 
@@ -248,13 +248,12 @@ class DecisionStore:
         _advance(decision, S.DONE)
         return str(rows[0]["id"])
 
-    async def finish_execution(self, execution_id: str, **result: object) -> None:
-        """Record how an execution ended."""
-        result.setdefault("ended_at", utc_now())
+    async def finish_execution(self, execution_id: str, **result: Unpack[ExecutionEnd]) -> None:
+        """Record how an execution ended (``ended_at`` now unless given)."""
         await self.graph.write(
             "decide/finish_execution",
             execution_id=execution_id,
-            result=changes_as_properties(result),
+            result=changes_as_properties({"ended_at": utc_now(), **result}),
         )
 
     async def close_fixed_escalations(
@@ -272,22 +271,25 @@ class DecisionStore:
         )
         return int(rows[0]["closed"]) if rows else 0
 
-    async def interrupt_executions(self, decision_id: str, **result: object) -> int:
+    async def interrupt_executions(self, decision_id: str, **result: Unpack[ExecutionEnd]) -> int:
         """End the decision's attempts that have not ended with ``result``; how many."""
-        result.setdefault("ended_at", utc_now())
         rows = await self.graph.write(
             "decide/interrupt_executions",
             decision_id=decision_id,
-            result=changes_as_properties(result),
+            result=changes_as_properties({"ended_at": utc_now(), **result}),
         )
         return int(rows[0]["interrupted"]) if rows else 0
 
-    async def move(self, decision: Decision, to: DecisionStatus, **changes: object) -> None:
+    async def move(
+        self, decision: Decision, to: DecisionStatus, **changes: Unpack[DecisionChanges]
+    ) -> None:
         """Move ``decision`` to status ``to`` (checked), with its outcome or next look."""
         _advance(decision, to)
         await self._write(decision.id, {"status": to.value, **changes})
 
-    async def close_turn(self, decision_id: str, to: DecisionStatus, **changes: object) -> None:
+    async def close_turn(
+        self, decision_id: str, to: DecisionStatus, **changes: Unpack[DecisionChanges]
+    ) -> None:
         """Close a chat turn's deliberating decision (checked) with what came of the turn.
 
         The turn did something, so the decision is found by words from then on (it becomes
@@ -296,11 +298,11 @@ class DecisionStore:
         check_transition(DecisionStatus.DELIBERATING, to)
         await self._write(decision_id, {"status": to.value, **changes}, "chat/close_decision")
 
-    async def settle(self, decision_id: str, **changes: object) -> None:
+    async def settle(self, decision_id: str, **changes: Unpack[DecisionChanges]) -> None:
         """Update a decision's outcome or next look; its status moves only by :meth:`move`."""
         if "status" in changes:
             raise DecisionStatusError("a decision's status changes through move(), not settle()")
-        await self._write(decision_id, changes)
+        await self._write(decision_id, dict(changes))
 
     async def _write(
         self, decision_id: str, changes: dict[str, Any], query: str = "decide/settle_decision"

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Unpack
 
 from graph.models import Desire, DesireStatus, Reflection, RSICycle, Trajectory
 from graph.store.agent_graph import AgentGraph
 from graph.store.mapping import changes_as_properties, from_properties, to_properties
+from graph.store.rows.rsi import DesireChanges
 
 # The labels whose nodes reflection shows, and that a desire may be INFLUENCED_BY.
 SOURCE_LABELS = ("Decision", "Execution", "Escalation", "Censor", "Lesson", "Pattern")
@@ -82,10 +83,10 @@ class RSIStore:
         written = await self.graph.write("rsi/record_desires", rows=rows)
         return {str(r["id"]): int(r["linked"]) for r in written}
 
-    async def update_desire(self, desire_id: str, **changes: object) -> bool:
+    async def update_desire(self, desire_id: str, **changes: Unpack[DesireChanges]) -> bool:
         """Change some properties of a desire; False when it does not exist."""
         rows = await self.graph.write(
-            "rsi/update_desire", desire_id=desire_id, changes=changes_as_properties(changes)
+            "rsi/update_desire", desire_id=desire_id, changes=changes_as_properties(dict(changes))
         )
         return bool(rows)
 

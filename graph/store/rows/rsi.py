@@ -1,13 +1,14 @@
-"""Rows of the self-improvement report (``rsi/report_*``) and the heuristics with their trials."""
+"""Rows of the self-improvement report (``rsi/report_*``) and the heuristics with their trials;
+what a desire's update may change."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
-from graph.models import Heuristic, HeuristicTrial
+from graph.models import DesireStatus, Heuristic, HeuristicTrial
 
 
 @dataclass(frozen=True)
@@ -125,3 +126,15 @@ class ReportWindowRow:
             pruned=int(row["pruned"]),
             clarifications=int(row["clarifications"]),
         )
+
+
+class DesireChanges(TypedDict, total=False):
+    """What ``update_desire(desire_id, …)`` may change, as keyword arguments (mypy checks
+    each): its routing, its status, how its practice went."""
+
+    domain: str
+    secondary_domain: str | None
+    route_confidence: float | None
+    routed_by: str | None
+    status: DesireStatus
+    practice_success: bool | None
