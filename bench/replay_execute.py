@@ -80,7 +80,7 @@ def runner_environment(project: str, top: Path, cache: Path, env: dict[str, str]
 
     Made once in ``cache``: ``pip install top[test]`` (``top`` without extras when it has
     none), then the project itself uninstalled, so ``python3 -m pytest`` in the watched root
-    tests the root's copy.
+    tests the root's copy. Nous must be installed in this interpreter (``pip install -e .``).
     """
     venv = cache / f"runner-{project}"
     python = venv / "bin" / "python"
@@ -91,7 +91,10 @@ def runner_environment(project: str, top: Path, cache: Path, env: dict[str, str]
             subprocess.run([*pip, str(top), "pytest"], check=True)
         subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", project], check=True)
     path = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    return {**env, "PATH": path, "VIRTUAL_ENV": str(venv)}
+    # The commands inherit the daemon's environment: a PYTHONPATH to this repository would put
+    # Nous's own metadata in the runner's `pip check` (the daemon finds Nous without it).
+    kept = {k: v for k, v in env.items() if k != "PYTHONPATH"}
+    return {**kept, "PATH": path, "VIRTUAL_ENV": str(venv)}
 
 
 async def runs_settled(memory: Memory, timeout_s: float, version: str) -> None:
