@@ -32,7 +32,15 @@ async def escalate(
     message: str,
     priority: str | None = None,
 ) -> str:
-    """Record the escalation (the decision's status becomes escalated) and log it."""
+    """Record the escalation (the decision's status becomes escalated) and log it.
+
+    An escalation already open for the same template on the same path, for the same reason
+    (a censor's block met again at the file's next change), takes the decision as a repeat
+    instead: one open escalation a person reads, not one per change.
+    """
+    repeated = await decisions.repeat_escalation(decision, reason)
+    if repeated is not None:
+        return repeated
     escalation_id = await decisions.record_escalation(
         Escalation(
             agent_id=decision.agent_id,

@@ -337,6 +337,34 @@ class DecisionStore:
         )
         return str(rows[0]["id"])
 
+    async def repeat_escalation(self, decision: Decision, reason: str) -> str | None:
+        """Fold ``decision`` into the open escalation of the same template, path and reason
+        (it REPEATS it; a person is not asked twice); the escalation's id, or None if none is
+        open or the decision has no template or path."""
+        if decision.template is None or decision.path is None:
+            return None
+        escalated = check_transition(decision.status, S.ESCALATED)  # raises before writing
+        rows = await self.graph.write(
+            "decide/repeat_escalation",
+            decision_id=decision.id,
+            template=decision.template,
+            path=decision.path,
+            reason=reason,
+            at=utc_now(),
+            escalated=S.ESCALATED.value,
+        )
+        if not rows:
+            return None
+        decision.status = escalated
+        log.info(
+            "decision %s repeats escalation %s (%s times now): %s",
+            decision.id,
+            rows[0]["id"],
+            rows[0]["repeats"],
+            reason[:160],
+        )
+        return str(rows[0]["id"])
+
     async def upsert_goals(self, goals: Sequence[GoalSettings]) -> None:
         """Make the configured goals ``Goal`` nodes (matched by description)."""
         rows = [
