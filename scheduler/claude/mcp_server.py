@@ -11,7 +11,9 @@ channel gets its own copy of file descriptor 1, and descriptor 1 itself
 (``print``, a library's banner, a child process) is pointed at stderr, where
 every log goes. The server starts without Neo4j and stays up when it goes
 away: a tool then answers with an error that says so (see
-:mod:`scheduler.claude.mcp_memory`).
+:mod:`scheduler.claude.mcp_memory`). With ``claude.team_url`` set, the same
+tools are answered by that team server instead
+(:mod:`scheduler.claude.mcp_remote`): the plugin's server needs no Neo4j.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from io import TextIOWrapper
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
 import anyio
 from mcp.server.fastmcp import FastMCP
@@ -32,8 +34,9 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from graph.settings import Settings
-from scheduler.claude.mcp_tools import NousTools
-from scheduler.cli.common import EXIT_OK, settings_from
+from scheduler.claude.hook_team import TeamUnavailable, team_server
+from scheduler.claude.mcp_remember import Kind
+from scheduler.cli.common import EXIT_OK, EXIT_USAGE, CommandError, settings_from
 from scheduler.compose.mcp import build_mcp_tools
 from scheduler.logs import configure_logging
 
@@ -71,7 +74,24 @@ ProcedureName = Annotated[
     str | None, Field(description="the procedure's name (default: its first step)")
 ]
 Domain = Annotated[str, Field(description="the procedure's domain, e.g. testing (optional)")]
-ToolsFor = Callable[[], NousTools]
+
+
+class MemoryTools(Protocol):
+    """What answers the tools: :class:`~scheduler.claude.mcp_tools.NousTools` over the agent's
+    memory, or :class:`~scheduler.claude.mcp_remote.RemoteTools` over a team server."""
+
+    async def recall(self, question: str, path: str | None = None) -> str: ...
+    async def why(self, target: str) -> str: ...
+    async def censors(self) -> str: ...
+    async def strategies(self) -> str: ...
+    async def escalations(self) -> str: ...
+    async def goals(self) -> str: ...
+    async def remember(
+        self, kind: Kind, text: str, source: str, name: str | None = None, domain: str = ""
+    ) -> str: ...
+
+
+ToolsFor = Callable[[], MemoryTools]
 """The tools of the agent whose call this is (asked at each call)."""
 
 
@@ -180,10 +200,24 @@ def serve(args: argparse.Namespace) -> int:
         # The SDK logs every request at INFO; a client's session would drown the rest.
         logging.getLogger("mcp.server.lowlevel.server").setLevel(logging.WARNING)
     closing = AsyncExitStack()
-    tools = build_mcp_tools(closing, settings)
+    tools = _tools(settings, closing)
     server = build_server(settings, lambda: tools, closing)
     anyio.run(_run_stdio, server, channel)
     return EXIT_OK
+
+
+def _tools(settings: Settings, closing: AsyncExitStack) -> MemoryTools:
+    """The agent's tools over its memory; with ``claude.team_url``, the team server's
+    (:mod:`scheduler.claude.mcp_remote`; a :class:`CommandError` when its token is unusable)."""
+    try:
+        team = team_server(settings.claude)
+    except TeamUnavailable as exc:
+        raise CommandError(f"mcp: {exc}", EXIT_USAGE) from None
+    if team is None:
+        return build_mcp_tools(closing, settings)
+    from scheduler.claude.mcp_remote import RemoteTools
+
+    return RemoteTools(team, settings.mcp.tool_timeout_s)
 
 
 def claim_stdout() -> TextIOWrapper:

@@ -3,8 +3,9 @@
 The developer's environment holds the team server's address and a token file, and no
 database credentials: its ``NEO4J_URI`` names a port nothing listens on, so a hook that
 tried Neo4j itself would find nothing. The session still gets the recalled decision in its
-prompt's context and has its third identical failing call denied, both answered by the
-team server (``nous mcp --http``) for the agent the token names.
+prompt's context, the plugin's own MCP server (``nous mcp`` on stdio) answers ``recall``, and
+the third identical failing call is denied: all of it answered by the team server (``nous mcp
+--http``) for the agent the token names.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ REPO = Path(__file__).resolve().parents[4]
 OUTCOME = "the wombat index went stale after the rename"
 COMMAND = "echo attempt >> tries.log; cat missing-wombat.yaml"
 CONTEXT = "hook additional context"
+RECALL = "mcp__plugin_nous_nous__recall"
 
 
 def _claude(binary: Path, env: dict[str, str], *args: str) -> None:
@@ -78,18 +80,28 @@ async def test_the_plugins_hooks_reach_nous_through_the_team_server(
         await seed.decision(
             "notes/plan.md", outcome_success=False, outcome=OUTCOME, status=DecisionStatus.FAILED
         )
+    asked = ModelTurn.tool(RECALL, {"question": "what went wrong", "path": "notes/plan.md"})
     calls = [ModelTurn.tool("Bash", {"command": COMMAND, "description": "config"}) for _ in "abc"]
-    model.script(*calls, ModelTurn.text("The config is not there."))
+    model.script(asked, *calls, ModelTurn.text("The config is not there."))
 
-    run = run_claude(claude_bin, project, developer, "Tidy notes/plan.md, then show the config")
+    run = run_claude(
+        claude_bin,
+        project,
+        developer,
+        "Tidy notes/plan.md, then show the config",
+        tools=f"Bash,{RECALL}",
+    )
 
     assert run.code == 0, run.stderr
     first = model.conversation[0].text()
     assert "SessionStart " + CONTEXT in first and "memory is off" not in first
     shown = first[first.index("UserPromptSubmit " + CONTEXT) :]
     assert OUTCOME in shown, "the recalled decision did not come through the team server"
+    assert RECALL in model.conversation[0].tool_names, "the plugin's MCP server is up"
+    recalled = model.conversation[1].tool_results()[-1]
+    assert recalled.get("is_error") is not True and OUTCOME in str(recalled.get("content"))
     assert (project / "tries.log").read_text().count("attempt") == 2, "the third never ran"
-    denial = model.conversation[3].tool_results()[-1]
+    denial = model.conversation[4].tool_results()[-1]
     assert denial.get("is_error") is True and "blocks this call" in str(denial.get("content"))
     assert [c.severity for c in await memory.censors.active_censors()] == ["block"]
     turns = await memory.turns.session_turns(run.session_id)
