@@ -226,3 +226,12 @@ def test_each_store_is_built_once_when_first_used() -> None:
     assert {"graph.store.heuristics", "graph.models.rsi"} <= set(after)
     assert "graph.store.rsi" not in after
     assert same and over_memory  # one instance per store, over this memory
+
+
+def test_a_projects_decisions_store_is_built_once_per_project() -> None:
+    memory = Memory(None, "lazy-decisions")  # type: ignore[arg-type]  # no query is run
+    ours = memory.team_decisions("nous")
+    assert ours is memory.team_decisions("nous") and ours.graph is memory
+    assert (ours.project, ours.scope) == ("nous", "project")
+    other = memory.team_decisions("other")
+    assert other is not ours and other.project == "other"
