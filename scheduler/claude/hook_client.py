@@ -239,7 +239,9 @@ def _answer_here(
         return _answer_alone(event, raw, root, absent, settings, watchdog), True
     limit_s = settings.claude.hook_timeout_s
     left = watchdog.limit(limit_s) if watchdog is not None else limit_s
-    return ask_team(team, event, raw, left - EXIT_MARGIN_S), False
+    spec = BY_NAME.get(event)
+    transcript = spec is not None and "transcript_path" in spec.fields
+    return ask_team(team, event, raw, left - EXIT_MARGIN_S, transcript=transcript), False
 
 
 def _answer_alone(

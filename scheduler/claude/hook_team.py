@@ -6,7 +6,9 @@ names: the hook process holds no Neo4j credentials and loads no driver,
 only ``http.client`` (and ``ssl`` for ``https://``). The token comes from
 ``claude.team_token_file`` (a file of the user's alone, outside the
 repository) or ``claude.team_token``; it travels only in the
-``Authorization`` header and no message here ever holds it.
+``Authorization`` header and no message here ever holds it. A hook that
+reads the session's transcript sends the part the server has not kept yet
+with its payload (:func:`transcript_part`): the server opens no path.
 
 Whatever goes wrong (no server, a refused token, a server slower than the
 hook's limit) is a :class:`TeamUnavailable` whose message says what to fix;
@@ -19,6 +21,9 @@ from __future__ import annotations
 
 import os
 import stat
+import time
+
+from scheduler.claude.events import MAX_PAYLOAD_BYTES
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
 if TYPE_CHECKING:
@@ -31,6 +36,9 @@ if TYPE_CHECKING:
 
 HOOKS_PATH = "/hooks/"
 """Where on the team server a hook is posted: ``/hooks/EVENT``."""
+TRANSCRIPT_OFFSET = "transcript-offset"
+"""``/hooks/transcript-offset``: from which byte the session's transcript is to be sent
+(:data:`scheduler.claude.team_hooks.TRANSCRIPT_OFFSET`)."""
 CONNECT_TIMEOUT_S = 3.0
 MAX_TOKEN_FILE_BYTES = 4096
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
@@ -116,13 +124,71 @@ def read_token(name: str) -> str:
     return data.decode("utf-8", "replace").strip()
 
 
-def ask_team(server: TeamServer, event: str, payload: bytes, wait_s: float) -> str:
+def ask_team(
+    server: TeamServer, event: str, payload: bytes, wait_s: float, *, transcript: bool = False
+) -> str:
     """The team server's answer to one hook (the text to print), waited for up to ``wait_s``.
 
-    :class:`TeamUnavailable` saying why there is none and what to fix.
+    ``transcript``: the event reads the session's transcript (Stop, PreCompact, SessionEnd):
+    the server is first asked from which byte, and what was appended since is sent with the
+    payload (:func:`transcript_part`). :class:`TeamUnavailable` saying why there is no answer
+    and what to fix.
     """
+    deadline = time.monotonic() + max(0.05, wait_s)
+    headers: dict[str, str] = {}
+    body = payload
+    if transcript:
+        offset = int(_post(server, TRANSCRIPT_OFFSET, payload, {}, deadline) or 0)
+        data = transcript_part(payload, offset, MAX_PAYLOAD_BYTES - len(payload))
+        if data is not None:
+            headers = {
+                "X-Nous-Payload-Bytes": str(len(payload)),
+                "X-Nous-Transcript-Offset": str(offset),
+            }
+            body = payload + data
+    return _post(server, event, body, headers, deadline)
+
+
+def transcript_part(payload: bytes, offset: int, limit: int) -> bytes | None:
+    """The payload's transcript from byte ``offset`` on, at most ``limit`` bytes; None when
+    there is none to send (no ``.jsonl`` path, not a regular file of this user's, nothing new).
+
+    Read as the hook working alone reads it (:mod:`scheduler.claude.transcript`): no symlink,
+    no FIFO, another user's file never.
+    """
+    import json  # only for the hooks that read a transcript
+
+    try:
+        path = json.loads(payload).get("transcript_path")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(path, str) or not path.endswith(".jsonl") or limit <= 0:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or offset >= info.st_size:
+            return None
+        os.lseek(fd, offset, os.SEEK_SET)
+        chunks: list[bytes] = []
+        left = limit
+        while left > 0 and (chunk := os.read(fd, min(left, 1 << 20))):
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _post(server: TeamServer, name: str, body: bytes, more: dict[str, str], deadline: float) -> str:
+    """``POST /hooks/NAME`` with ``body``: the answer's text (200), else
+    :class:`TeamUnavailable`."""
     http = _http_client(tls=server.tls)
-    timeout = max(0.05, wait_s)
+    timeout = max(0.05, deadline - time.monotonic())
     if server.tls:
         conn: HTTPConnection = http.HTTPSConnection(
             server.host, server.port, timeout=min(CONNECT_TIMEOUT_S, timeout), context=_tls(server)
@@ -135,6 +201,7 @@ def ask_team(server: TeamServer, event: str, payload: bytes, wait_s: float) -> s
         "Authorization": f"Bearer {server.token}",
         "Content-Type": "application/json",
         "Connection": "close",
+        **more,
     }
     try:
         try:
@@ -144,9 +211,9 @@ def ask_team(server: TeamServer, event: str, payload: bytes, wait_s: float) -> s
         if conn.sock is not None:
             conn.sock.settimeout(timeout)  # the connection is made: the answer may take longer
         try:
-            conn.request("POST", server.path + HOOKS_PATH + event, body=payload, headers=headers)
+            conn.request("POST", server.path + HOOKS_PATH + name, body=body, headers=headers)
             response = conn.getresponse()
-            body = response.read(MAX_ANSWER_BYTES + 1)
+            answer = response.read(MAX_ANSWER_BYTES + 1)
         except TimeoutError:
             raise TeamUnavailable(
                 f"the team server at {server.url} gave no answer within {timeout:.3g} s"
@@ -156,9 +223,9 @@ def ask_team(server: TeamServer, event: str, payload: bytes, wait_s: float) -> s
             raise TeamUnavailable(_unreachable(server, exc, timeout)) from None
     finally:
         conn.close()
-    if len(body) > MAX_ANSWER_BYTES:
+    if len(answer) > MAX_ANSWER_BYTES:
         raise TeamUnavailable(f"the team server's answer is over {MAX_ANSWER_BYTES} bytes")
-    text = body.decode("utf-8", "replace")
+    text = answer.decode("utf-8", "replace")
     if response.status == 200:
         return text
     raise TeamUnavailable(_refusal(server, response.status, text))

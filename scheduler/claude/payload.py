@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cognition.sense.door import admit
 from graph.intake import HookFields, Prompt, Provenance, Reply, ToolUse
 from graph.settings_lean import Spec
 from scheduler.claude.events import BY_NAME, CONTEXT, MAX_PAYLOAD_BYTES, TEXT
+
+if TYPE_CHECKING:  # set by the team server only
+    from scheduler.claude.transcript import SentTranscript
 
 # What each field Nous reads may hold (pydantic's lax rules, without pydantic: a hook's
 # process pays for what it imports). A field an event's entry names that has no spec here is
@@ -45,10 +48,14 @@ _TEXT_FIELDS: dict[str, tuple[Spec, object]] = {
 }
 
 
+_OTHER_FIELDS = frozenset({"tool_input", "tool_response"})
+"""The payload's fields read as they came (beside :data:`_TEXT_FIELDS`)."""
+
+
 class HookInput:
     """One hook's JSON from stdin (the fields Nous reads); ``ValueError`` naming bad fields."""
 
-    __slots__ = (*_TEXT_FIELDS, "more", "tool_input", "tool_response")
+    __slots__ = (*_TEXT_FIELDS, "more", "tool_input", "tool_response", "transcript")
     session_id: str
     hook_event_name: str | None
     cwd: str | None
@@ -58,6 +65,9 @@ class HookInput:
     tool_input: dict[str, Any]
     tool_use_id: str | None
     tool_response: Any
+    transcript: SentTranscript | None
+    """The transcript's bytes a hook sent the team server with its payload (set by the
+    server, never read from the payload's JSON)."""
     more: dict[str, Any]
     """The fields the event's entry names that no attribute holds (``fields`` of
     :class:`scheduler.claude.events.HookEvent`), as they came."""
@@ -86,6 +96,7 @@ class HookInput:
         self.tool_input = dict(tool_input) if isinstance(tool_input, dict) else {}
         self.tool_response = fields.get("tool_response")
         self.more = dict(fields.get("more") or {})
+        self.transcript = None
         if bad:
             raise ValueError("bad payload field(s): " + ", ".join(bad))
 
@@ -112,7 +123,7 @@ def parse_payload(raw: bytes, event: str) -> HookInput:
     spec = BY_NAME.get(event)
     if spec is None:
         raise PayloadError(f"no such hook event: {event[:50]!r}")
-    known = {k: v for k, v in data.items() if k in HookInput.__slots__ and k != "more"}
+    known = {k: v for k, v in data.items() if k in _TEXT_FIELDS or k in _OTHER_FIELDS}
     more = {k: data[k] for k in spec.fields if k not in HookInput.__slots__ and k in data}
     try:
         payload = HookInput(**known, more=more)

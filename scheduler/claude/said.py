@@ -21,6 +21,7 @@ from graph.intake import Provenance, TranscriptEntry
 from graph.store.transcripts import NewUtterance, TranscriptCursor, TranscriptStore
 from scheduler.claude.transcript import (
     MAX_READ_BYTES,
+    SentTranscript,
     Spoken,
     TranscriptRefused,
     read_transcript,
@@ -46,9 +47,14 @@ async def keep_transcript(
     transcript_path: str | None,
     *,
     max_bytes: int = MAX_READ_BYTES,
+    sent: SentTranscript | None = None,
 ) -> KeptTranscript | None:
     """Read ``transcript_path`` on from the session's cursor and keep what was said; None when
-    there is no transcript or it is not one Nous reads."""
+    there is no transcript or it is not one Nous reads.
+
+    ``sent``: the transcript's bytes as a hook sent them to the team server; they are read
+    instead, and ``transcript_path`` (a file on the developer's machine) only names it.
+    """
     if not transcript_path:
         return None
     if not transcript_path.endswith(TRANSCRIPT_SUFFIX):
@@ -59,7 +65,10 @@ async def keep_transcript(
     if cursor.path is not None and cursor.path != transcript_path:
         offset, line = 0, 0  # the session's transcript moved: read the new one whole
     try:
-        read = read_transcript(transcript_path, offset, line, max_bytes=max_bytes)
+        if sent is not None:
+            read = sent.read(offset, line)
+        else:
+            read = read_transcript(transcript_path, offset, line, max_bytes=max_bytes)
     except TranscriptRefused as exc:
         log.warning("%s", exc)
         return None

@@ -81,7 +81,10 @@ class ClaudeSession(LeanHooks):
         (:class:`cognition.decisions.keep.DecisionKeeper`); a failure is logged, never raised."""
         try:
             kept = await keep_transcript(
-                self.layer.memory.transcripts, payload.session_id, payload.transcript_path
+                self.layer.memory.transcripts,
+                payload.session_id,
+                payload.transcript_path,
+                sent=payload.transcript,
             )
             if kept is not None and kept.said and self.decisions is not None:
                 said = [

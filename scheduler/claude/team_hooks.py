@@ -14,9 +14,13 @@ Bounds: a body over :data:`~scheduler.claude.events.MAX_PAYLOAD_BYTES` (what
 a hook reads of its stdin) is refused (413) before it is read past that;
 the work has :func:`~scheduler.claude.hook_server.answer_limit` of the
 server's ``claude.hook_timeout_s`` (504 after it: part of it may be
-written). The payload's ``transcript_path`` is dropped: it names a file on
-the developer's machine, and the server must never open a path a client
-chose (what was said in a session is not kept through the team server).
+written). The server never opens a path a client chose: a payload's
+``transcript_path`` names a file on the developer's machine, so a hook that
+reads the transcript first asks from which byte (``POST
+/hooks/transcript-offset``, the session's cursor) and sends what was appended
+since after its payload (``x-nous-payload-bytes``, ``x-nous-transcript-offset``),
+read as the file would be (:class:`~scheduler.claude.transcript.SentTranscript`).
+Without them the path is dropped.
 """
 
 from __future__ import annotations
@@ -34,12 +38,19 @@ from scheduler.claude.events import BY_NAME, MAX_PAYLOAD_BYTES
 from scheduler.claude.hook_server import answer_limit
 from scheduler.claude.mcp_memory import MemoryUnavailable
 from scheduler.claude.mcp_team import TeamTools
-from scheduler.claude.payload import PayloadError, parse_payload
+from scheduler.claude.payload import HookInput, PayloadError, parse_payload
 from scheduler.claude.session import ClaudeSession
+from scheduler.claude.transcript import SentTranscript
 
 log = logging.getLogger(__name__)
 HOOKS_PATH = "/hooks/"
 """Where hooks are posted (the client's :data:`scheduler.claude.hook_team.HOOKS_PATH`)."""
+
+TRANSCRIPT_OFFSET = "transcript-offset"
+"""``POST /hooks/transcript-offset`` (a Stop payload): from which byte the client is to send
+the session's transcript with its next hook that reads one."""
+PAYLOAD_BYTES = b"x-nous-payload-bytes"
+TRANSCRIPT_FROM = b"x-nous-transcript-offset"
 
 SessionBuilder = Callable[[Memory], ClaudeSession]
 """Builds the hooks' session over one agent's memory (the composition root's)."""
@@ -80,17 +91,22 @@ class TeamHooks:
             raise HookRefused(405, "a hook is posted (POST /hooks/EVENT)")
         event = str(scope.get("path", ""))[len(HOOKS_PATH) :]
         spec = BY_NAME.get(event)
-        if spec is None:
+        if spec is None and event != TRANSCRIPT_OFFSET:
             raise HookRefused(404, f"no such hook event: {event[:50]!r}")
         agent_id = _agent(scope)
+        body = await _body(scope, receive)
         try:
-            payload = parse_payload(await _body(scope, receive), event)
+            if spec is None:  # its path only names the transcript: nothing is read
+                payload = parse_payload(body, _named(body))
+            else:
+                payload = _payload(scope, body, event)
         except PayloadError as exc:
             raise HookRefused(400, str(exc)) from None
-        payload.transcript_path = None  # the client's file: never opened here
         try:
             async with asyncio.timeout(self.limit_s):
                 session = await self._session(agent_id)
+                if spec is None:  # where this session's transcript is to be sent from
+                    return str(await _offset(session, payload))
                 answer = await session.answer(event, payload)
         except TimeoutError:
             raise HookRefused(504, f"no answer within {self.limit_s:g} s") from None
@@ -104,7 +120,8 @@ class TeamHooks:
             log.warning("hook %s for %s failed", event, agent_id, exc_info=True)
             raise HookRefused(500, f"{type(exc).__name__}: {exc}") from None
         self.answered += 1
-        if spec.vectors:  # what the turn wrote gets its vectors off the hook's path
+        # What the turn wrote gets its vectors off the hook's path.
+        if spec is not None and spec.vectors:
             vectors = self.tools.for_agent(agent_id).vectors
             if vectors is not None:
                 vectors.nudge()
@@ -129,6 +146,44 @@ def with_hooks(app: ASGIApp, hooks: TeamHooks) -> ASGIApp:
             await app(scope, receive, send)
 
     return route
+
+
+def _payload(scope: Scope, body: bytes, event: str) -> HookInput:
+    """The hook's payload; with ``x-nous-payload-bytes``, the payload is that many bytes of the
+    body and the rest is the transcript from byte ``x-nous-transcript-offset`` on."""
+    headers = dict(scope.get("headers", []))
+    size, offset = headers.get(PAYLOAD_BYTES), headers.get(TRANSCRIPT_FROM)
+    if size is None or offset is None:
+        payload = parse_payload(body, event)
+        payload.transcript_path = None  # the client's file: never opened here
+        return payload
+    if not size.isdigit() or not offset.isdigit() or int(size) > len(body):
+        raise PayloadError(f"{event}: bad {PAYLOAD_BYTES.decode()} or {TRANSCRIPT_FROM.decode()}")
+    payload = parse_payload(body[: int(size)], event)
+    # transcript_path stays: it names the transcript (a moved one is read from its start),
+    # and keep_transcript reads the bytes sent instead of opening it.
+    payload.transcript = SentTranscript(int(offset), body[int(size) :])
+    return payload
+
+
+def _named(body: bytes) -> str:
+    """The event a transcript offset is asked for (its payload's ``hook_event_name``)."""
+    try:
+        named = json.loads(body).get("hook_event_name")
+    except (ValueError, AttributeError):
+        raise PayloadError("transcript-offset: the body is not a hook's JSON payload") from None
+    spec = BY_NAME.get(named) if isinstance(named, str) else None
+    if spec is None or "transcript_path" not in spec.fields:
+        raise PayloadError(f"transcript-offset: {str(named)[:50]!r} reads no transcript")
+    return spec.name
+
+
+async def _offset(session: ClaudeSession, payload: HookInput) -> int:
+    """Where the next read of the payload's session's transcript starts (0: from its start)."""
+    cursor = await session.layer.memory.transcripts.cursor(payload.session_id)
+    if cursor.path != payload.transcript_path:
+        return 0
+    return cursor.offset
 
 
 def _agent(scope: Scope) -> str:

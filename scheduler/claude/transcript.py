@@ -22,6 +22,7 @@ the Stop hook imports it.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
@@ -69,6 +70,26 @@ class TranscriptRead:
     """How many lines lie before ``offset``."""
     skipped: int
     """Lines passed over as not Claude Code's JSONL (too long, not JSON, not an object)."""
+
+
+@dataclass(frozen=True)
+class SentTranscript:
+    """A transcript's bytes from ``offset`` on, as a hook sent them to the team server: read
+    there as the file would be, and no path is ever opened for them."""
+
+    offset: int
+    data: bytes
+
+    def read(
+        self, offset: int, line: int, *, max_line_bytes: int = MAX_LINE_BYTES
+    ) -> TranscriptRead:
+        """The utterances of the bytes sent, which must start where the session's read is."""
+        if offset != self.offset:
+            raise TranscriptRefused(
+                f"transcript sent from byte {self.offset}, the session's read is at {offset}"
+            )
+        handle = io.BytesIO(self.data)
+        return _scan(handle, offset, line, len(self.data), max_line_bytes)
 
 
 def read_transcript(

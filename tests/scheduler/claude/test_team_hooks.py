@@ -25,12 +25,14 @@ from graph.models import utc_now
 from graph.settings import Settings, load_settings
 from graph.store.memory import Memory
 from graph.store.tokens import TokenStore
+from graph.store.transcripts import TranscriptStore
 from graph.store.turns import tool_results
 from scheduler.claude.hook_client import run_hook
 from scheduler.claude.hook_team import TeamUnavailable, read_token
 from tests.scheduler.claude.mcp_http_client import TeamServer, free_port, make_token
 from tests.scheduler.claude.test_hook_imports import FORBIDDEN, PYDANTIC, loaded_by_hook
 from tests.support.hook_session import EMPTY, Session
+from tests.support.transcripts import TranscriptWriter
 
 LEAN_SETTINGS = {"graph.errors", "graph.settings_lean", "graph.settings_source"}
 """What a hook through the team server loads of Nous's memory: its settings, read lean."""
@@ -241,3 +243,57 @@ async def test_the_hook_endpoint_refuses_what_it_should_not_read(
         ok = await client.post(base + "SessionEnd", json=payload, headers=auth)
         assert (ok.status_code, ok.text) == (200, "")
     assert "passwd" not in team.errlog.read_text()
+
+
+async def test_what_was_said_is_kept_through_the_server_from_the_sent_transcript(
+    team: TeamServer, memory: Memory, tmp_path: Path
+) -> None:
+    token = await make_token(memory.driver, f"t-{memory.agent_id}", memory.agent_id)
+    settings = team_settings(team_url(team), token_file(tmp_path, token))
+    session = Session(settings, tmp_path, "team-said-session")
+    writer = TranscriptWriter(tmp_path / "t" / "team-said-session.jsonl", "team-said-session")
+    where = {"transcript_path": str(writer.path)}
+    await session.hook("UserPromptSubmit", prompt="Why is MAX_ATTEMPTS 7?", **where)
+    writer.user("Why is MAX_ATTEMPTS 7?")
+    writer.assistant("MAX_ATTEMPTS should be exactly 7; 8 trips the limiter.")
+    await session.hook("Stop", last_assistant_message="MAX_ATTEMPTS should be 7", **where)
+    await session.hook("UserPromptSubmit", prompt="And the backoff?", **where)
+    writer.user("And the backoff?")
+    writer.assistant("Backoff doubles from 250 ms.")
+    await session.hook("Stop", last_assistant_message="Backoff doubles", **where)
+    await session.hook("SessionEnd", reason="other", **where)  # nothing new: nothing twice
+
+    store = TranscriptStore(memory)
+    said = await store.session_utterances("team-said-session")
+    assert [(u.speaker, u.text) for u in said] == [
+        ("user", "Why is MAX_ATTEMPTS 7?"),
+        ("assistant", "MAX_ATTEMPTS should be exactly 7; 8 trips the limiter."),
+        ("user", "And the backoff?"),
+        ("assistant", "Backoff doubles from 250 ms."),
+    ]
+    cursor = await store.cursor("team-said-session")
+    assert cursor.offset == writer.path.stat().st_size and cursor.path == str(writer.path)
+
+
+async def test_sent_transcript_bytes_that_do_not_start_at_the_cursor_are_not_kept(
+    team: TeamServer, memory: Memory
+) -> None:
+    token = await make_token(memory.driver, f"s-{memory.agent_id}", memory.agent_id)
+    payload = json.dumps({"session_id": "team-skew", "transcript_path": "/x/t.jsonl"}).encode()
+    line = b'{"type": "user", "message": {"role": "user", "content": "planted words"}}\n'
+    headers = {
+        "Authorization": f"Bearer {token}",
+        "X-Nous-Payload-Bytes": str(len(payload)),
+        "X-Nous-Transcript-Offset": "999",  # the session's read is at 0
+    }
+    async with httpx.AsyncClient(timeout=30) as client:
+        done = await client.post(
+            f"{team_url(team)}/hooks/Stop", content=payload + line, headers=headers
+        )
+        assert done.status_code == 200
+        headers["X-Nous-Payload-Bytes"] = "99999"  # more than the body
+        bad = await client.post(
+            f"{team_url(team)}/hooks/Stop", content=payload + line, headers=headers
+        )
+        assert bad.status_code == 400
+    assert await TranscriptStore(memory).session_utterances("team-skew") == []
