@@ -18,6 +18,7 @@ from scheduler.cli import main
 from tests.conftest import REPO
 from tests.scheduler.claude.mcp_client import EMPTY, call
 from tests.scheduler.claude.mcp_http_client import make_token, server_env, team_server
+from tests.scheduler.claude.test_team_hooks import hook, team_settings, token_file
 
 
 def _certificate(folder: Path) -> tuple[Path, Path]:
@@ -59,6 +60,15 @@ async def test_a_certificate_serves_https_and_plain_http_gets_nothing(
         async with httpx.AsyncClient(timeout=5) as plain:
             with pytest.raises(httpx.HTTPError):  # no answer in clear text, token or not
                 await plain.post(server.url, json={}, headers=headers)
+        # A developer's hook through the same HTTPS, checking the certificate by its CA.
+        https = f"https://127.0.0.1:{server.port}"
+        tokens = token_file(tmp_path, token)
+        checked = team_settings(https, tokens, NOUS_CLAUDE__TEAM_CA_FILE=str(cert))
+        said, err = hook(checked, tmp_path, "SessionStart", source="startup")
+        assert "additionalContext" in said and "memory is off" not in said, err
+        unchecked = team_settings(https, tokens)  # the system's CAs: no private one among them
+        said, _ = hook(unchecked, tmp_path, "SessionStart", source="startup")
+        assert "failed the TLS check" in said and "claude.team_ca_file" in said
 
 
 def test_a_bad_certificate_setting_names_its_key(
