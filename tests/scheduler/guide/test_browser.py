@@ -160,7 +160,9 @@ async def test_the_guide_plays_and_a_slide_query_renders_in_neo4j_browser(
             run_editor()
 
             def guide_frames(_: Any, frames: int = frames) -> bool:
-                return len(runnable(":params")) == frames
+                # At least: under load a frame can show twice for a moment as it renders (a CI
+                # run once timed out with the guide on screen, waiting for exactly one).
+                return len(runnable(":params")) >= frames
 
             until(f"guide frame {frames}", guide_frames)
         assert "What the memory holds" in body()
