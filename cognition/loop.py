@@ -31,11 +31,12 @@ from datetime import timedelta
 
 from cognition.act.action import DRY_RUN_OUTCOME, ActOutcome, PlannedAction
 from cognition.act.actor import Actor
-from cognition.act.burst import widen
+from cognition.act.burst import burst_paths, widen
 from cognition.act.busy import BusyRuns
 from cognition.act.plan import plan
 from cognition.act.running import RunningActions
 from cognition.act.templates import TemplateRegistry
+from cognition.act.test_order import TestOrder
 from cognition.context.render import render_context
 from cognition.decision_draft import decision_steps, draft_decision, frame_text, template_row
 from cognition.deliberate import Reasoner
@@ -105,6 +106,7 @@ class DecisionLoop:
         session_id: str | None = None,
         episode_id: str | None = None,
         investigator: Investigator | None = None,
+        test_order: TestOrder | None = None,
     ) -> None:
         self.memory = memory
         self.decisions = memory.decisions
@@ -128,6 +130,7 @@ class DecisionLoop:
         )
         self.actions = RunningActions(self.settings.budget.max_concurrent)
         self.busy = BusyRuns(memory.decisions, templates)
+        self.test_order = test_order
         self.decided = 0
         self._busy = asyncio.Lock()
         self._task: asyncio.Task[object] | None = None
@@ -279,7 +282,7 @@ class DecisionLoop:
         try:
             if decision.type is DecisionType.ACT and planned is not None:
                 task = self.actions.start(
-                    self._act(decision, planned, batch[0], report),
+                    self._act(decision, planned, batch, report),
                     name=f"action {decision.id}",
                     never_started=lambda: self._defer(decision, "not started before shutdown"),
                 )
@@ -318,6 +321,7 @@ class DecisionLoop:
             deliberation, context, self.templates, self.memory.censors
         )
         planned = widen(planned, batch, self.templates)  # a burst's files, all in one run
+        planned = await self.test_order.arrange(planned, batch) if self.test_order else planned
         opening = self.follow_ups.opening(deliberation.decision_type, deliberation, round_, batch)
         decision = draft_decision(deliberation, context, frame.name, planned, opening)
         return decision, deliberation, context, planned
@@ -361,7 +365,7 @@ class DecisionLoop:
         self,
         decision: Decision,
         planned: PlannedAction,
-        primary: Observation,
+        batch: list[Observation],
         report: TickReport | None,
     ) -> None:
         """One action, start to end: act (the monitor decides retries), then settle and learn."""
@@ -372,12 +376,13 @@ class DecisionLoop:
             await settle_outcome(
                 decision,
                 outcome,
-                primary,
+                batch[0],
                 self.memory,
                 self.learner,
                 self.censors,
                 retry_after=timedelta(seconds=self.settings.schedule.deferred_retry_s),
                 max_attempts=planned.max_retries + 1,
+                changed=burst_paths(batch),
             )
         except Exception:
             # The decision is written and its observations are processed: look at

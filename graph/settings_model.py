@@ -236,6 +236,11 @@ class ExecutorSettings(BaseModel):
     timeout_s: float = Field(300.0, gt=0)
     output_cap_bytes: int = Field(1_000_000, ge=1024)
     dry_run: bool = False
+    tests_first: bool = Field(
+        True,
+        description="a tests_first template runs first the tests a change broke before or that"
+        " import it, then the whole suite; off: always the whole suite",
+    )
 
 
 class BudgetSettings(BaseModel):

@@ -15,6 +15,9 @@ from cognition.act.render import AUTOMATIC, PLACEHOLDER, Parameter, leftover_syn
 
 ARGV_PARAM = "argv"
 """The key of a command target's request params that carries its argv."""
+FIRST_PARAM = "first"
+"""The key of the test files to run first (the argv with them appended), then the argv itself
+when they pass (:mod:`cognition.act.test_order`)."""
 
 
 def _path_names(parameters: Mapping[str, Parameter]) -> set[str]:

@@ -142,6 +142,7 @@ def _code_choice(chain: Toolchain) -> PackChoice:
         "docs_command": json.dumps(docs),
         "docs_enabled": json.dumps(chain.docs_command is not None),
         "docs_outputs": json.dumps([".nous/docs-build/**"]),
+        "tests_first": json.dumps(chain.tests_first),
     }
     tests = " ".join(chain.test_command)
     docs_note = f"docs: {chain.docs_tool}" if chain.docs_tool else "no docs builder found (off)"

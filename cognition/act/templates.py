@@ -97,6 +97,10 @@ class ActionTemplate(BaseModel):
     repeatable: bool = True
     """False: an attempt interrupted by a crash is escalated, never run again at start."""
     on_busy: Literal["queue", "restart", "ignore"] = "queue"
+    tests_first: bool = False
+    """A test command (pytest's kind, taking test files as arguments): run first the test files
+    a change broke before and those importing it, then the whole command if they pass
+    (:mod:`cognition.act.test_order`)."""
     """Changes while a run of it is in flight: one more run after it, run again now, or none."""
     topology: str | None = Field(None, pattern=_WORD)
     strategy: str | None = Field(None, pattern=_WORD)

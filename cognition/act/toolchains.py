@@ -33,6 +33,8 @@ class Toolchain:
     docs_command: list[str] | None = None
     docs_globs: list[str] = field(default_factory=lambda: ["docs/**"])
     docs_tool: str | None = None
+    tests_first: bool = False
+    """The test command takes test files as arguments: the learned order may name them first."""
 
 
 def _python(marker: str) -> Toolchain:
@@ -48,6 +50,7 @@ def _python(marker: str) -> Toolchain:
         test_outputs=[".pytest_cache/**", ".coverage", ".coverage.*", "htmlcov/**"],
         dependency_globs=["pyproject.toml", "setup.py", "setup.cfg", "requirements*.txt"],
         dependency_command=[_PYTHON, "-m", "pip", "check"],
+        tests_first=True,
     )
 
 

@@ -16,10 +16,12 @@ the outcome its last successor eventually had.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from cognition.act.action import DRY_RUN_OUTCOME, ActOutcome
 from cognition.learn.learner import CensorBook, OutcomeLearner, works_here
+from cognition.learn.test_failures import remember_failed_tests
 from cognition.monitor import is_transient
 from graph.models import (
     Decision,
@@ -80,8 +82,11 @@ async def settle_outcome(
     *,
     retry_after: timedelta,
     max_attempts: int,
+    changed: Sequence[str] = (),
 ) -> None:
     """Record what an action came to; learn from it; for a live failure, a censor and a task_failed.
+
+    A failed test run is remembered against the files ``changed`` before it (a burst's).
 
     The ``task_failed`` observation is what seed 000's ``handle_failure``
     template triggers on; its ``error_count`` grows along a chain of
@@ -116,18 +121,27 @@ async def settle_outcome(
     if outcome.success:
         await close_fixed(decisions, decision, outcome, now)
         return
-    if outcome.error and not is_transient(outcome.error):
-        # The record on this kind of path, this failure counted, says whether a
-        # repeat is a wall (block) or the exception where the action works.
-        here = path_pattern_key(decision.pattern_key or "", decision.path_pattern)
-        record = await memory.learning.pattern(here) if here and decision.pattern_key else None
-        await censors.record_failure(
-            censor_trigger(decision.template or "action", decision.path),
-            reason=outcome.error,
-            execution_id=outcome.execution_id,
-            works_here=works_here(record),
-        )
+    await remember_failed_tests(memory.test_runs, outcome, changed)
+    await _censor_failure(decision, outcome, memory, censors)
     await memory.record_observations([task_failed(decision, outcome, primary, max_attempts)])
+
+
+async def _censor_failure(
+    decision: Decision, outcome: ActOutcome, memory: Memory, censors: CensorBook
+) -> None:
+    """A live failure that is not transient counts toward a censor on its template and path."""
+    if not outcome.error or is_transient(outcome.error):
+        return
+    # The record on this kind of path, this failure counted, says whether a
+    # repeat is a wall (block) or the exception where the action works.
+    here = path_pattern_key(decision.pattern_key or "", decision.path_pattern)
+    record = await memory.learning.pattern(here) if here and decision.pattern_key else None
+    await censors.record_failure(
+        censor_trigger(decision.template or "action", decision.path),
+        reason=outcome.error,
+        execution_id=outcome.execution_id,
+        works_here=works_here(record),
+    )
 
 
 async def close_fixed(

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from graph.store.recall import RecallStore
     from graph.store.recovery import RecoveryStore
     from graph.store.rsi import RSIStore
+    from graph.store.test_runs import TestRunStore
     from graph.store.tokens import TokenStore
     from graph.store.transcripts import TranscriptStore
     from graph.store.turns import TurnStore
@@ -158,6 +159,13 @@ class Memory(LeanMemory):
         from graph.store.cases import CaseStore
 
         return CaseStore(self)
+
+    @cached_property
+    def test_runs(self) -> TestRunStore:
+        """Failed test runs: the test files each broke and the changes before it."""
+        from graph.store.test_runs import TestRunStore
+
+        return TestRunStore(self)
 
     @cached_property
     def code_notes(self) -> CodeNoteStore:

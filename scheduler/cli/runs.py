@@ -3,16 +3,14 @@ tests named), running, a dry run; and the actions queued behind the budget."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Any
 
+from cognition.act.test_names import failing_tests
 from graph.store.memory import Memory
 
 MAX_NAMED = 5
 """Failing tests named per template; past this many, how many more."""
-# pytest's summary line for a failing test ("FAILED tests/test_core.py::test_add - assert …").
-_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
 
 
 async def runs_report(memory: Memory) -> dict[str, Any]:
@@ -39,11 +37,6 @@ def run_state(ended_at: datetime | None, success: bool | None, dry_run: bool) ->
     if dry_run:
         return "dry run"
     return "passed" if success else "failed"
-
-
-def failing_tests(error: str | None) -> list[str]:
-    """The tests a failed run's error names (pytest's ``FAILED path::test`` lines), in order."""
-    return list(dict.fromkeys(_FAILED.findall(error or "")))
 
 
 def render_runs(report: dict[str, Any]) -> list[str]:

@@ -25,6 +25,7 @@ from cognition.act.executors import Executor, InternalExecutor, executors_for
 from cognition.act.fillable import template_options
 from cognition.act.locate import templates_source
 from cognition.act.templates import TemplateRegistry, load_templates
+from cognition.act.test_order import TestOrder
 from cognition.carried import SystemPromptSource
 from cognition.deliberate import AutoReasoner, LLMReasoner, RulesReasoner
 from cognition.embeddings import Embeddings, build_embeddings
@@ -220,6 +221,12 @@ def _decision_loop(
             llm if settings.reasoner != "rules" else None,
             system_prompt=rsi.strategies.prompt,
             meaning=recall.meaning,
+        ),
+        test_order=TestOrder(
+            memory.test_runs,
+            parts.actor.root,
+            parts.templates,
+            enabled=settings.executors.tests_first,
         ),
     )
 

@@ -6,14 +6,25 @@ goes through a shell. Success is read from the exit status; a failure's error
 says what failed, from the output's failure lines (pytest's ``FAILED``, go's
 ``--- FAIL``, TAP's ``not ok`` ...) or else its last lines, so an escalation
 names the failing tests.
+
+With test files to run first (``params["first"]``, :mod:`cognition.act.test_order`)
+a run has two phases in one execution: the argv with those files appended,
+then, only if they passed, the argv alone (the whole suite). A failure in the
+first phase is the run's failure (its command is what ran); an exit status
+that gives no verdict on the tests (pytest's 4, a usage error, and 5, no test
+collected) goes on to the whole suite. Each phase is one child process, whose
+group is killed when the run is cancelled (``on_busy: restart``, shutdown),
+so the second never starts after the first was stopped.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from cognition.act.command import ARGV_PARAM
+from cognition.act.command import ARGV_PARAM, FIRST_PARAM
 from cognition.act.executors.base import (
+    EXCERPT_CHARS,
     ExecutionRequest,
     ExecutionResult,
     failure,
@@ -31,6 +42,8 @@ _FAILURE_LINE = re.compile(
 _MAX_FAILURE_LINES = 20
 _TAIL_LINES = 15
 _ERROR_CHARS = 2000
+# pytest's exit statuses that say nothing of the tests: a usage error, no test collected.
+_NO_VERDICT = frozenset({4, 5})
 
 
 class CommandExecutor(CommandLineExecutor):
@@ -39,7 +52,33 @@ class CommandExecutor(CommandLineExecutor):
     name = "command"
 
     async def execute(self, request: ExecutionRequest) -> ExecutionResult:
-        """Run the command for ``request``; a non-zero exit is a failure saying what failed."""
+        """Run the command for ``request``; a non-zero exit is a failure saying what failed.
+
+        With files to run first, they run first, and the whole command only if they pass.
+        """
+        first = _first(request)
+        argv = request.params.get(ARGV_PARAM)
+        if not first or not isinstance(argv, list):
+            return await self._once(request)
+        params = {**request.params, ARGV_PARAM: [*argv, *first], FIRST_PARAM: []}
+        one = await self._once(dataclasses.replace(request, params=params))
+        if not one.success and one.return_code not in _NO_VERDICT:
+            error = f"{len(first)} test file(s) run first failed: {one.error}"
+            return dataclasses.replace(one, error=error)
+        budget = (request.timeout_s or self._settings.timeout_s) - one.duration_s
+        whole = await self._once(dataclasses.replace(request, timeout_s=max(1.0, budget)))
+        note = (
+            f"[nous] {len(first)} test file(s) run first: "
+            f"{'passed' if one.success else f'exit status {one.return_code}'}"
+            f" in {one.duration_s:.1f} s; then the whole suite"
+        )
+        output = clip(f"{note}\n{whole.output}", EXCERPT_CHARS, keep_tail=True)
+        return dataclasses.replace(
+            whole, output=output, duration_s=one.duration_s + whole.duration_s
+        )
+
+    async def _once(self, request: ExecutionRequest) -> ExecutionResult:
+        """One run of the request's argv."""
         command = self.command_for(request)
         if not command:
             return failure(command, "the template gives no command to run")
@@ -57,6 +96,14 @@ class CommandExecutor(CommandLineExecutor):
         if not isinstance(argv, list | tuple) or not all(isinstance(w, str) for w in argv):
             return []
         return list(argv)
+
+
+def _first(request: ExecutionRequest) -> list[str]:
+    """The test files ``request`` runs first (none unless a list of words)."""
+    first = request.params.get(FIRST_PARAM)
+    if not isinstance(first, list | tuple) or not all(isinstance(p, str) for p in first):
+        return []
+    return list(first)
 
 
 def what_failed(output: str) -> str:

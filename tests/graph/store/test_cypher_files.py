@@ -45,6 +45,7 @@ INDEXED_READS = [
         "cases",
         "decisions",
         "transcripts",
+        "test_runs",
     }
     and LIBRARY.get(n).mode == "read"
 ]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from scheduler.cli.runs import failing_tests, render_runs, run_state
+from cognition.act.test_names import failing_tests
+from scheduler.cli.runs import render_runs, run_state
 
 AT = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
 
