@@ -3,7 +3,7 @@
 With ``claude.team_url`` set, a hook no local daemon took is answered by the
 team server (:mod:`scheduler.claude.team_hooks`), for the agent its token
 names: the hook process holds no Neo4j credentials and loads no driver,
-only ``http.client`` (and ``ssl`` for ``https://``). The token comes from
+only the socket (:mod:`scheduler.claude.hook_http`; ``ssl`` for ``https://``). The token comes from
 ``claude.team_token_file`` (a file of the user's alone, outside the
 repository) or ``claude.team_token``; it travels only in the
 ``Authorization`` header and no message here ever holds it. A hook that
@@ -24,12 +24,11 @@ import stat
 import time
 
 from scheduler.claude.events import MAX_PAYLOAD_BYTES
+from scheduler.claude.hook_http import post
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's path)
 if TYPE_CHECKING:
     import ssl
-    from http.client import HTTPConnection
-    from types import ModuleType
 
     from graph.settings import ClaudeSettings
     from graph.settings_lean import HookClaude
@@ -59,7 +58,7 @@ class TeamServer:
     __slots__ = ("ca_file", "host", "path", "port", "tls", "token", "url")
 
     def __init__(self, url: str, token: str, ca_file: str | None = None) -> None:
-        from urllib.parse import urlsplit  # http.client loads it anyway
+        from urllib.parse import urlsplit
 
         parts = urlsplit(url)
         try:
@@ -95,7 +94,12 @@ def team_server(claude: ClaudeSettings | HookClaude) -> TeamServer | None:
             "claude.team_url is set but no token is: set claude.team_token_file to a file"
             " holding your token (NOUS_CLAUDE__TEAM_TOKEN_FILE)"
         )
-    if not token.startswith(TOKEN_PREFIX) or not token.isascii() or len(token) > 200:
+    if (
+        not token.startswith(TOKEN_PREFIX)
+        or not (token.isascii() and token.isprintable())
+        or " " in token
+        or len(token) > 200
+    ):
         raise TeamUnavailable(f"the team server's token is not a Nous token; {HOW_TO_REPLACE}")
     ca_file = os.path.expanduser(claude.team_ca_file) if claude.team_ca_file else None
     return TeamServer(url, token, ca_file)
@@ -187,65 +191,31 @@ def transcript_part(payload: bytes, offset: int, limit: int) -> bytes | None:
 def _post(server: TeamServer, name: str, body: bytes, more: dict[str, str], deadline: float) -> str:
     """``POST /hooks/NAME`` with ``body``: the answer's text (200), else
     :class:`TeamUnavailable`."""
-    http = _http_client(tls=server.tls)
     timeout = max(0.05, deadline - time.monotonic())
-    if server.tls:
-        conn: HTTPConnection = http.HTTPSConnection(
-            server.host, server.port, timeout=min(CONNECT_TIMEOUT_S, timeout), context=_tls(server)
-        )
-    else:
-        conn = http.HTTPConnection(
-            server.host, server.port, timeout=min(CONNECT_TIMEOUT_S, timeout)
-        )
-    headers = {
-        "Authorization": f"Bearer {server.token}",
-        "Content-Type": "application/json",
-        "Connection": "close",
-        **more,
-    }
+    headers = {"Authorization": f"Bearer {server.token}", "Content-Type": "application/json"}
     try:
-        try:
-            conn.connect()
-        except OSError as exc:
-            raise TeamUnavailable(_unreachable(server, exc, timeout)) from None
-        if conn.sock is not None:
-            conn.sock.settimeout(timeout)  # the connection is made: the answer may take longer
-        try:
-            conn.request("POST", server.path + HOOKS_PATH + name, body=body, headers=headers)
-            response = conn.getresponse()
-            answer = response.read(MAX_ANSWER_BYTES + 1)
-        except TimeoutError:
-            raise TeamUnavailable(
-                f"the team server at {server.url} gave no answer within {timeout:.3g} s"
-                " (claude.hook_timeout_s); is it overloaded?"
-            ) from None
-        except (OSError, http.HTTPException) as exc:
-            raise TeamUnavailable(_unreachable(server, exc, timeout)) from None
-    finally:
-        conn.close()
-    if len(answer) > MAX_ANSWER_BYTES:
-        raise TeamUnavailable(f"the team server's answer is over {MAX_ANSWER_BYTES} bytes")
+        status, answer = post(
+            server.host,
+            server.port,
+            server.path + HOOKS_PATH + name,
+            {**headers, **more},
+            body,
+            timeout=timeout,
+            connect_timeout=min(CONNECT_TIMEOUT_S, timeout),
+            tls=_tls(server) if server.tls else None,
+            max_bytes=MAX_ANSWER_BYTES,
+        )
+    except TimeoutError:
+        raise TeamUnavailable(
+            f"the team server at {server.url} gave no answer within {timeout:.3g} s"
+            " (claude.hook_timeout_s): is it up, and not overloaded?"
+        ) from None
+    except OSError as exc:
+        raise TeamUnavailable(_unreachable(server, exc)) from None
     text = answer.decode("utf-8", "replace")
-    if response.status == 200:
+    if status == 200:
         return text
-    raise TeamUnavailable(_refusal(server, response.status, text))
-
-
-def _http_client(*, tls: bool) -> ModuleType:
-    """``http.client``; for a plain ``http://`` server, loaded without ``ssl`` (OpenSSL's
-    library, a fifth of its cost), which it takes as optional."""
-    import sys
-
-    if tls or "http.client" in sys.modules or "ssl" in sys.modules:
-        import http.client
-
-        return http.client
-    sys.modules["ssl"] = None  # type: ignore[assignment]  # "import ssl" now raises ImportError
-    try:
-        import http.client
-    finally:
-        del sys.modules["ssl"]
-    return http.client
+    raise TeamUnavailable(_refusal(server, status, text))
 
 
 def _tls(server: TeamServer) -> ssl.SSLContext:
@@ -259,14 +229,12 @@ def _tls(server: TeamServer) -> ssl.SSLContext:
         ) from None
 
 
-def _unreachable(server: TeamServer, exc: BaseException, timeout: float) -> str:
+def _unreachable(server: TeamServer, exc: BaseException) -> str:
     if isinstance(exc, ConnectionRefusedError):
         return (
             f"no team server answers at {server.url} (connection refused): is `nous mcp --http`"
             " running there, and is claude.team_url right?"
         )
-    if isinstance(exc, TimeoutError):
-        return f"the team server at {server.url} did not answer within {timeout:.3g} s"
     if type(exc).__name__.startswith("SSL"):  # ssl's errors, without loading ssl for http
         return (
             f"the team server at {server.url} failed the TLS check ({exc}): set"

@@ -154,7 +154,8 @@ async def test_no_hook_through_the_server_loads_the_driver_or_pydantic(
         heavy = sorted(
             m
             for m in modules
-            if m.split(".")[0] in {"neo4j", "pydantic", "asyncio", "yaml", "cognition"}
+            if m.split(".")[0]
+            in {"neo4j", "pydantic", "asyncio", "yaml", "cognition", "http", "email", "ssl"}
             or (m.startswith("graph.") and m not in LEAN_SETTINGS)
             or m in FORBIDDEN
             or m in PYDANTIC
