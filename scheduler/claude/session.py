@@ -34,7 +34,10 @@ from scheduler.claude.said import KeptTranscript, keep_transcript
 from scheduler.claude.tool_hooks import tool_result
 
 if TYPE_CHECKING:  # types only: a hook reads its settings without pydantic
+    from pathlib import Path
+
     from cognition.chat.calls import ToolCalls
+    from cognition.sense.history import HistoryLimits
     from graph.settings import ClaudeSettings
     from graph.settings_lean import HookClaude
 
@@ -57,9 +60,15 @@ class ClaudeSession(LeanHooks):
         turns: TurnStore,
         settings: ClaudeSettings | HookClaude,
         decisions: TeamDecisionStore | None = None,
+        *,
+        history: tuple[Path, HistoryLimits] | None = None,
     ) -> None:
-        """``decisions``: where the decisions stated in the session are kept (none when None)."""
-        super().__init__(turns.graph, settings)
+        """``decisions``: where the decisions stated in the session are kept (none when None);
+        ``history``: a root whose new commits a session's start reads (the team server's,
+        :class:`~scheduler.claude.lean_hooks.LeanHooks`); their decisions are ``decisions``'
+        project's."""
+        project = decisions.project if decisions is not None and history is not None else None
+        super().__init__(turns.graph, settings, history=history, project=project)
         self.decisions = decisions
         self.layer = layer
         self.turns = turns

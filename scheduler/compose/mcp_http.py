@@ -39,10 +39,11 @@ def build_team_tools(stack: AsyncExitStack, settings: Settings) -> TeamTools:
 
 def team_sessions(settings: Settings) -> SessionBuilder:
     """How the team server builds an agent's hooks session: as a hook's own, for the server's
-    root and project (:func:`scheduler.compose.session.build_session`)."""
+    root and project (:func:`scheduler.compose.session.build_session`); a session's start
+    reads the new commits of the server's root, as a hook working alone reads its project's."""
     root = Path(settings.watch.root).expanduser().resolve()
 
     def build(memory: Memory) -> ClaudeSession:
-        return build_session(memory, settings, root)
+        return build_session(memory, settings, root, history=True)
 
     return build

@@ -78,8 +78,12 @@ def hook_vector_job(
     return VectorJob(memory, embeddings, settings.embeddings, root, labels=labels, since=since)
 
 
-def build_session(memory: Memory, settings: Settings | HookSettings, root: Path) -> ClaudeSession:
-    """The hooks' session over ``memory`` (a hook's own, or the running daemon's)."""
+def build_session(
+    memory: Memory, settings: Settings | HookSettings, root: Path, *, history: bool = False
+) -> ClaudeSession:
+    """The hooks' session over ``memory`` (a hook's own, the running daemon's or the team
+    server's); ``history``: a session's start reads ``root``'s new commits (with
+    ``history.enabled``: the team server's, which runs no job that reads them)."""
     decisions = memory.team_decisions(project_of(root, settings.project))
     recall = PromptRecall(memory, root, settings.embeddings, decisions=DecisionRecall(decisions))
     layer = CognitiveLayer(
@@ -89,4 +93,5 @@ def build_session(memory: Memory, settings: Settings | HookSettings, root: Path)
         cases=SessionCases(memory, settings.cases),
         code_notes=SessionNotes(memory, settings.code_notes),
     )
-    return ClaudeSession(layer, memory.turns, settings.claude, decisions)
+    reads = (root, settings.history) if history and settings.history.enabled else None
+    return ClaudeSession(layer, memory.turns, settings.claude, decisions, history=reads)

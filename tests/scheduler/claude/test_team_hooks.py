@@ -23,6 +23,7 @@ import pytest
 
 from graph.models import utc_now
 from graph.settings import Settings, load_settings
+from graph.store.commits import CommitStore
 from graph.store.memory import Memory
 from graph.store.tokens import TokenStore
 from graph.store.transcripts import TranscriptStore
@@ -31,6 +32,7 @@ from scheduler.claude.hook_client import run_hook
 from scheduler.claude.hook_team import TeamUnavailable, read_token
 from tests.scheduler.claude.mcp_http_client import TeamServer, free_port, make_token
 from tests.scheduler.claude.test_hook_imports import FORBIDDEN, PYDANTIC, loaded_by_hook
+from tests.support.git_repo import commit, new_repo
 from tests.support.hook_session import EMPTY, Session
 from tests.support.transcripts import TranscriptWriter
 
@@ -298,3 +300,20 @@ async def test_sent_transcript_bytes_that_do_not_start_at_the_cursor_are_not_kep
         )
         assert bad.status_code == 400
     assert await TranscriptStore(memory).session_utterances("team-skew") == []
+
+
+async def test_a_session_start_through_the_server_reads_the_servers_new_commits(
+    team: TeamServer, memory: Memory, tmp_path: Path
+) -> None:
+    repo = team.errlog.parent / "project"  # the server's watched root, its clone
+    if not (repo / ".git").exists():
+        new_repo(repo)
+    rule = commit(
+        repo,
+        f"retry: MAX_ATTEMPTS is 7 ({memory.agent_id})\n\nMeasured; do not round it to 10.",
+        {f"net/retry-{memory.agent_id}.py": "MAX_ATTEMPTS = 7"},
+    )
+    token = await make_token(memory.driver, f"h-{memory.agent_id}", memory.agent_id)
+    settings = team_settings(team_url(team), token_file(tmp_path, token))
+    await Session(settings, tmp_path, "team-history-session").hook("SessionStart", source="startup")
+    assert await CommitStore(memory).seen_head() == rule
