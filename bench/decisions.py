@@ -1,6 +1,6 @@
 """Does the rule reach the agent? Decisions in chats and commits, against BM25 (issue 58).
 
-    python -m bench.decisions [--seed 58] [--small]
+    python -m bench.decisions [--seed 58] [--small] [--phrases shipped|heldout]
 
 A generated project (:mod:`bench.decisions_data`: 28 rules stated in commit
 messages among 100 ordinary commits, 33 stated in 179 past sessions among
@@ -15,8 +15,9 @@ hook working alone keeps the new commits and the decisions they state).
 Then, in a fresh session, each rule's prompt (a bug report whose fix needs
 that one rule) goes to ``UserPromptSubmit``, and what it injects is judged:
 the rule is there when every number of its statement and at least
-:data:`WORDS_NEEDED` of its words are; for an amended rule, the amendment,
-marked current, and not the old value as if current.
+:data:`WORDS_NEEDED` of its words are; for an amended rule, in both arms, one
+line holding the amendment and the words it has that the old statement has
+not (:func:`holds_amendment`), in Nous's arm marked current.
 
 The baseline, in the same run: BM25 over the same material (every prompt
 and reply of the past sessions, every commit message), its best passages
@@ -39,7 +40,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.common import bench_settings, connected, report_checks
-from bench.decisions_data import Project, Rule, generate
+from bench.decisions_data import PHRASES, Project, Rule, generate
 from graph.models import new_id
 from graph.settings import Settings, load_settings
 from graph.store.memory import Memory
@@ -74,6 +75,24 @@ def holds(context: str, rule: Rule, *, current: bool = False, old: int | None = 
     if current:
         return any(str(rule.value) in line and "current" in line for line in said.splitlines())
     return True
+
+
+def holds_amendment(context: str, rule: Rule, *, marked: bool) -> bool:
+    """Whether ``context`` carries the amendment of ``rule`` (which has one), not only the rule
+    it replaced: one line holding the amendment (:func:`holds`) and at least half of the words
+    the amendment has that the old statement has not. The old statement's words and numbers
+    (its "do not round it to 128" is the amendment's 128) never count for the amendment, in
+    either arm. ``marked``: that line also says the rule is current (Nous's arm; plain BM25
+    has no notion of current, and the amendment's own words say it replaced the old value)."""
+    amendment = rule.amended
+    assert amendment is not None
+    own = set(content_words(amendment.text)) - set(content_words(rule.text))
+    for line in context.splitlines():
+        if not holds(line, amendment, current=marked, old=rule.value):
+            continue
+        if len(own & set(content_words(line))) >= 0.5 * len(own):
+            return True
+    return False
 
 
 class BM25:
@@ -169,9 +188,10 @@ def material(data: Project) -> list[str]:
     return passages + [message for _, message, _, _ in data.commits]
 
 
-async def run(seed: int, small: bool) -> bool:
+async def run(seed: int, small: bool, phrases: str = "shipped") -> bool:
     """Measure, print, check the targets."""
-    return report(await measure(generate(seed, **SMALL) if small else generate(seed)))
+    sizes = SMALL if small else {}
+    return report(await measure(generate(seed, phrases=phrases, **sizes)))
 
 
 async def measure(data: Project) -> list[tuple[str, bool, bool, int]]:
@@ -216,10 +236,12 @@ def judge(settings: Settings, root: Path, data: Project) -> list[tuple[str, bool
     results = []
     for prompt, rule, category in data.prompts:
         context = hook(settings, root, "UserPromptSubmit", session, prompt=prompt)
-        needed = rule.amended or rule
-        old = rule.value if rule.amended else None
-        nous = holds(context, needed, current=rule.amended is not None, old=old)
-        baseline = holds(bm25.context(prompt, len(context)), needed, old=old)
+        if rule.amended is not None:
+            nous = holds_amendment(context, rule, marked=True)
+            baseline = holds_amendment(bm25.context(prompt, len(context)), rule, marked=False)
+        else:
+            nous = holds(context, rule)
+            baseline = holds(bm25.context(prompt, len(context)), rule)
         results.append((category, nous, baseline, len(context)))
     return results
 
@@ -260,8 +282,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=58)
     parser.add_argument("--small", action="store_true", help="the fast version")
+    parser.add_argument(
+        "--phrases",
+        choices=sorted(PHRASES),
+        default="shipped",
+        help="the phrasings drawn from (heldout: the set written to check generality only)",
+    )
     args = parser.parse_args()
-    sys.exit(0 if asyncio.run(run(args.seed, args.small)) else 1)
+    sys.exit(0 if asyncio.run(run(args.seed, args.small, args.phrases)) else 1)
 
 
 if __name__ == "__main__":

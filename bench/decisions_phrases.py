@@ -247,3 +247,22 @@ ORDINARY_COMMITS = [
     "Bump dev dependencies",
     "Split {file} into smaller functions",
 ]
+# An assistant's turn is rarely one sentence: what it looked at before, what it did after. Each
+# reply (ordinary or stating a rule, in both phrase sets) gets an opening and a closing drawn
+# from these, or none ("" is drawn too).
+OPENERS = [
+    "",
+    "",
+    "I read {file} and the tests around it.",
+    "I looked at the {component}'s call sites and the last day of logs.",
+    "I went through {file} and how {helper}() uses it.",
+    "Checked the {component} config and the dashboards first.",
+]
+CLOSERS = [
+    "",
+    "",
+    "The tests in tests/test_{component}.py pass.",
+    "I left the rest of {file} as it was.",
+    "I'll leave a comment in {file} so nobody wonders later.",
+    "Let me know if you want a PR for it.",
+]

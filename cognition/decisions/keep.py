@@ -19,7 +19,11 @@ from datetime import UTC, datetime
 
 from cognition.decisions.statements import (
     MAX_STATEMENT_CHARS,
+    THRESHOLD,
     Statement,
+    commit_rule,
+    has_reason,
+    reason_given,
     sentences,
     statements,
 )
@@ -31,6 +35,8 @@ from graph.store.team_decisions import NewDecision, StatedDecision, TeamDecision
 
 CANDIDATES = 10
 """Decisions in force looked at per new decision."""
+RECENT_IN_SESSION = 3
+"""A reason given after "why?" completes one of the session's latest this many decisions."""
 CONTEXT_CHARS = 300
 """Of the prompt an answer replied to, what words may find the decision by."""
 
@@ -55,10 +61,15 @@ class DecisionKeeper:
         self.store = store
 
     async def from_session(self, session_id: str, said: Sequence[Said]) -> list[str]:
-        """Keep the decisions stated in ``said`` (one session's); their ids."""
+        """Keep the decisions stated in ``said`` (one session's); their ids. An answer to the
+        person's "why?" that gives a reason and states no rule completes the session's latest
+        decision without one (:meth:`_explained`)."""
         found: list[NewDecision] = []
+        explained: list[str] = []
         for one in said:
             when = one.time or _now()
+            if one.speaker == "assistant" and (reason := reason_given(one.text, one.context)):
+                explained.extend(await self._explained(session_id, one, reason, when))
             for statement in statements(one.text):
                 found.append(
                     _new(
@@ -71,7 +82,30 @@ class DecisionKeeper:
                         context=one.context,
                     )
                 )
-        return await self.keep(found)
+        return explained + await self.keep(found)
+
+    async def _explained(self, session_id: str, one: Said, reason: str, when: str) -> list[str]:
+        """The session's latest decision in force that gives no reason, stated again with
+        ``reason`` (said in ``one``), which supersedes it; the new id ([] when none lacks one)."""
+        for decision in await self.store.of_session(session_id, limit=RECENT_IN_SESSION):
+            if has_reason(decision.text):
+                continue
+            text = f"{decision.text} {reason}"[:MAX_STATEMENT_CHARS]
+            statement = Statement(text, decision.subjects, decision.files, THRESHOLD)
+            new = _new(
+                statement,
+                when,
+                "session",
+                session_id=session_id,
+                speaker=one.speaker,
+                utterance_id=one.utterance_id,
+                context=one.context,
+            )
+            ids = await self.keep([new])
+            for new_id in ids:
+                await self.store.supersede(new_id, decision.id)
+            return ids
+        return []
 
     async def from_commits(self, commits: Sequence[CommitEntry]) -> list[str]:
         """Keep the decisions the messages of ``commits`` state (each through the door first:
@@ -81,6 +115,9 @@ class DecisionKeeper:
             commit = admit(entry).record
             message = f"{commit.subject}\n\n{commit.body}".strip()
             stated = statements(message)
+            if not stated:
+                # No sentence reads as a rule, but the commit sets a named value and says why.
+                stated = [s for s in (commit_rule(message),) if s is not None]
             if not stated:
                 continue
             # A commit that states a decision is that decision: its whole message, subject

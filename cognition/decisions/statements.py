@@ -33,7 +33,9 @@ _I = re.IGNORECASE
 _MARKER = re.compile(
     r"\b(?:(?:we|i|they|team|everyone)\s+(?:have\s+|had\s+|all\s+)?(?:decided|agreed|chose|"
     r"settled|opted|concluded|picked)|decided|agreed|decision|consensus|settled on|"
-    r"going with|we(?:'ll| will) go with|from now on|going forward|henceforth|from here on|"
+    r"going with|we(?:'ll| will) go with|went with|gone with|opted for|from now on|"
+    r"going forward|henceforth|from here on|conclusion|obsolete|outdated|wrong now|"
+    r"reverts?|reverted|new (?:value|number|limit|default|setting|size|budget|timeout) for|"
     r"as a rule|the rule is|rule of thumb|policy|convention|by design|on purpose|"
     r"intentionally|deliberately|non-negotiable|hard limit|do not change|invariant|"
     r"replaces|supersedes|overrides|amends|amended|revised|revise|"
@@ -41,7 +43,8 @@ _MARKER = re.compile(
     r"|\b(?:do not|don't|never|must not|mustn't|shall not|should not|shouldn't|may not|"
     r"cannot|can't|no longer)\s+(?:\w+\s+){0,2}?(?:round|change|raise|lower|increase|decrease|"
     r"bump|touch|remove|drop|exceed|go|use|set|reduce|retry|cache|merge|revert|disable|"
-    r"enable|call|add|rely|depend|log|block|allow|share|mix|run|store|send|skip|make|put)\b",
+    r"enable|call|add|rely|depend|log|block|allow|share|mix|run|store|send|skip|make|put)\b"
+    r"|^\s*(?-i:\d[\d.]*|\w+_\w+|[A-Z][A-Z0-9]+)\s+it is\b",
     _I,
 )
 _MODAL = re.compile(
@@ -50,8 +53,13 @@ _MODAL = re.compile(
     r"exactly|required|requires|mandatory|reserved|limit(?:ed)? to|set to|is set|"
     r"instead of|rather than|prefer|avoid|stick with|sticks with|"
     r"(?:we(?:'re| are) )?(?:changing|raising|lowering|moving|switching|bumping|reducing|"
-    r"increasing) \S+ (?:to|from))\b"
-    r"|^\s*(?:set|pin|cap|limit|keep|use|switch|raise|lower|bump|move|restrict|increase|"
+    r"increasing) \S+ (?:to|from)|keeps|leave \S+ (?:at|as|alone)|left at|"
+    r"let's (?:make|set|keep|use|cap|pin|limit|stay|stick)|intentionally|"
+    r"(?:bumped|raised|lowered|moved|moves|changed|increased|decreased|reduced|dropped|goes|"
+    r"went|set|limited|capped|pinned) (?:\S+ ){0,3}?(?:to|from|at) \d+)\b"
+    r"|\S\s*->\s*\d"
+    r"|^\s*(?:[\w.-]+(?:\([^)]*\))?!?:\s+)?(?:set|pin|cap|limit|keep|use|switch|raise|lower|"
+    r"bump|move|restrict|increase|"
     r"decrease|reduce|make|require|default|enforce|drop|allow|disallow|forbid)\b",
     _I,
 )
@@ -59,7 +67,9 @@ _REASON = re.compile(
     r"\b(?:because|since|so that|so we|so it|so the|otherwise|or else|to avoid|to keep|"
     r"to prevent|to stay|due to|given that|measured|benchmarked|profiled|found that|trips|"
     r"exceeds|breaks|broke|caused|causes|would break|which is why|that's why|the reason|"
-    r"reason:|as it|as the|as they|else|leads to|results in|ends up|now that)\b"
+    r"reason:|as it|as the|as they|else|leads to|results in|ends up|now that|rationale|"
+    r"reason being|, so)\b|\b(?:reason|why|rationale):\s"
+    r"|\((?:the|a|an|each|every|it|they|we|our|its)\s[^)]{6,}\)"
     r"|;\s+\w|\s[\u2014\u2013-]\s+\w|^(?:\S+\s+){2,}\S*\w:\s+\w",
     _I,
 )
@@ -95,11 +105,17 @@ _KEYWORD_LINES = (
     "reserved limited set instead rather prefer avoid stick sticks changing raising",
     "lowering moving switching bumping reducing increasing use switch raise lower bump move",
     "restrict increase decrease reduce make require default enforce drop allow disallow",
-    "forbid",
+    "forbid went gone conclusion obsolete outdated wrong revert reverts reverted new keeps",
+    "leave left let's bumped raised lowered moved moves changed increased decreased reduced",
+    "dropped goes limited",
 )
 _KEYWORDS = frozenset(word for line in _KEYWORD_LINES for word in line.split())
 _WORDS = re.compile(r"[a-z']+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[*_0-9])|\n+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\S")
+MAX_LIST_ITEMS = 8
+# A code name set to a number in one sentence: "MAX_ATTEMPTS is 7", "POOL_SIZE 40 -> 20".
+_SETS_VALUE = re.compile(r"\b[A-Za-z_][\w.]*_[\w.]*\W+(?:[a-z]+\W+){0,3}?\d")
 _BULLET = re.compile(r"^\s*(?:[-*+>]|\d+[.)])\s+|\*\*|__")
 
 
@@ -115,22 +131,49 @@ class Statement:
 
 
 def sentences(text: str) -> list[str]:
-    """``text`` cut into sentences (lines and sentence ends), list markers and emphasis dropped."""
-    pieces = (_BULLET.sub("", p).strip() for p in _SENTENCE_END.split(text))
+    """``text`` cut into sentences (lines and sentence ends), list markers and emphasis dropped;
+    a line ending in ":" and the list under it are one ("We settled on: - X: 500; - why: …")."""
+    pieces = (_BULLET.sub("", p).strip() for p in _SENTENCE_END.split(_lists_joined(text)))
     return [p for p in pieces if p]
 
 
-def score(sentence: str) -> int:
+def _lists_joined(text: str) -> str:
+    """``text`` with each list introduced by a line ending in ":" on that line, its items
+    joined by "; " (at most :data:`MAX_LIST_ITEMS`): the items say what the line announced."""
+    lines = text.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        j = i + 1
+        items: list[str] = []
+        if line.rstrip().endswith(":"):
+            while j < len(lines) and _LIST_ITEM.match(lines[j]) and len(items) < MAX_LIST_ITEMS:
+                items.append(_BULLET.sub("", lines[j]).strip().rstrip(".;"))
+                j += 1
+        if items:
+            out.append(f"{line.rstrip()} {'; '.join(items)}.")
+            i = j
+        else:
+            out.append(line)
+            i += 1
+    return "\n".join(out)
+
+
+def score(sentence: str, *, reasoned: bool = False) -> int:
     """How strongly ``sentence`` states a decision (0: it does not; :data:`THRESHOLD` and up: it
-    does)."""
+    does); ``reasoned``: the next sentence gives its reason."""
     if sentence.rstrip().endswith("?"):
         return 0
-    if _KEYWORDS.isdisjoint(_WORDS.findall(sentence.lower())) or _REJECT.search(sentence):
+    lower = sentence.lower()
+    if _KEYWORDS.isdisjoint(_WORDS.findall(lower)) and "->" not in lower and " it is" not in lower:
+        return 0
+    if _REJECT.search(sentence):
         return 0
     marker, modal = bool(_MARKER.search(sentence)), bool(_MODAL.search(sentence))
     if not (marker or modal):
         return 0
-    reason = bool(_REASON.search(sentence))
+    reason = reasoned or bool(_REASON.search(sentence))
     subject = bool(code_names(sentence) or files_in(sentence))
     number = bool(numbers_in(sentence))
     if not (reason or subject):
@@ -149,16 +192,51 @@ def statements(text: str) -> list[Statement]:
             skip_next = False
             continue
         points = score(sentence)
-        if points < THRESHOLD:
-            continue
-        said = sentence
         following = cut[i + 1] if i + 1 < len(cut) else ""
-        if following and _completes(sentence, following):
-            joiner = " " if sentence[-1:] in ".!;:" else ". "
+        joiner = " " if sentence[-1:] in ".!;:" else ". "
+        said = sentence
+        if points < THRESHOLD and following and _gives_reason(following):
+            # A rule that names nothing and gives no reason ("Keep it at 7."), its reason next.
+            points = score(sentence, reasoned=True)
             said, skip_next = f"{sentence}{joiner}{following}", True
+        elif following and _completes(sentence, following):
+            said, skip_next = f"{sentence}{joiner}{following}", True
+        if points < THRESHOLD:
+            skip_next = False
+            continue
         said = said[:MAX_STATEMENT_CHARS]
         found.append(Statement(said, tuple(code_names(said)), tuple(files_in(said)), points))
     return found
+
+
+def commit_rule(message: str) -> Statement | None:
+    """A commit message that sets a code name to a number and says why ("search: explain why
+    SEARCH_POOL_SIZE is 12" over a list of reasons, "POOL_SIZE 40 -> 20" over "the replica
+    allows 25"), though no sentence of it states a rule the way :func:`score` reads one: the
+    whole message, at :data:`THRESHOLD`. None when it sets nothing or gives no reason."""
+    cut = sentences(message)
+    if not any(_SETS_VALUE.search(s) for s in cut):
+        return None
+    explained = any(_REASON.search(s) or _EXPLAINS.search(s) for s in cut[1:])
+    if not explained and not re.search(r"\bwhy\b", cut[0], _I):
+        return None
+    text = " ".join(c if c[-1:] in ".!?;:" else f"{c}." for c in cut)[:MAX_STATEMENT_CHARS]
+    return Statement(text, tuple(code_names(text)), tuple(files_in(text)), THRESHOLD)
+
+
+def has_reason(text: str) -> bool:
+    """Whether ``text`` (a kept decision) gives a reason in its own words."""
+    return bool(_REASON.search(text))
+
+
+def reason_given(reply: str, asked: str | None) -> str | None:
+    """The reason ``reply`` opens with when it answers a person's "why?" (``asked``) and
+    states no rule itself ("Why 4 and not 5?", answered "The window allows 5 calls; anything above
+    fails."): its first sentence, or None."""
+    if not asked or not re.search(r"\bwhy\b", asked, _I) or statements(reply):
+        return None
+    cut = sentences(reply)
+    return cut[0] if cut and _gives_reason(cut[0]) else None
 
 
 def _completes(sentence: str, following: str) -> bool:

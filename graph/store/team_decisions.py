@@ -150,6 +150,13 @@ class TeamDecisionStore:
         )
         return [_decision(r["decision"], r["score"]) for r in rows]
 
+    async def of_session(self, session_id: str, limit: int = 3) -> list[StatedDecision]:
+        """The decisions in force this agent kept from ``session_id``, newest first."""
+        rows = await self.graph.read(
+            "decisions/of_session", project=self.project, session_id=session_id, limit=limit
+        )
+        return [_decision(r["decision"], 0.0) for r in rows]
+
     async def chain(self, decision_id: str) -> list[StatedDecision]:
         """``decision_id``'s chain of supersession, newest first ([] if no such decision)."""
         rows = await self.graph.read("decisions/chain", decision_id=decision_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.decisions import SMALL, holds, measure
+from bench.decisions import SMALL, holds, holds_amendment, measure
 from bench.decisions_data import Rule, generate
 
 
@@ -26,6 +26,23 @@ def test_the_judge_wants_the_numbers_most_words_and_for_an_amendment_the_mark() 
         rule,
         current=True,
     )
+
+
+def test_an_amendment_is_not_found_in_the_old_rule_it_replaced() -> None:
+    old = "UPLOADER_TIMEOUT_S is 64, the upstream p99 latency is 64 s; do not round it to 128."
+    new = (
+        "Decision revised: UPLOADER_TIMEOUT_S should be 128, "
+        "since the upstream p99 latency is 128 s."
+    )
+    rule = Rule(**{**_rule(old, 64).__dict__, "amended": _rule(new, 128)})
+    # The old statement holds the new number and most of the new words: not the amendment.
+    assert holds(old, rule.amended) and not holds_amendment(old, rule, marked=False)
+    assert holds_amendment(f"{old}\n{new}", rule, marked=False)
+    assert not holds_amendment(f"{old}\n{new}", rule, marked=True)  # not marked current
+    shown = f'- "{new}" (current, replaces the rule of 2026-10-02)'
+    assert holds_amendment(shown, rule, marked=True)
+    # The amendment's words spread over two lines are not one statement of it.
+    assert not holds_amendment(new.replace(", since", "\nsince"), rule, marked=False)
 
 
 @pytest.mark.usefixtures("neo4j_in_environ")

@@ -161,6 +161,59 @@ async def test_agents_of_one_project_share_decisions_and_nothing_else(
     assert "DEBUG_SQL" in (await DecisionRecall(mine).for_prompt("DEBUG_SQL logs", 500)).text
 
 
+async def test_a_reason_given_after_why_completes_the_rule_it_explains(
+    memory: Memory, project: str
+) -> None:
+    store = TeamDecisionStore(memory, project)
+    keeper = DecisionKeeper(store)
+    # Each Stop reads one turn: the rule in one read, the reason in the next.
+    [bare] = await keeper.from_session(
+        "s-7",
+        [
+            _said("What value should PAYMENTS_MAX_ATTEMPTS have?", "2026-10-01T09:00:00Z", "user"),
+            Said(
+                new_id(),
+                "assistant",
+                "Let's make PAYMENTS_MAX_ATTEMPTS 4.",
+                "2026-10-01T09:00:20Z",
+                "What value should PAYMENTS_MAX_ATTEMPTS have?",
+            ),
+        ],
+    )
+    await memory.await_text_indexes()
+    reason = "The provider's rate-limit window allows 5 calls; anything above that fails."
+    [full] = await keeper.from_session(
+        "s-7",
+        [
+            _said("Why 4 and not 5?", "2026-10-01T09:03:00Z", "user"),
+            Said(
+                new_id(),
+                "assistant",
+                f"{reason} I'll add a comment.",
+                "2026-10-01T09:03:20Z",
+                "Why 4 and not 5?",
+            ),
+        ],
+    )
+    await memory.await_text_indexes()
+    chain = await store.chain(full)
+    assert [(d.id, d.invalid_at is None) for d in chain] == [(full, True), (bare, False)]
+    assert chain[0].text == f"Let's make PAYMENTS_MAX_ATTEMPTS 4. {reason}"
+    # A reply to something other than "why?", or in another session, completes nothing.
+    assert (
+        await keeper.from_session(
+            "s-8", [Said(new_id(), "assistant", reason, "2026-10-01T09:05:00Z", "Why so slow?")]
+        )
+        == []
+    )
+    assert (
+        await keeper.from_session(
+            "s-7", [Said(new_id(), "assistant", reason, "2026-10-01T09:06:00Z", "And the tests?")]
+        )
+        == []
+    )
+
+
 def commit(sha: str, message: str, authored_at: str, files: tuple[str, ...] = ()) -> CommitEntry:
     """A commit as the history reader hands it: subject line, body, author's name and date."""
     subject, _, body = message.partition("\n")
