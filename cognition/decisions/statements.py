@@ -165,10 +165,7 @@ def score(sentence: str, *, reasoned: bool = False) -> int:
     does); ``reasoned``: the next sentence gives its reason."""
     if sentence.rstrip().endswith("?"):
         return 0
-    lower = sentence.lower()
-    if _KEYWORDS.isdisjoint(_WORDS.findall(lower)) and "->" not in lower and " it is" not in lower:
-        return 0
-    if _REJECT.search(sentence):
+    if not _may_rule(sentence) or _REJECT.search(sentence):
         return 0
     marker, modal = bool(_MARKER.search(sentence)), bool(_MODAL.search(sentence))
     if not (marker or modal):
@@ -179,6 +176,14 @@ def score(sentence: str, *, reasoned: bool = False) -> int:
     if not (reason or subject):
         return 0
     return 2 * marker + modal + reason + subject + number
+
+
+def _may_rule(sentence: str) -> bool:
+    """Whether ``sentence`` holds a word some marker or modal needs (cheap: most do not)."""
+    lower = sentence.lower()
+    if "->" in lower or " it is" in lower:
+        return True
+    return not _KEYWORDS.isdisjoint(_WORDS.findall(lower))
 
 
 def statements(text: str) -> list[Statement]:
@@ -195,11 +200,11 @@ def statements(text: str) -> list[Statement]:
         following = cut[i + 1] if i + 1 < len(cut) else ""
         joiner = " " if sentence[-1:] in ".!;:" else ". "
         said = sentence
-        if points < THRESHOLD and following and _gives_reason(following):
+        if points < THRESHOLD and following and _may_rule(sentence) and _gives_reason(following):
             # A rule that names nothing and gives no reason ("Keep it at 7."), its reason next.
             points = score(sentence, reasoned=True)
             said, skip_next = f"{sentence}{joiner}{following}", True
-        elif following and _completes(sentence, following):
+        elif points >= THRESHOLD and following and _completes(sentence, following):
             said, skip_next = f"{sentence}{joiner}{following}", True
         if points < THRESHOLD:
             skip_next = False
