@@ -71,17 +71,7 @@ class DecisionKeeper:
             if one.speaker == "assistant" and (reason := reason_given(one.text, one.context)):
                 explained.extend(await self._explained(session_id, one, reason, when))
             for statement in statements(one.text):
-                found.append(
-                    _new(
-                        statement,
-                        when,
-                        "session",
-                        session_id=session_id,
-                        speaker=one.speaker,
-                        utterance_id=one.utterance_id,
-                        context=one.context,
-                    )
-                )
+                found.append(_said(statement, when, session_id, one))
         return explained + await self.keep(found)
 
     async def _explained(self, session_id: str, one: Said, reason: str, when: str) -> list[str]:
@@ -92,15 +82,7 @@ class DecisionKeeper:
                 continue
             text = f"{decision.text} {reason}"[:MAX_STATEMENT_CHARS]
             statement = Statement(text, decision.subjects, decision.files, THRESHOLD)
-            new = _new(
-                statement,
-                when,
-                "session",
-                session_id=session_id,
-                speaker=one.speaker,
-                utterance_id=one.utterance_id,
-                context=one.context,
-            )
+            new = _said(statement, when, session_id, one)
             ids = await self.keep([new])
             for new_id in ids:
                 await self.store.supersede(new_id, decision.id)
@@ -191,6 +173,19 @@ def _new(
         session_id=session_id,
         speaker=speaker,
         utterance_id=utterance_id,
+    )
+
+
+def _said(statement: Statement, when: str, session_id: str, one: Said) -> NewDecision:
+    # A decision stated in a session: who said it, in which utterance, with its context.
+    return _new(
+        statement,
+        when,
+        "session",
+        session_id=session_id,
+        speaker=one.speaker,
+        utterance_id=one.utterance_id,
+        context=one.context,
     )
 
 
